@@ -1,0 +1,107 @@
+//! The runtime ABI: every `extern "C"` symbol the instrumentation pass calls and the runtime
+//! defines. Part of ABI, do not change a name or a signature without bumping
+//! [`crate::version::CURRENT`].
+//!
+//! All ids passed to the hooks are *global* ids: the pass loads the module's id bases from the
+//! module's base table (filled in by [`REGISTER_MODULE`]) and adds its module-local id.
+
+/// `void __rdt_register_module(const uint8_t *blob, uint64_t blob_len, uint32_t *bases)`.
+///
+/// Called from the module constructor of every instrumented translation unit. `blob` is the
+/// module's metadata blob ([`crate::meta::ModuleMeta::to_blob`]); `bases` points to the module's
+/// table of [`IdKind::COUNT`] `u32` bases that the runtime fills in before returning.
+pub const REGISTER_MODULE: &str = "__rdt_register_module";
+/// `void __rdt_bb(uint32_t bb)`: entry of basic block `bb` (at its first non-PHI instruction).
+pub const BASIC_BLOCK: &str = "__rdt_bb";
+/// `void __rdt_access(uint32_t mi, const void *addr)`: memory instruction `mi` touches
+/// `addr` with the static size recorded in its metadata.
+pub const ACCESS: &str = "__rdt_access";
+/// `void __rdt_access_range(uint32_t mi, const void *addr, uint64_t len)`: memory instruction
+/// `mi` touches `len` bytes from `addr` (memcpy/memmove/memset, or a size known only at run time).
+pub const ACCESS_RANGE: &str = "__rdt_access_range";
+/// `void __rdt_branch(uint32_t br, uint32_t outcome)`: branch `br` went to successor number
+/// `outcome` (index into its metadata successor list).
+pub const BRANCH: &str = "__rdt_branch";
+/// `void __rdt_omp_fork(uint32_t region)`: the encountering thread is about to call
+/// `__kmpc_fork_call` for `region`.
+pub const OMP_FORK: &str = "__rdt_omp_fork";
+/// `void __rdt_omp_join(uint32_t region)`: `__kmpc_fork_call` for `region` returned.
+pub const OMP_JOIN: &str = "__rdt_omp_join";
+/// `void __rdt_omp_region_enter(uint32_t region, int32_t thread_num, int32_t num_threads)`:
+/// entry of the outlined function of `region`; the arguments come from `omp_get_thread_num()` and
+/// `omp_get_num_threads()` called by the instrumented code.
+pub const OMP_REGION_ENTER: &str = "__rdt_omp_region_enter";
+/// `void __rdt_omp_region_exit(uint32_t region)`: return of the outlined function of `region`.
+pub const OMP_REGION_EXIT: &str = "__rdt_omp_region_exit";
+/// `void __rdt_omp_for_init(uint32_t ws, int32_t schedule, int64_t lower, int64_t upper,
+/// int64_t stride, int64_t incr, int64_t chunk)`: after `__kmpc_for_static_init_*` (the bounds
+/// this thread received) or `__kmpc_dispatch_init_*` (the whole loop's bounds).
+pub const OMP_FOR_INIT: &str = "__rdt_omp_for_init";
+/// `void __rdt_omp_dispatch_next(uint32_t ws, int32_t more, int64_t lower, int64_t upper)`: after
+/// `__kmpc_dispatch_next_*` returned `more` with the chunk `[lower, upper]`.
+pub const OMP_DISPATCH_NEXT: &str = "__rdt_omp_dispatch_next";
+/// `void __rdt_omp_for_fini(uint32_t ws)`: after `__kmpc_for_static_fini` / end of a dispatch loop.
+pub const OMP_FOR_FINI: &str = "__rdt_omp_for_fini";
+/// `void __rdt_omp_barrier(void)`: after `__kmpc_barrier` returned.
+pub const OMP_BARRIER: &str = "__rdt_omp_barrier";
+
+/// Every hook name, for tools that check a module or binary for them.
+pub const ALL_HOOKS: &[&str] = &[
+    REGISTER_MODULE,
+    BASIC_BLOCK,
+    ACCESS,
+    ACCESS_RANGE,
+    BRANCH,
+    OMP_FORK,
+    OMP_JOIN,
+    OMP_REGION_ENTER,
+    OMP_REGION_EXIT,
+    OMP_FOR_INIT,
+    OMP_DISPATCH_NEXT,
+    OMP_FOR_FINI,
+    OMP_BARRIER,
+];
+
+/// Name of the module-private global `[IdKind::COUNT x i32]` that holds a module's id bases.
+pub const MODULE_BASES_GLOBAL: &str = "__rdt_module_bases";
+/// Name of the module-private constant that holds a module's metadata blob.
+pub const MODULE_BLOB_GLOBAL: &str = "__rdt_module_meta";
+/// Name of the module constructor the pass adds.
+pub const MODULE_CTOR: &str = "__rdt_module_ctor";
+/// Priority of the module constructor in `llvm.global_ctors` (runs before ordinary C constructors).
+pub const MODULE_CTOR_PRIORITY: u32 = 1;
+
+/// The kinds of static entities that get ids; each kind has its own dense global id space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum IdKind {
+    /// Functions.
+    Function = 0,
+    /// Basic blocks.
+    Block = 1,
+    /// Memory instructions.
+    MemInstr = 2,
+    /// Conditional branches, switches and unconditional loop back-edges.
+    Branch = 3,
+    /// Natural loops.
+    Loop = 4,
+    /// OpenMP parallel regions (outlined functions started through `__kmpc_fork_call`).
+    Region = 5,
+    /// OpenMP worksharing loops (`__kmpc_for_static_init_*` / `__kmpc_dispatch_init_*` sites).
+    Workshare = 6,
+}
+
+impl IdKind {
+    /// Number of id kinds, the length of a module's base table.
+    pub const COUNT: usize = 7;
+    /// All kinds in base-table order.
+    pub const ALL: [IdKind; IdKind::COUNT] = [
+        IdKind::Function,
+        IdKind::Block,
+        IdKind::MemInstr,
+        IdKind::Branch,
+        IdKind::Loop,
+        IdKind::Region,
+        IdKind::Workshare,
+    ];
+}

@@ -1,0 +1,30 @@
+//! The rdtools trace format: one self-describing file per traced run.
+//!
+//! A trace holds a program chunk, the static metadata of every instrumented module (so no
+//! analysis ever needs the binary), one chunked event stream per thread with ordering stamps,
+//! and an end chunk. Chunks carry lengths and CRCs and decode independently, so a file cut off
+//! by a crash stays readable up to its last whole chunk. See `docs/trace-format.md` for the wire
+//! format with a worked example.
+//!
+//! Modules: [`abi`] (the runtime hooks the pass calls), [`meta`] (static metadata),
+//! [`raw`] (the runtime's buffer record), [`codec`] (compact event encoding), [`chunk`]
+//! (file and chunk framing), [`writer`] and [`reader`] (streaming file access), [`event`]
+//! (decoded events), [`version`] (format versions).
+//!
+//! Architecture invariant: this crate knows nothing of LLVM or of any analysis; the runtime, the
+//! pass and every analysis depend on it, never the other way round.
+
+pub mod abi;
+pub mod chunk;
+pub mod codec;
+pub mod error;
+pub mod event;
+pub mod meta;
+pub mod raw;
+pub mod reader;
+pub mod version;
+pub mod writer;
+
+pub use error::{Result, TraceError};
+pub use event::{Event, EventVisitor};
+pub use reader::Trace;

@@ -1,0 +1,479 @@
+//! Streaming trace reader.
+//!
+//! [`Trace::open`] scans chunk headers (seeking over event payloads), decodes the program,
+//! module, thread and end chunks, and keeps an index of event chunks. Events are then decoded
+//! one chunk at a time, so memory stays bounded by one chunk per thread whatever the trace
+//! length. Checksums of event chunks are verified when they are decoded.
+
+use crate::chunk::*;
+use crate::codec::ChunkDecoder;
+use crate::error::{Result, TraceError};
+use crate::event::{Event, EventVisitor};
+use crate::meta::{ModuleMeta, ProgramMeta};
+use std::collections::BinaryHeap;
+use std::cmp::Reverse;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// Where an events chunk lies in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventChunkRef {
+    /// Offset of the chunk header.
+    pub offset: u64,
+    /// Thread index.
+    pub thread: u32,
+    /// Per-thread sequence number.
+    pub seq: u32,
+    /// Number of events.
+    pub events: u32,
+    /// Stored payload length.
+    pub stored_len: u32,
+    header: [u8; CHUNK_HEADER_LEN],
+}
+
+/// An open trace: its metadata and an index of its event chunks.
+#[derive(Debug)]
+pub struct Trace {
+    path: PathBuf,
+    /// Format version of the file.
+    pub version: u32,
+    /// Program facts.
+    pub program: ProgramInfo,
+    /// Static metadata of all modules.
+    pub meta: ProgramMeta,
+    /// Threads, by thread index.
+    pub threads: Vec<ThreadInfo>,
+    /// How the run ended; `None` when the end chunk is missing (crash, kill, truncation).
+    pub exit: Option<ExitInfo>,
+    warnings: Vec<String>,
+    chunks: Vec<EventChunkRef>,
+    mem_instr_sizes: Vec<u32>,
+    file_len: u64,
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> TraceError {
+    TraceError::Io { path: path.to_path_buf(), source }
+}
+
+/// Reads as many bytes as are available into `buf`; returns how many.
+fn read_full(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+impl Trace {
+    /// Opens and indexes a trace file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Trace> {
+        let path = path.as_ref();
+        let mut f = File::open(path).map_err(|e| io_err(path, e))?;
+        let file_len = f.metadata().map_err(|e| io_err(path, e))?.len();
+        let mut header = [0u8; FILE_HEADER_LEN];
+        let n = read_full(&mut f, &mut header).map_err(|e| io_err(path, e))?;
+        if n < 8 || header[..8] != FILE_MAGIC {
+            return Err(TraceError::NotATrace { path: path.to_path_buf() });
+        }
+        let mut trace = Trace {
+            path: path.to_path_buf(),
+            version: 0,
+            program: ProgramInfo::default(),
+            meta: ProgramMeta::default(),
+            threads: Vec::new(),
+            exit: None,
+            warnings: Vec::new(),
+            chunks: Vec::new(),
+            mem_instr_sizes: Vec::new(),
+            file_len,
+        };
+        if n < FILE_HEADER_LEN {
+            trace.warnings.push(format!("{}: file ends inside the file header", path.display()));
+            return Ok(trace);
+        }
+        trace.version = u32::from_le_bytes(header[8..12].try_into().unwrap());
+        if !(crate::version::OLDEST_SUPPORTED..=crate::version::CURRENT).contains(&trace.version) {
+            return Err(TraceError::UnsupportedVersion {
+                path: path.to_path_buf(),
+                found: trace.version,
+                oldest: crate::version::OLDEST_SUPPORTED,
+                current: crate::version::CURRENT,
+            });
+        }
+        trace.scan(&mut f)?;
+        Ok(trace)
+    }
+
+    fn corrupt(&self, offset: u64, what: impl Into<String>) -> TraceError {
+        TraceError::CorruptChunk { path: self.path.clone(), offset, what: what.into() }
+    }
+
+    fn scan(&mut self, f: &mut File) -> Result<()> {
+        let mut offset = FILE_HEADER_LEN as u64;
+        let mut stored = Vec::new();
+        let mut modules = Vec::new();
+        let mut zstd = zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?;
+        loop {
+            let mut h = [0u8; CHUNK_HEADER_LEN];
+            let n = read_full(f, &mut h).map_err(|e| io_err(&self.path, e))?;
+            if n == 0 {
+                break;
+            }
+            if n < CHUNK_HEADER_LEN {
+                self.warnings.push(format!(
+                    "{}: truncated at offset {offset}: {n} bytes of an incomplete chunk header ignored; \
+                     events up to the last whole chunk are read",
+                    self.path.display()
+                ));
+                break;
+            }
+            let header = parse_chunk_header(&h).map_err(|what| self.corrupt(offset, what))?;
+            let end = offset + (CHUNK_HEADER_LEN as u64) + header.stored_len as u64;
+            if end > self.file_len {
+                self.warnings.push(format!(
+                    "{}: truncated at offset {offset}: chunk needs {} bytes, {} remain; \
+                     events up to the last whole chunk are read",
+                    self.path.display(),
+                    CHUNK_HEADER_LEN as u64 + header.stored_len as u64,
+                    self.file_len - offset
+                ));
+                break;
+            }
+            if header.kind == ChunkKind::Events {
+                self.chunks.push(EventChunkRef {
+                    offset,
+                    thread: header.thread,
+                    seq: header.seq,
+                    events: header.events,
+                    stored_len: header.stored_len,
+                    header: h,
+                });
+                f.seek(SeekFrom::Start(end)).map_err(|e| io_err(&self.path, e))?;
+            } else {
+                stored.resize(header.stored_len as usize, 0);
+                f.read_exact(&mut stored).map_err(|e| io_err(&self.path, e))?;
+                if !crc_matches(&h, &stored) {
+                    return Err(self.corrupt(offset, "checksum mismatch"));
+                }
+                let payload = match header.codec {
+                    Codec::Raw => stored.clone(),
+                    Codec::Zstd => zstd
+                        .decompress(&stored, header.raw_len as usize)
+                        .map_err(|e| self.corrupt(offset, format!("zstd: {e}")))?,
+                };
+                let bad = |what: &str, e: postcard::Error| self.corrupt(offset, format!("{what} chunk does not decode: {e}"));
+                match header.kind {
+                    ChunkKind::Program => {
+                        self.program = postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
+                    }
+                    ChunkKind::Module => {
+                        let rec: ModuleRecord = postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
+                        let meta = ModuleMeta::from_blob(&rec.blob)
+                            .map_err(|e| self.corrupt(offset, e.to_string()))?;
+                        modules.push((offset, rec.bases, meta));
+                    }
+                    ChunkKind::Thread => {
+                        let t: ThreadInfo = postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
+                        self.threads.push(t);
+                    }
+                    ChunkKind::End => {
+                        self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?)
+                    }
+                    ChunkKind::Events => unreachable!("handled above"),
+                }
+            }
+            offset = end;
+        }
+        // Modules are registered in base order; sort defensively so a writer that emitted them
+        // out of order still yields one consistent id space.
+        modules.sort_by_key(|(_, bases, _)| *bases);
+        for (offset, bases, meta) in modules {
+            self.meta.add_module(meta, bases).map_err(|e| self.corrupt(offset, e.to_string()))?;
+        }
+        self.mem_instr_sizes = self.meta.mem_instrs.iter().map(|m| m.size).collect();
+        self.threads.sort_by_key(|t| t.thread);
+        self.threads.dedup_by_key(|t| t.thread);
+        // Every thread with events gets an entry even if its thread chunk was lost.
+        for c in &self.chunks {
+            if self.threads.binary_search_by_key(&c.thread, |t| t.thread).is_err() {
+                let at = self.threads.partition_point(|t| t.thread < c.thread);
+                self.threads.insert(at, ThreadInfo { thread: c.thread, ..Default::default() });
+            }
+        }
+        self.check_sequences();
+        if self.exit.is_none() && self.warnings.is_empty() {
+            self.warnings.push(format!(
+                "{}: no end chunk: the program did not finish normally (killed, or crashed without a flush)",
+                self.path.display()
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_sequences(&mut self) {
+        let mut next: Vec<u32> = Vec::new();
+        for c in &self.chunks {
+            let t = c.thread as usize;
+            if next.len() <= t {
+                next.resize(t + 1, 0);
+            }
+            if c.seq != next[t] {
+                self.warnings.push(format!(
+                    "{}: thread {} chunk at offset {} has sequence number {} where {} was expected; events are missing",
+                    self.path.display(),
+                    c.thread,
+                    c.offset,
+                    c.seq,
+                    next[t]
+                ));
+            }
+            next[t] = c.seq + 1;
+        }
+    }
+
+    /// The file this trace was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// Problems that did not stop reading (truncation, missing end chunk, sequence gaps).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Index of event chunks in file order.
+    pub fn event_chunks(&self) -> &[EventChunkRef] {
+        &self.chunks
+    }
+
+    /// Total number of events in whole chunks.
+    pub fn total_events(&self) -> u64 {
+        self.chunks.iter().map(|c| c.events as u64).sum()
+    }
+
+    /// Thread indices, ascending.
+    pub fn thread_indices(&self) -> Vec<u32> {
+        self.threads.iter().map(|t| t.thread).collect()
+    }
+
+    /// A reader for decoding event chunks (owns a file handle and reusable buffers).
+    pub fn chunk_reader(&self) -> Result<ChunkReader<'_>> {
+        Ok(ChunkReader {
+            trace: self,
+            file: File::open(&self.path).map_err(|e| io_err(&self.path, e))?,
+            stored: Vec::new(),
+            payload: Vec::new(),
+            decoder: ChunkDecoder::new(self.mem_instr_sizes.len()),
+            zstd: zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?,
+        })
+    }
+
+    /// Visits every event of one thread, in order.
+    pub fn visit_thread(&self, thread: u32, v: &mut impl EventVisitor) -> Result<()> {
+        let mut r = self.chunk_reader()?;
+        for c in self.chunks.iter().filter(|c| c.thread == thread) {
+            r.visit_chunk(c, v)?;
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with every events chunk, in file order, decoded into events. Threads' chunks
+    /// interleave; each thread's chunks come in its own order.
+    pub fn for_each_chunk(&self, mut f: impl FnMut(&EventChunkRef, &[Event]) -> Result<()>) -> Result<()> {
+        let mut r = self.chunk_reader()?;
+        let mut events = Vec::new();
+        for c in &self.chunks {
+            events.clear();
+            r.visit_chunk(c, &mut events)?;
+            f(c, &events)?;
+        }
+        Ok(())
+    }
+
+    /// All events of all threads merged into the order they happened, as far as the stamps tell:
+    /// each thread's stream is cut into segments at its stamps, and segments are emitted in stamp
+    /// order (ties by thread index). Memory: one decoded chunk per thread.
+    pub fn merged(&self) -> Result<MergedEvents<'_>> {
+        let threads = self.thread_indices();
+        let mut cursors = Vec::with_capacity(threads.len());
+        for &t in &threads {
+            let start = self.threads.iter().find(|i| i.thread == t).map_or(0, |i| i.start_time);
+            cursors.push(ThreadCursor {
+                thread: t,
+                chunks: self.chunks.iter().filter(|c| c.thread == t).copied().collect(),
+                next_chunk: 0,
+                events: Vec::new(),
+                pos: 0,
+                start_time: start,
+            });
+        }
+        let mut merged = MergedEvents { reader: self.chunk_reader()?, cursors, heap: BinaryHeap::new(), current: None };
+        for i in 0..merged.cursors.len() {
+            if let Some(time) = merged.segment_time(i)? {
+                merged.heap.push(Reverse((time, merged.cursors[i].thread, i)));
+            }
+        }
+        Ok(merged)
+    }
+}
+
+/// Decodes event chunks with reusable buffers.
+pub struct ChunkReader<'t> {
+    trace: &'t Trace,
+    file: File,
+    stored: Vec<u8>,
+    payload: Vec<u8>,
+    decoder: ChunkDecoder,
+    zstd: zstd::bulk::Decompressor<'static>,
+}
+
+impl ChunkReader<'_> {
+    /// Reads, verifies, decompresses and decodes one chunk; returns its event count.
+    pub fn visit_chunk(&mut self, c: &EventChunkRef, v: &mut impl EventVisitor) -> Result<u64> {
+        let trace = self.trace;
+        let header = parse_chunk_header(&c.header).map_err(|w| trace.corrupt(c.offset, w))?;
+        self.file
+            .seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
+            .map_err(|e| io_err(&trace.path, e))?;
+        self.stored.resize(c.stored_len as usize, 0);
+        self.file.read_exact(&mut self.stored).map_err(|e| io_err(&trace.path, e))?;
+        if !crc_matches(&c.header, &self.stored) {
+            return Err(trace.corrupt(c.offset, "checksum mismatch"));
+        }
+        let payload: &[u8] = match header.codec {
+            Codec::Raw => &self.stored,
+            Codec::Zstd => {
+                self.payload.resize(header.raw_len as usize, 0);
+                let n = self
+                    .zstd
+                    .decompress_to_buffer(&self.stored, &mut self.payload[..])
+                    .map_err(|e| trace.corrupt(c.offset, format!("zstd: {e}")))?;
+                if n != header.raw_len as usize {
+                    return Err(trace.corrupt(
+                        c.offset,
+                        format!("payload decompresses to {n} bytes, header says {}", header.raw_len),
+                    ));
+                }
+                &self.payload
+            }
+        };
+        let n = self
+            .decoder
+            .decode(payload, &trace.mem_instr_sizes, v)
+            .map_err(|e| trace.corrupt(c.offset, format!("event at payload byte {}: {}", e.offset, e.what)))?;
+        if n != c.events as u64 {
+            return Err(trace.corrupt(c.offset, format!("decoded {n} events, header says {}", c.events)));
+        }
+        Ok(n)
+    }
+}
+
+struct ThreadCursor {
+    thread: u32,
+    chunks: Vec<EventChunkRef>,
+    next_chunk: usize,
+    events: Vec<Event>,
+    pos: usize,
+    start_time: u64,
+}
+
+/// Iterator over `(thread, event)` in reconstructed global order; see [`Trace::merged`].
+pub struct MergedEvents<'t> {
+    reader: ChunkReader<'t>,
+    cursors: Vec<ThreadCursor>,
+    heap: BinaryHeap<Reverse<(u64, u32, usize)>>,
+    current: Option<usize>,
+}
+
+impl MergedEvents<'_> {
+    /// Makes sure cursor `i` has an event at `pos`; false at the end of its stream.
+    fn fill(&mut self, i: usize) -> Result<bool> {
+        loop {
+            let c = &mut self.cursors[i];
+            if c.pos < c.events.len() {
+                return Ok(true);
+            }
+            if c.next_chunk >= c.chunks.len() {
+                return Ok(false);
+            }
+            let chunk = c.chunks[c.next_chunk];
+            c.next_chunk += 1;
+            c.events.clear();
+            c.pos = 0;
+            let mut events = std::mem::take(&mut c.events);
+            let r = self.reader.visit_chunk(&chunk, &mut events);
+            self.cursors[i].events = events;
+            r?;
+        }
+    }
+
+    /// Time of the segment starting at cursor `i`'s next event, or `None` at its end.
+    fn segment_time(&mut self, i: usize) -> Result<Option<u64>> {
+        if !self.fill(i)? {
+            return Ok(None);
+        }
+        let c = &self.cursors[i];
+        Ok(Some(match c.events[c.pos] {
+            Event::Stamp { time } => time,
+            // Events before a thread's first stamp start at its registration time.
+            _ => c.start_time,
+        }))
+    }
+}
+
+impl Iterator for MergedEvents<'_> {
+    type Item = Result<(u32, Event)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let i = match self.current {
+                Some(i) => i,
+                None => {
+                    let Reverse((_, _, i)) = self.heap.pop()?;
+                    self.current = Some(i);
+                    // Emit the segment's first event (its stamp) unconditionally.
+                    match self.fill(i) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            self.current = None;
+                            continue;
+                        }
+                        Err(e) => return Some(Err(e)),
+                    }
+                    let c = &mut self.cursors[i];
+                    let e = c.events[c.pos];
+                    c.pos += 1;
+                    return Some(Ok((c.thread, e)));
+                }
+            };
+            match self.fill(i) {
+                Err(e) => return Some(Err(e)),
+                Ok(false) => {
+                    self.current = None;
+                    continue;
+                }
+                Ok(true) => {}
+            }
+            let c = &mut self.cursors[i];
+            if let Event::Stamp { time } = c.events[c.pos] {
+                // Segment ends: requeue this thread at its next stamp.
+                let thread = c.thread;
+                self.heap.push(Reverse((time, thread, i)));
+                self.current = None;
+                continue;
+            }
+            let e = c.events[c.pos];
+            c.pos += 1;
+            return Some(Ok((c.thread, e)));
+        }
+    }
+}

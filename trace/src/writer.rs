@@ -1,0 +1,98 @@
+//! Writing traces through `std::io::Write` — for tools and tests that make traces without the
+//! runtime (synthetic streams, rewritten traces). The runtime frames chunks with the same
+//! functions ([`crate::chunk::frame_chunk`], [`crate::codec::ChunkEncoder`]) but does its own
+//! signal-safe file I/O.
+
+use crate::abi::IdKind;
+use crate::chunk::{file_header, frame_chunk, ChunkKind, ExitInfo, ModuleRecord, ProgramInfo, ThreadInfo};
+use crate::codec::{to_raw, ChunkEncoder};
+use crate::event::Event;
+use crate::meta::ModuleMeta;
+use crate::raw::RawEvent;
+use std::io::{self, Write};
+
+/// Streams a trace into any writer.
+pub struct TraceWriter<W: Write> {
+    w: W,
+    encoder: ChunkEncoder,
+    frame: Vec<u8>,
+    zstd: zstd::bulk::Compressor<'static>,
+    next_bases: [u32; IdKind::COUNT],
+    seqs: Vec<u32>,
+    raw: Vec<RawEvent>,
+}
+
+fn postcard_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    postcard::to_stdvec(v).expect("postcard serialises plain data")
+}
+
+impl<W: Write> TraceWriter<W> {
+    /// Writes the file header and the program chunk.
+    pub fn new(mut w: W, program: &ProgramInfo) -> io::Result<Self> {
+        w.write_all(&file_header(crate::version::CURRENT))?;
+        let mut tw = TraceWriter {
+            w,
+            encoder: ChunkEncoder::new(0, 1 << 16),
+            frame: Vec::new(),
+            zstd: zstd::bulk::Compressor::new(1)?,
+            next_bases: [0; IdKind::COUNT],
+            seqs: Vec::new(),
+            raw: Vec::new(),
+        };
+        tw.meta_chunk(ChunkKind::Program, &postcard_bytes(program))?;
+        Ok(tw)
+    }
+
+    fn meta_chunk(&mut self, kind: ChunkKind, payload: &[u8]) -> io::Result<()> {
+        frame_chunk(&mut self.frame, kind, 0, 0, payload, 0, Some(&mut self.zstd));
+        self.w.write_all(&self.frame)
+    }
+
+    /// Registers a module the way the runtime does: bases follow the previous modules.
+    /// Returns the bases assigned.
+    pub fn module(&mut self, meta: &ModuleMeta) -> io::Result<[u32; IdKind::COUNT]> {
+        let bases = self.next_bases;
+        for (b, c) in self.next_bases.iter_mut().zip(meta.counts()) {
+            *b += c;
+        }
+        self.encoder.reserve_mem_instrs(self.next_bases[IdKind::MemInstr as usize] as usize);
+        let record = ModuleRecord { bases, blob: meta.to_blob() };
+        self.meta_chunk(ChunkKind::Module, &postcard_bytes(&record))?;
+        Ok(bases)
+    }
+
+    /// Announces a thread.
+    pub fn thread(&mut self, info: &ThreadInfo) -> io::Result<()> {
+        frame_chunk(&mut self.frame, ChunkKind::Thread, info.thread, 0, &postcard_bytes(info), 0, Some(&mut self.zstd));
+        self.w.write_all(&self.frame)
+    }
+
+    /// Writes one events chunk of raw records for `thread`.
+    pub fn raw_events(&mut self, thread: u32, raw: &[RawEvent]) -> io::Result<()> {
+        if self.seqs.len() <= thread as usize {
+            self.seqs.resize(thread as usize + 1, 0);
+        }
+        let seq = self.seqs[thread as usize];
+        self.seqs[thread as usize] += 1;
+        let (payload, count) = self.encoder.encode(raw);
+        frame_chunk(&mut self.frame, ChunkKind::Events, thread, seq, payload, count, Some(&mut self.zstd));
+        self.w.write_all(&self.frame)
+    }
+
+    /// Writes one events chunk of decoded events for `thread`.
+    pub fn events(&mut self, thread: u32, events: &[Event]) -> io::Result<()> {
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.clear();
+        to_raw(events, &mut raw);
+        let r = self.raw_events(thread, &raw);
+        self.raw = raw;
+        r
+    }
+
+    /// Writes the end chunk and returns the writer.
+    pub fn finish(mut self, exit: &ExitInfo) -> io::Result<W> {
+        self.meta_chunk(ChunkKind::End, &postcard_bytes(exit))?;
+        self.w.flush()?;
+        Ok(self.w)
+    }
+}
