@@ -140,6 +140,11 @@ pub struct ExitInfo {
     pub events_recorded: Vec<u64>,
 }
 
+/// Serialises a metadata record (program, module, thread, end) with postcard.
+pub fn postcard_bytes<T: Serialize>(v: &T) -> Vec<u8> {
+    postcard::to_stdvec(v).expect("postcard serialises plain data")
+}
+
 /// Builds the 16-byte file header for `version`.
 pub fn file_header(version: u32) -> [u8; FILE_HEADER_LEN] {
     let mut h = [0u8; FILE_HEADER_LEN];
@@ -247,6 +252,14 @@ pub fn frame_chunk(
             Codec::Raw
         }
     };
-    let header = chunk_header(kind, codec, thread, seq, &out[CHUNK_HEADER_LEN..], payload.len() as u32, events);
+    let header = chunk_header(
+        kind,
+        codec,
+        thread,
+        seq,
+        &out[CHUNK_HEADER_LEN..],
+        payload.len() as u32,
+        events,
+    );
     out[..CHUNK_HEADER_LEN].copy_from_slice(&header);
 }

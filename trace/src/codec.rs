@@ -83,7 +83,9 @@ impl Predictor {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // Wrapped: stale entries could look current, so clear them once every 2^32 chunks.
-            self.table.iter_mut().for_each(|p| *p = Prediction::default());
+            self.table
+                .iter_mut()
+                .for_each(|p| *p = Prediction::default());
             self.generation = 1;
         }
         self.prev_bb = u32::MAX;
@@ -98,12 +100,17 @@ impl Predictor {
         let i = mi as usize;
         if i >= self.table.len() {
             // Only for modules registered after the encoder was sized (dlopen); amortised.
-            self.table.resize((i + 1).next_power_of_two(), Prediction::default());
+            self.table
+                .resize((i + 1).next_power_of_two(), Prediction::default());
         }
         let generation = self.generation;
         let e = &mut self.table[i];
         if e.generation != generation {
-            *e = Prediction { generation, last: 0, stride: 0 };
+            *e = Prediction {
+                generation,
+                last: 0,
+                stride: 0,
+            };
         }
         e
     }
@@ -118,7 +125,11 @@ impl Predictor {
     fn update(&mut self, mi: u32, addr: u64) {
         let e = self.entry(mi);
         // A first sighting in this chunk has no stride yet.
-        e.stride = if e.last == 0 { 0 } else { addr.wrapping_sub(e.last) };
+        e.stride = if e.last == 0 {
+            0
+        } else {
+            addr.wrapping_sub(e.last)
+        };
         e.last = addr;
         self.prev_mi = mi;
     }
@@ -146,7 +157,10 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 /// The value of the EXT record at `at`, if there is one.
 #[inline(always)]
 fn ext_value(events: &[RawEvent], at: usize) -> Option<u64> {
-    events.get(at).filter(|x| x.tag() == TAG_EXT).map(|x| x.value)
+    events
+        .get(at)
+        .filter(|x| x.tag() == TAG_EXT)
+        .map(|x| x.value)
 }
 
 /// Encodes buffers of [`RawEvent`]s into chunk payloads. Holds reusable state so encoding a
@@ -168,7 +182,9 @@ impl ChunkEncoder {
     /// Makes sure the predictor table covers `mem_instrs` ids (call outside signal handlers).
     pub fn reserve_mem_instrs(&mut self, mem_instrs: usize) {
         if mem_instrs > self.predictor.table.len() {
-            self.predictor.table.resize(mem_instrs, Prediction::default());
+            self.predictor
+                .table
+                .resize(mem_instrs, Prediction::default());
         }
     }
 
@@ -204,7 +220,10 @@ impl ChunkEncoder {
                     } else {
                         flush_run(out, &mut run);
                         out.push(OP_ACCESS);
-                        put_varint(out, zigzag(id.wrapping_sub(p.prev_mi.wrapping_add(1)) as i32 as i64));
+                        put_varint(
+                            out,
+                            zigzag(id.wrapping_sub(p.prev_mi.wrapping_add(1)) as i32 as i64),
+                        );
                         put_varint(out, zigzag(e.value.wrapping_sub(predicted) as i64));
                     }
                     p.update(id, e.value);
@@ -214,7 +233,10 @@ impl ChunkEncoder {
                     flush_run(out, &mut run);
                     let predicted = p.predict(id);
                     out.push(OP_RANGE);
-                    put_varint(out, zigzag(id.wrapping_sub(p.prev_mi.wrapping_add(1)) as i32 as i64));
+                    put_varint(
+                        out,
+                        zigzag(id.wrapping_sub(p.prev_mi.wrapping_add(1)) as i32 as i64),
+                    );
                     put_varint(out, zigzag(e.value.wrapping_sub(predicted) as i64));
                     put_varint(out, len);
                     p.update(id, e.value);
@@ -334,7 +356,10 @@ struct Cursor<'a> {
 impl Cursor<'_> {
     #[inline(always)]
     fn byte(&mut self) -> Result<u8, DecodeError> {
-        let b = *self.data.get(self.pos).ok_or_else(|| self.err("payload ends inside an event"))?;
+        let b = *self
+            .data
+            .get(self.pos)
+            .ok_or_else(|| self.err("payload ends inside an event"))?;
         self.pos += 1;
         Ok(b)
     }
@@ -362,14 +387,19 @@ impl Cursor<'_> {
         u32::try_from(v).map_err(|_| self.err("id does not fit 32 bits"))
     }
     fn err(&self, what: &str) -> DecodeError {
-        DecodeError { offset: self.pos, what: what.to_string() }
+        DecodeError {
+            offset: self.pos,
+            what: what.to_string(),
+        }
     }
 }
 
 impl ChunkDecoder {
     /// A decoder sized for `mem_instrs` memory instructions.
     pub fn new(mem_instrs: usize) -> Self {
-        ChunkDecoder { predictor: Predictor::new(mem_instrs) }
+        ChunkDecoder {
+            predictor: Predictor::new(mem_instrs),
+        }
     }
 
     /// Decodes a payload, calling the visitor for every event; returns the number of events.
@@ -381,7 +411,10 @@ impl ChunkDecoder {
     ) -> Result<u64, DecodeError> {
         let p = &mut self.predictor;
         p.start_chunk();
-        let mut c = Cursor { data: payload, pos: 0 };
+        let mut c = Cursor {
+            data: payload,
+            pos: 0,
+        };
         let mut count = 0u64;
         let size_of = |c: &Cursor, mi: u32| {
             mem_instr_sizes
@@ -408,9 +441,15 @@ impl ChunkDecoder {
                     let mi = p.prev_mi.wrapping_add(1).wrapping_add(dmi);
                     let daddr = unzigzag(c.varint()?) as u64;
                     let addr = p.predict(mi).wrapping_add(daddr);
-                    let len = if b == OP_RANGE { c.varint()? } else { size_of(&c, mi)? as u64 };
+                    let len = if b == OP_RANGE {
+                        c.varint()?
+                    } else {
+                        size_of(&c, mi)? as u64
+                    };
                     if mi as usize >= mem_instr_sizes.len() {
-                        return Err(c.err(&format!("memory instruction {mi} is not in the metadata")));
+                        return Err(
+                            c.err(&format!("memory instruction {mi} is not in the metadata"))
+                        );
                     }
                     p.update(mi, addr);
                     v.access(mi, addr, len);
@@ -444,7 +483,11 @@ impl ChunkDecoder {
                     let region = c.u32()?;
                     let omp_thread = c.u32()?;
                     let team_size = c.u32()?;
-                    v.other(Event::RegionEnter { region, omp_thread, team_size });
+                    v.other(Event::RegionEnter {
+                        region,
+                        omp_thread,
+                        team_size,
+                    });
                 }
                 OP_WS_INIT => {
                     let ws = c.u32()?;
@@ -454,14 +497,27 @@ impl ChunkDecoder {
                         *x = unzigzag(c.varint()?);
                     }
                     let [lower, upper, stride, incr, chunk] = vals;
-                    v.other(Event::WorkshareInit { ws, schedule, lower, upper, stride, incr, chunk });
+                    v.other(Event::WorkshareInit {
+                        ws,
+                        schedule,
+                        lower,
+                        upper,
+                        stride,
+                        incr,
+                        chunk,
+                    });
                 }
                 OP_WS_NEXT => {
                     let ws = c.u32()?;
                     let more = c.varint()? != 0;
                     let lower = unzigzag(c.varint()?);
                     let upper = unzigzag(c.varint()?);
-                    v.other(Event::WorkshareNext { ws, more, lower, upper });
+                    v.other(Event::WorkshareNext {
+                        ws,
+                        more,
+                        lower,
+                        upper,
+                    });
                 }
                 OP_BARRIER => v.other(Event::Barrier),
                 OP_STAMP => {
@@ -491,23 +547,47 @@ pub fn to_raw(events: &[Event], out: &mut Vec<RawEvent>) {
                 out.push(RawEvent::new(TAG_ACCESS_RANGE, 0, mi, addr));
                 out.push(RawEvent::new(TAG_EXT, 0, 0, len));
             }
-            Event::Branch { br, outcome } => out.push(RawEvent::new(TAG_BRANCH, 0, br, outcome as u64)),
+            Event::Branch { br, outcome } => {
+                out.push(RawEvent::new(TAG_BRANCH, 0, br, outcome as u64))
+            }
             Event::Fork { region } => out.push(RawEvent::new(TAG_FORK, 0, region, 0)),
             Event::Join { region } => out.push(RawEvent::new(TAG_JOIN, 0, region, 0)),
-            Event::RegionEnter { region, omp_thread, team_size } => out.push(RawEvent::new(
+            Event::RegionEnter {
+                region,
+                omp_thread,
+                team_size,
+            } => out.push(RawEvent::new(
                 TAG_REGION_ENTER,
                 0,
                 region,
                 (omp_thread as u64) << 32 | team_size as u64,
             )),
             Event::RegionExit { region } => out.push(RawEvent::new(TAG_REGION_EXIT, 0, region, 0)),
-            Event::WorkshareInit { ws, schedule, lower, upper, stride, incr, chunk } => {
-                out.push(RawEvent::new(TAG_WS_INIT, schedule as u32, ws, lower as u64));
+            Event::WorkshareInit {
+                ws,
+                schedule,
+                lower,
+                upper,
+                stride,
+                incr,
+                chunk,
+            } => {
+                out.push(RawEvent::new(
+                    TAG_WS_INIT,
+                    schedule as u32,
+                    ws,
+                    lower as u64,
+                ));
                 for v in [upper, stride, incr, chunk] {
                     out.push(RawEvent::new(TAG_EXT, 0, 0, v as u64));
                 }
             }
-            Event::WorkshareNext { ws, more, lower, upper } => {
+            Event::WorkshareNext {
+                ws,
+                more,
+                lower,
+                upper,
+            } => {
                 out.push(RawEvent::new(TAG_WS_NEXT, more as u32, ws, lower as u64));
                 out.push(RawEvent::new(TAG_EXT, 0, 0, upper as u64));
             }

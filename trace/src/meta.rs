@@ -43,7 +43,10 @@ pub enum AccessKind {
 impl AccessKind {
     /// Whether the access reads memory.
     pub fn reads(self) -> bool {
-        matches!(self, Self::Load | Self::AtomicRmw | Self::CmpXchg | Self::TransferRead)
+        matches!(
+            self,
+            Self::Load | Self::AtomicRmw | Self::CmpXchg | Self::TransferRead
+        )
     }
     /// Whether the access writes memory.
     pub fn writes(self) -> bool {
@@ -280,7 +283,9 @@ impl ModuleMeta {
 /// Reads only the counts of a blob's fixed header (what the runtime needs to assign bases).
 pub fn blob_counts(blob: &[u8]) -> Result<[u32; IdKind::COUNT], TraceError> {
     if blob.len() < BLOB_HEADER_LEN || blob[..4] != BLOB_MAGIC {
-        return Err(TraceError::BadMetadata("module metadata blob has no RDMM header".into()));
+        return Err(TraceError::BadMetadata(
+            "module metadata blob has no RDMM header".into(),
+        ));
     }
     let version = u32::from_le_bytes(blob[4..8].try_into().unwrap());
     if !(crate::version::OLDEST_SUPPORTED..=crate::version::CURRENT).contains(&version) {
@@ -361,51 +366,58 @@ impl ProgramMeta {
             bases,
         });
         self.files.extend(module.files);
-        self.functions.extend(module.functions.into_iter().map(|f| FunctionMeta {
-            loc: loc(f.loc),
-            first_block: f.first_block + bb,
-            ..f
-        }));
-        self.blocks.extend(module.blocks.into_iter().map(|b| BlockMeta {
-            function: b.function + fb,
-            loc: loc(b.loc),
-            successors: b.successors.iter().map(|s| s + bb).collect(),
-            loop_id: b.loop_id.map(|l| l + lb),
-            first_mem_instr: b.first_mem_instr + mb,
-            ..b
-        }));
-        self.mem_instrs.extend(module.mem_instrs.into_iter().map(|m| MemInstrMeta {
-            block: m.block + bb,
-            loc: loc(m.loc),
-            ..m
-        }));
-        self.branches.extend(module.branches.into_iter().map(|b| BranchMeta {
-            block: b.block + bb,
-            successors: b.successors.iter().map(|s| s + bb).collect(),
-            back_edge_of: b.back_edge_of.iter().map(|l| l.map(|l| l + lb)).collect(),
-            loc: loc(b.loc),
-            ..b
-        }));
-        self.loops.extend(module.loops.into_iter().map(|l| LoopMeta {
-            function: l.function + fb,
-            header: l.header + bb,
-            parent: l.parent.map(|p| p + lb),
-            loc: loc(l.loc),
-            ..l
-        }));
-        self.regions.extend(module.regions.into_iter().map(|r| RegionMeta {
-            outlined_function: r.outlined_function + fb,
-            fork_block: r.fork_block + bb,
-            loc: loc(r.loc),
-            ..r
-        }));
-        self.workshares.extend(module.workshares.into_iter().map(|w| WorkshareMeta {
-            function: w.function + fb,
-            block: w.block + bb,
-            loop_id: w.loop_id.map(|l| l + lb),
-            loc: loc(w.loc),
-            ..w
-        }));
+        self.functions
+            .extend(module.functions.into_iter().map(|f| FunctionMeta {
+                loc: loc(f.loc),
+                first_block: f.first_block + bb,
+                ..f
+            }));
+        self.blocks
+            .extend(module.blocks.into_iter().map(|b| BlockMeta {
+                function: b.function + fb,
+                loc: loc(b.loc),
+                successors: b.successors.iter().map(|s| s + bb).collect(),
+                loop_id: b.loop_id.map(|l| l + lb),
+                first_mem_instr: b.first_mem_instr + mb,
+                ..b
+            }));
+        self.mem_instrs
+            .extend(module.mem_instrs.into_iter().map(|m| MemInstrMeta {
+                block: m.block + bb,
+                loc: loc(m.loc),
+                ..m
+            }));
+        self.branches
+            .extend(module.branches.into_iter().map(|b| BranchMeta {
+                block: b.block + bb,
+                successors: b.successors.iter().map(|s| s + bb).collect(),
+                back_edge_of: b.back_edge_of.iter().map(|l| l.map(|l| l + lb)).collect(),
+                loc: loc(b.loc),
+                ..b
+            }));
+        self.loops
+            .extend(module.loops.into_iter().map(|l| LoopMeta {
+                function: l.function + fb,
+                header: l.header + bb,
+                parent: l.parent.map(|p| p + lb),
+                loc: loc(l.loc),
+                ..l
+            }));
+        self.regions
+            .extend(module.regions.into_iter().map(|r| RegionMeta {
+                outlined_function: r.outlined_function + fb,
+                fork_block: r.fork_block + bb,
+                loc: loc(r.loc),
+                ..r
+            }));
+        self.workshares
+            .extend(module.workshares.into_iter().map(|w| WorkshareMeta {
+                function: w.function + fb,
+                block: w.block + bb,
+                loop_id: w.loop_id.map(|l| l + lb),
+                loc: loc(w.loc),
+                ..w
+            }));
         Ok(())
     }
 
@@ -426,7 +438,11 @@ impl ProgramMeta {
     pub fn format_loc(&self, loc: Option<SourceLoc>) -> String {
         match loc {
             Some(l) if l.line > 0 => {
-                let file = self.files.get(l.file as usize).map(String::as_str).unwrap_or("?");
+                let file = self
+                    .files
+                    .get(l.file as usize)
+                    .map(String::as_str)
+                    .unwrap_or("?");
                 format!("{file}:{}:{}", l.line, l.col)
             }
             _ => "?".to_string(),

@@ -10,8 +10,8 @@ use crate::codec::ChunkDecoder;
 use crate::error::{Result, TraceError};
 use crate::event::{Event, EventVisitor};
 use crate::meta::{ModuleMeta, ProgramMeta};
-use std::collections::BinaryHeap;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -53,7 +53,10 @@ pub struct Trace {
 }
 
 fn io_err(path: &Path, source: std::io::Error) -> TraceError {
-    TraceError::Io { path: path.to_path_buf(), source }
+    TraceError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// Reads as many bytes as are available into `buf`; returns how many.
@@ -77,7 +80,9 @@ impl Trace {
         let mut header = [0u8; FILE_HEADER_LEN];
         let n = read_full(&mut f, &mut header).map_err(|e| io_err(path, e))?;
         if n < 8 || header[..8] != FILE_MAGIC {
-            return Err(TraceError::NotATrace { path: path.to_path_buf() });
+            return Err(TraceError::NotATrace {
+                path: path.to_path_buf(),
+            });
         }
         let mut trace = Trace {
             path: path.to_path_buf(),
@@ -92,7 +97,10 @@ impl Trace {
             file_len,
         };
         if n < FILE_HEADER_LEN {
-            trace.warnings.push(format!("{}: file ends inside the file header", path.display()));
+            trace.warnings.push(format!(
+                "{}: file ends inside the file header",
+                path.display()
+            ));
             return Ok(trace);
         }
         trace.version = u32::from_le_bytes(header[8..12].try_into().unwrap());
@@ -109,7 +117,11 @@ impl Trace {
     }
 
     fn corrupt(&self, offset: u64, what: impl Into<String>) -> TraceError {
-        TraceError::CorruptChunk { path: self.path.clone(), offset, what: what.into() }
+        TraceError::CorruptChunk {
+            path: self.path.clone(),
+            offset,
+            what: what.into(),
+        }
     }
 
     fn scan(&mut self, f: &mut File) -> Result<()> {
@@ -152,10 +164,12 @@ impl Trace {
                     stored_len: header.stored_len,
                     header: h,
                 });
-                f.seek(SeekFrom::Start(end)).map_err(|e| io_err(&self.path, e))?;
+                f.seek(SeekFrom::Start(end))
+                    .map_err(|e| io_err(&self.path, e))?;
             } else {
                 stored.resize(header.stored_len as usize, 0);
-                f.read_exact(&mut stored).map_err(|e| io_err(&self.path, e))?;
+                f.read_exact(&mut stored)
+                    .map_err(|e| io_err(&self.path, e))?;
                 if !crc_matches(&h, &stored) {
                     return Err(self.corrupt(offset, "checksum mismatch"));
                 }
@@ -165,19 +179,24 @@ impl Trace {
                         .decompress(&stored, header.raw_len as usize)
                         .map_err(|e| self.corrupt(offset, format!("zstd: {e}")))?,
                 };
-                let bad = |what: &str, e: postcard::Error| self.corrupt(offset, format!("{what} chunk does not decode: {e}"));
+                let bad = |what: &str, e: postcard::Error| {
+                    self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
+                };
                 match header.kind {
                     ChunkKind::Program => {
-                        self.program = postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
+                        self.program =
+                            postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
                     }
                     ChunkKind::Module => {
-                        let rec: ModuleRecord = postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
+                        let rec: ModuleRecord =
+                            postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
                         let meta = ModuleMeta::from_blob(&rec.blob)
                             .map_err(|e| self.corrupt(offset, e.to_string()))?;
                         modules.push((offset, rec.bases, meta));
                     }
                     ChunkKind::Thread => {
-                        let t: ThreadInfo = postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
+                        let t: ThreadInfo =
+                            postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
                         self.threads.push(t);
                     }
                     ChunkKind::End => {
@@ -192,16 +211,28 @@ impl Trace {
         // out of order still yields one consistent id space.
         modules.sort_by_key(|(_, bases, _)| *bases);
         for (offset, bases, meta) in modules {
-            self.meta.add_module(meta, bases).map_err(|e| self.corrupt(offset, e.to_string()))?;
+            self.meta
+                .add_module(meta, bases)
+                .map_err(|e| self.corrupt(offset, e.to_string()))?;
         }
         self.mem_instr_sizes = self.meta.mem_instrs.iter().map(|m| m.size).collect();
         self.threads.sort_by_key(|t| t.thread);
         self.threads.dedup_by_key(|t| t.thread);
         // Every thread with events gets an entry even if its thread chunk was lost.
         for c in &self.chunks {
-            if self.threads.binary_search_by_key(&c.thread, |t| t.thread).is_err() {
+            if self
+                .threads
+                .binary_search_by_key(&c.thread, |t| t.thread)
+                .is_err()
+            {
                 let at = self.threads.partition_point(|t| t.thread < c.thread);
-                self.threads.insert(at, ThreadInfo { thread: c.thread, ..Default::default() });
+                self.threads.insert(
+                    at,
+                    ThreadInfo {
+                        thread: c.thread,
+                        ..Default::default()
+                    },
+                );
             }
         }
         self.check_sequences();
@@ -288,7 +319,10 @@ impl Trace {
 
     /// Calls `f` with every events chunk, in file order, decoded into events. Threads' chunks
     /// interleave; each thread's chunks come in its own order.
-    pub fn for_each_chunk(&self, mut f: impl FnMut(&EventChunkRef, &[Event]) -> Result<()>) -> Result<()> {
+    pub fn for_each_chunk(
+        &self,
+        mut f: impl FnMut(&EventChunkRef, &[Event]) -> Result<()>,
+    ) -> Result<()> {
         let mut r = self.chunk_reader()?;
         let mut events = Vec::new();
         for c in &self.chunks {
@@ -306,20 +340,36 @@ impl Trace {
         let threads = self.thread_indices();
         let mut cursors = Vec::with_capacity(threads.len());
         for &t in &threads {
-            let start = self.threads.iter().find(|i| i.thread == t).map_or(0, |i| i.start_time);
+            let start = self
+                .threads
+                .iter()
+                .find(|i| i.thread == t)
+                .map_or(0, |i| i.start_time);
             cursors.push(ThreadCursor {
                 thread: t,
-                chunks: self.chunks.iter().filter(|c| c.thread == t).copied().collect(),
+                chunks: self
+                    .chunks
+                    .iter()
+                    .filter(|c| c.thread == t)
+                    .copied()
+                    .collect(),
                 next_chunk: 0,
                 events: Vec::new(),
                 pos: 0,
                 start_time: start,
             });
         }
-        let mut merged = MergedEvents { reader: self.chunk_reader()?, cursors, heap: BinaryHeap::new(), current: None };
+        let mut merged = MergedEvents {
+            reader: self.chunk_reader()?,
+            cursors,
+            heap: BinaryHeap::new(),
+            current: None,
+        };
         for i in 0..merged.cursors.len() {
             if let Some(time) = merged.segment_time(i)? {
-                merged.heap.push(Reverse((time, merged.cursors[i].thread, i)));
+                merged
+                    .heap
+                    .push(Reverse((time, merged.cursors[i].thread, i)));
             }
         }
         Ok(merged)
@@ -345,7 +395,9 @@ impl ChunkReader<'_> {
             .seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
             .map_err(|e| io_err(&trace.path, e))?;
         self.stored.resize(c.stored_len as usize, 0);
-        self.file.read_exact(&mut self.stored).map_err(|e| io_err(&trace.path, e))?;
+        self.file
+            .read_exact(&mut self.stored)
+            .map_err(|e| io_err(&trace.path, e))?;
         if !crc_matches(&c.header, &self.stored) {
             return Err(trace.corrupt(c.offset, "checksum mismatch"));
         }
@@ -360,7 +412,10 @@ impl ChunkReader<'_> {
                 if n != header.raw_len as usize {
                     return Err(trace.corrupt(
                         c.offset,
-                        format!("payload decompresses to {n} bytes, header says {}", header.raw_len),
+                        format!(
+                            "payload decompresses to {n} bytes, header says {}",
+                            header.raw_len
+                        ),
                     ));
                 }
                 &self.payload
@@ -369,9 +424,17 @@ impl ChunkReader<'_> {
         let n = self
             .decoder
             .decode(payload, &trace.mem_instr_sizes, v)
-            .map_err(|e| trace.corrupt(c.offset, format!("event at payload byte {}: {}", e.offset, e.what)))?;
+            .map_err(|e| {
+                trace.corrupt(
+                    c.offset,
+                    format!("event at payload byte {}: {}", e.offset, e.what),
+                )
+            })?;
         if n != c.events as u64 {
-            return Err(trace.corrupt(c.offset, format!("decoded {n} events, header says {}", c.events)));
+            return Err(trace.corrupt(
+                c.offset,
+                format!("decoded {n} events, header says {}", c.events),
+            ));
         }
         Ok(n)
     }

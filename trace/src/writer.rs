@@ -4,7 +4,10 @@
 //! signal-safe file I/O.
 
 use crate::abi::IdKind;
-use crate::chunk::{file_header, frame_chunk, ChunkKind, ExitInfo, ModuleRecord, ProgramInfo, ThreadInfo};
+use crate::chunk::{
+    file_header, frame_chunk, postcard_bytes, ChunkKind, ExitInfo, ModuleRecord, ProgramInfo,
+    ThreadInfo,
+};
 use crate::codec::{to_raw, ChunkEncoder};
 use crate::event::Event;
 use crate::meta::ModuleMeta;
@@ -20,10 +23,6 @@ pub struct TraceWriter<W: Write> {
     next_bases: [u32; IdKind::COUNT],
     seqs: Vec<u32>,
     raw: Vec<RawEvent>,
-}
-
-fn postcard_bytes<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    postcard::to_stdvec(v).expect("postcard serialises plain data")
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -44,7 +43,15 @@ impl<W: Write> TraceWriter<W> {
     }
 
     fn meta_chunk(&mut self, kind: ChunkKind, payload: &[u8]) -> io::Result<()> {
-        frame_chunk(&mut self.frame, kind, 0, 0, payload, 0, Some(&mut self.zstd));
+        frame_chunk(
+            &mut self.frame,
+            kind,
+            0,
+            0,
+            payload,
+            0,
+            Some(&mut self.zstd),
+        );
         self.w.write_all(&self.frame)
     }
 
@@ -55,15 +62,27 @@ impl<W: Write> TraceWriter<W> {
         for (b, c) in self.next_bases.iter_mut().zip(meta.counts()) {
             *b += c;
         }
-        self.encoder.reserve_mem_instrs(self.next_bases[IdKind::MemInstr as usize] as usize);
-        let record = ModuleRecord { bases, blob: meta.to_blob() };
+        self.encoder
+            .reserve_mem_instrs(self.next_bases[IdKind::MemInstr as usize] as usize);
+        let record = ModuleRecord {
+            bases,
+            blob: meta.to_blob(),
+        };
         self.meta_chunk(ChunkKind::Module, &postcard_bytes(&record))?;
         Ok(bases)
     }
 
     /// Announces a thread.
     pub fn thread(&mut self, info: &ThreadInfo) -> io::Result<()> {
-        frame_chunk(&mut self.frame, ChunkKind::Thread, info.thread, 0, &postcard_bytes(info), 0, Some(&mut self.zstd));
+        frame_chunk(
+            &mut self.frame,
+            ChunkKind::Thread,
+            info.thread,
+            0,
+            &postcard_bytes(info),
+            0,
+            Some(&mut self.zstd),
+        );
         self.w.write_all(&self.frame)
     }
 
@@ -75,7 +94,15 @@ impl<W: Write> TraceWriter<W> {
         let seq = self.seqs[thread as usize];
         self.seqs[thread as usize] += 1;
         let (payload, count) = self.encoder.encode(raw);
-        frame_chunk(&mut self.frame, ChunkKind::Events, thread, seq, payload, count, Some(&mut self.zstd));
+        frame_chunk(
+            &mut self.frame,
+            ChunkKind::Events,
+            thread,
+            seq,
+            payload,
+            count,
+            Some(&mut self.zstd),
+        );
         self.w.write_all(&self.frame)
     }
 

@@ -24,7 +24,11 @@ fn module(name: &str, n: u32) -> ModuleMeta {
         blocks: vec![BlockMeta {
             function: 0,
             name: "entry".into(),
-            loc: Some(SourceLoc { file: 0, line: 3, col: 1 }),
+            loc: Some(SourceLoc {
+                file: 0,
+                line: 3,
+                col: 1,
+            }),
             parallel: false,
             successors: vec![],
             loop_id: None,
@@ -48,16 +52,33 @@ fn module(name: &str, n: u32) -> ModuleMeta {
 
 fn write_trace(path: &Path, threads: &[Vec<Event>], chunk: usize) {
     let f = std::fs::File::create(path).unwrap();
-    let mut w = TraceWriter::new(f, &ProgramInfo { program: "t".into(), ..Default::default() }).unwrap();
+    let mut w = TraceWriter::new(
+        f,
+        &ProgramInfo {
+            program: "t".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     w.module(&module("a", 4)).unwrap();
     w.module(&module("b", 4)).unwrap();
     for (t, events) in threads.iter().enumerate() {
-        w.thread(&ThreadInfo { thread: t as u32, os_tid: 100 + t as u64, start_time: 0 }).unwrap();
+        w.thread(&ThreadInfo {
+            thread: t as u32,
+            os_tid: 100 + t as u64,
+            start_time: 0,
+        })
+        .unwrap();
         for part in events.chunks(chunk.max(1)) {
             w.events(t as u32, part).unwrap();
         }
     }
-    w.finish(&ExitInfo { reason: ExitReason::Exit, end_time: 9, events_recorded: vec![] }).unwrap();
+    w.finish(&ExitInfo {
+        reason: ExitReason::Exit,
+        end_time: 9,
+        events_recorded: vec![],
+    })
+    .unwrap();
 }
 
 fn read_thread(trace: &Trace, t: u32) -> Vec<Event> {
@@ -69,28 +90,49 @@ fn read_thread(trace: &Trace, t: u32) -> Vec<Event> {
 fn arb_event() -> impl Strategy<Value = Event> {
     prop_oneof![
         (0u32..2).prop_map(|bb| Event::Block { bb }),
-        (0u32..8, prop_oneof![Just(0x1000u64), 0x1000u64..0x1100, any::<u64>()], 1u64..100)
+        (
+            0u32..8,
+            prop_oneof![Just(0x1000u64), 0x1000u64..0x1100, any::<u64>()],
+            1u64..100
+        )
             .prop_map(|(mi, addr, len)| Event::Access { mi, addr, len }),
         (0u32..5000, 0u32..4).prop_map(|(br, outcome)| Event::Branch { br, outcome }),
         (0u32..3).prop_map(|region| Event::Fork { region }),
-        (0u32..3, 0u32..8, 1u32..9).prop_map(|(region, omp_thread, team_size)| Event::RegionEnter {
-            region,
-            omp_thread,
-            team_size
+        (0u32..3, 0u32..8, 1u32..9).prop_map(|(region, omp_thread, team_size)| {
+            Event::RegionEnter {
+                region,
+                omp_thread,
+                team_size,
+            }
         }),
-        (any::<u32>(), -40i32..40, any::<i64>(), any::<i64>(), -3i64..3, -3i64..3, 0i64..9).prop_map(
-            |(ws, schedule, lower, upper, stride, incr, chunk)| Event::WorkshareInit {
+        (
+            any::<u32>(),
+            -40i32..40,
+            any::<i64>(),
+            any::<i64>(),
+            -3i64..3,
+            -3i64..3,
+            0i64..9
+        )
+            .prop_map(|(ws, schedule, lower, upper, stride, incr, chunk)| {
+                Event::WorkshareInit {
+                    ws,
+                    schedule,
+                    lower,
+                    upper,
+                    stride,
+                    incr,
+                    chunk,
+                }
+            }),
+        (0u32..4, any::<bool>(), any::<i64>(), any::<i64>()).prop_map(
+            |(ws, more, lower, upper)| Event::WorkshareNext {
                 ws,
-                schedule,
+                more,
                 lower,
-                upper,
-                stride,
-                incr,
-                chunk
+                upper
             }
         ),
-        (0u32..4, any::<bool>(), any::<i64>(), any::<i64>())
-            .prop_map(|(ws, more, lower, upper)| Event::WorkshareNext { ws, more, lower, upper }),
         Just(Event::Barrier),
         any::<u64>().prop_map(|time| Event::Stamp { time }),
     ]
@@ -116,9 +158,16 @@ fn strided_accesses_round_trip_compactly() {
     for i in 0..10_000u64 {
         events.push(Event::Block { bb: 0 });
         for mi in 0..4u32 {
-            events.push(Event::Access { mi, addr: 0x10_0000 + mi as u64 * 0x8000 + 8 * i, len: 8 });
+            events.push(Event::Access {
+                mi,
+                addr: 0x10_0000 + mi as u64 * 0x8000 + 8 * i,
+                len: 8,
+            });
         }
-        events.push(Event::Branch { br: 0, outcome: (i % 7 == 0) as u32 });
+        events.push(Event::Branch {
+            br: 0,
+            outcome: (i % 7 == 0) as u32,
+        });
     }
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("s.rdtrace");
@@ -129,12 +178,22 @@ fn strided_accesses_round_trip_compactly() {
     for e in &events {
         match *e {
             // Static-size accesses go through the compact path (TAG_ACCESS), as from the runtime.
-            Event::Access { mi, addr, .. } => raw.push(rdtrace::raw::RawEvent::new(rdtrace::raw::TAG_ACCESS, 0, mi, addr)),
+            Event::Access { mi, addr, .. } => raw.push(rdtrace::raw::RawEvent::new(
+                rdtrace::raw::TAG_ACCESS,
+                0,
+                mi,
+                addr,
+            )),
             other => rdtrace::codec::to_raw(&[other], &mut raw),
         }
     }
     w.raw_events(0, &raw).unwrap();
-    w.finish(&ExitInfo { reason: ExitReason::Exit, end_time: 0, events_recorded: vec![] }).unwrap();
+    w.finish(&ExitInfo {
+        reason: ExitReason::Exit,
+        end_time: 0,
+        events_recorded: vec![],
+    })
+    .unwrap();
     let trace = Trace::open(&p).unwrap();
     assert_eq!(read_thread(&trace, 0), events);
     // 40k accesses in a regular pattern must cost well under a byte each.
@@ -158,7 +217,13 @@ fn ids_are_rebased_across_modules() {
 
 fn sample(dir: &Path) -> (std::path::PathBuf, Vec<Event>) {
     let p = dir.join("x.rdtrace");
-    let events: Vec<Event> = (0..3000u64).map(|i| Event::Access { mi: (i % 8) as u32, addr: i * 64, len: 8 }).collect();
+    let events: Vec<Event> = (0..3000u64)
+        .map(|i| Event::Access {
+            mi: (i % 8) as u32,
+            addr: i * 64,
+            len: 8,
+        })
+        .collect();
     write_trace(&p, &[events.clone()], 1000);
     (p, events)
 }
@@ -174,7 +239,11 @@ fn truncated_file_reads_whole_chunks_with_a_warning() {
     std::fs::write(&p, &bytes[..last + 40]).unwrap();
     let trace = Trace::open(&p).unwrap();
     assert_eq!(trace.event_chunks().len(), 2);
-    assert!(trace.warnings()[0].contains("truncated at offset"), "{:?}", trace.warnings());
+    assert!(
+        trace.warnings()[0].contains("truncated at offset"),
+        "{:?}",
+        trace.warnings()
+    );
     assert!(trace.exit.is_none());
     assert_eq!(read_thread(&trace, 0), events[..2000].to_vec());
 }
@@ -191,8 +260,14 @@ fn flipped_payload_bit_is_a_corrupt_chunk_error_naming_the_offset() {
     let trace = Trace::open(&p).unwrap();
     let err = trace.visit_thread(0, &mut Vec::new()).unwrap_err();
     let msg = err.to_string();
-    assert!(matches!(err, TraceError::CorruptChunk { offset, .. } if offset == at), "{msg}");
-    assert!(msg.contains("checksum mismatch") && msg.contains("x.rdtrace"), "{msg}");
+    assert!(
+        matches!(err, TraceError::CorruptChunk { offset, .. } if offset == at),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("checksum mismatch") && msg.contains("x.rdtrace"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -225,8 +300,14 @@ fn newer_version_names_both_versions() {
     bytes[8..12].copy_from_slice(&(rdtrace::version::CURRENT + 1).to_le_bytes());
     std::fs::write(&p, &bytes).unwrap();
     let err = Trace::open(&p).unwrap_err().to_string();
-    assert!(err.contains(&format!("version {}", rdtrace::version::CURRENT + 1)), "{err}");
-    assert!(err.contains(&format!("..={}", rdtrace::version::CURRENT)), "{err}");
+    assert!(
+        err.contains(&format!("version {}", rdtrace::version::CURRENT + 1)),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("..={}", rdtrace::version::CURRENT)),
+        "{err}"
+    );
 }
 
 #[test]
@@ -237,7 +318,12 @@ fn merged_order_follows_stamps() {
         Event::Stamp { time: 30 },
         Event::Block { bb: 1 },
     ];
-    let b = vec![Event::Stamp { time: 20 }, Event::Block { bb: 2 }, Event::Stamp { time: 40 }, Event::Block { bb: 3 }];
+    let b = vec![
+        Event::Stamp { time: 20 },
+        Event::Block { bb: 2 },
+        Event::Stamp { time: 40 },
+        Event::Block { bb: 3 },
+    ];
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("m.rdtrace");
     write_trace(&p, &[a, b], 1);

@@ -1,0 +1,85 @@
+//! Run-time settings from the environment, read once at start-up.
+//!
+//! - `RDTRACE=path`: trace file (default `<program>.<pid>.rdtrace` in the working directory).
+//! - `RDTRACE_CHUNK_EVENTS=n`: records per thread buffer, i.e. per chunk (default 65536; a crash
+//!   loses at most this many events per thread when the signal flush cannot run).
+//! - `RDTRACE_ZSTD_LEVEL=n`: zstd level for chunks, 0 to store them raw (default 1).
+//! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries (default 16).
+//! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
+
+use std::sync::OnceLock;
+
+/// The settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Trace file path.
+    pub path: String,
+    /// Records per thread buffer.
+    pub chunk_events: usize,
+    /// zstd level (0 = raw).
+    pub zstd_level: i32,
+    /// Blocks between stamps.
+    pub stamp_every: u32,
+    /// Suppress the informational stderr lines.
+    pub quiet: bool,
+}
+
+static CONFIG: OnceLock<Config> = OnceLock::new();
+
+fn env_num<T: std::str::FromStr>(name: &str, default: T, ok: impl Fn(&T) -> bool) -> T {
+    match std::env::var(name) {
+        Ok(v) => match v.trim().parse::<T>() {
+            Ok(x) if ok(&x) => x,
+            _ => {
+                crate::diag(&format!("ignoring invalid {name}={v}"));
+                default
+            }
+        },
+        Err(_) => default,
+    }
+}
+
+/// The program's executable name, from /proc (works before `main`, unlike argv helpers).
+pub fn program_path() -> String {
+    std::fs::read_link("/proc/self/exe")
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "program".into())
+}
+
+/// The command line, from /proc.
+pub fn program_args() -> Vec<String> {
+    std::fs::read("/proc/self/cmdline")
+        .map(|b| {
+            b.split(|&c| c == 0)
+                .filter(|s| !s.is_empty())
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The settings, read on first use.
+pub fn get() -> &'static Config {
+    CONFIG.get_or_init(|| {
+        let path = std::env::var("RDTRACE")
+            .ok()
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| {
+                let exe = program_path();
+                let name = std::path::Path::new(&exe)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "program".into());
+                format!("{name}.{}.rdtrace", std::process::id())
+            });
+        Config {
+            path,
+            chunk_events: env_num("RDTRACE_CHUNK_EVENTS", 65536usize, |&n| {
+                (64..=(8 << 20)).contains(&n)
+            }),
+            zstd_level: env_num("RDTRACE_ZSTD_LEVEL", 1i32, |&n| (0..=19).contains(&n)),
+            stamp_every: env_num("RDTRACE_STAMP_EVERY", 16u32, |&n| n >= 1),
+            quiet: std::env::var("RDTRACE_QUIET").is_ok_and(|v| v != "0"),
+        }
+    })
+}

@@ -1,0 +1,309 @@
+//! Tracing runtime linked (as a static library) into programs built by `rdcc`.
+//!
+//! It defines the hooks of [`rdtrace::abi`]: module constructors register their metadata, the
+//! instrumented code reports blocks, accesses, branches and OpenMP events, and the runtime
+//! writes one trace file per run. Records go into a per-thread buffer (no allocation and no
+//! system call per event); a full buffer becomes one compressed, checksummed chunk. Buffers are
+//! flushed at thread exit, at `exit()` from any thread, and (uncompressed, best effort) on fatal
+//! signals; a crash loses at most each thread's unflushed buffer.
+//!
+//! Architecture invariant: depends only on `rdtrace` (format) and libc-level crates; nothing
+//! here may panic across the C boundary or allocate on the hot path.
+
+mod clock;
+mod config;
+mod output;
+mod signals;
+mod thread;
+
+use rdtrace::abi::IdKind;
+use rdtrace::chunk::{
+    file_header, frame_chunk, postcard_bytes, ChunkKind, ExitInfo, ExitReason, ModuleRecord,
+    ProgramInfo,
+};
+use rdtrace::raw::*;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::Mutex;
+
+/// Prints one diagnostic line on stderr, prefixed so users know it is ours.
+pub(crate) fn diag(msg: &str) {
+    let line = format!("rdtrace: {msg}\n");
+    // Safety: writing a valid buffer to fd 2.
+    unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
+}
+
+/// Kernel thread id of the caller.
+pub(crate) fn os_tid() -> u64 {
+    // Safety: gettid has no preconditions.
+    unsafe { libc::syscall(libc::SYS_gettid) as u64 }
+}
+
+static TOTAL_MEM_INSTRS: AtomicU32 = AtomicU32::new(0);
+
+/// Memory instructions registered so far (sizes the encoders' predictor tables).
+pub(crate) fn total_mem_instrs() -> usize {
+    TOTAL_MEM_INSTRS.load(Ordering::Relaxed) as usize
+}
+
+const UNINIT: u8 = 0;
+const INITIALISING: u8 = 1;
+const READY: u8 = 2;
+static INIT: AtomicU8 = AtomicU8::new(UNINIT);
+
+/// Opens the trace, writes the header and program chunk, installs exit and signal handlers.
+/// Idempotent; concurrent callers wait for the first.
+pub(crate) fn ensure_init() {
+    if INIT.load(Ordering::Acquire) == READY {
+        return;
+    }
+    if INIT
+        .compare_exchange(UNINIT, INITIALISING, Ordering::AcqRel, Ordering::Acquire)
+        .is_err()
+    {
+        while INIT.load(Ordering::Acquire) != READY {
+            std::hint::spin_loop();
+        }
+        return;
+    }
+    let cfg = config::get();
+    match std::ffi::CString::new(cfg.path.clone())
+        .map_err(std::io::Error::other)
+        .and_then(|p| output::open(&p))
+    {
+        Ok(()) => {
+            output::write_all(&file_header(rdtrace::version::CURRENT), false);
+            let info = ProgramInfo {
+                program: config::program_path(),
+                args: config::program_args(),
+                pid: std::process::id(),
+                start_unix_ms: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as u64),
+                clock: clock::CLOCK_NAME.into(),
+                runtime_version: env!("CARGO_PKG_VERSION").into(),
+            };
+            write_meta_chunk(ChunkKind::Program, 0, &postcard_bytes(&info));
+            // Safety: registering a plain extern "C" fn with atexit.
+            unsafe { libc::atexit(at_exit) };
+            signals::install();
+        }
+        Err(e) => diag(&format!(
+            "cannot open trace file {}: {e}; tracing is off",
+            cfg.path
+        )),
+    }
+    INIT.store(READY, Ordering::Release);
+}
+
+/// Writes a metadata chunk (program, module, thread, end) holding `payload`, compressed.
+pub(crate) fn write_meta_chunk(kind: ChunkKind, thread: u32, payload: &[u8]) {
+    let mut frame = Vec::with_capacity(payload.len() + 64);
+    let mut z = zstd::bulk::Compressor::new(1).ok();
+    frame_chunk(&mut frame, kind, thread, 0, payload, 0, z.as_mut());
+    output::write_all(&frame, false);
+}
+
+/// Flushes everything and writes the end chunk, once.
+pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
+    static FINISHED: AtomicU8 = AtomicU8::new(0);
+    if FINISHED.swap(1, Ordering::AcqRel) != 0 || !output::is_open() {
+        return;
+    }
+    thread::flush_all(from_signal);
+    thread::CLOSED.store(true, Ordering::Release);
+    let exit = ExitInfo {
+        reason,
+        end_time: clock::now(),
+        events_recorded: thread::recorded_per_thread(),
+    };
+    if from_signal {
+        // No compression and no allocator-heavy work here; the record is tiny.
+        let payload = postcard_bytes(&exit);
+        let mut frame = Vec::with_capacity(payload.len() + 64);
+        frame_chunk(&mut frame, ChunkKind::End, 0, 0, &payload, 0, None);
+        output::write_all(&frame, true);
+    } else {
+        write_meta_chunk(ChunkKind::End, 0, &postcard_bytes(&exit));
+        if !config::get().quiet {
+            let total: u64 = exit.events_recorded.iter().sum();
+            diag(&format!(
+                "{} events from {} threads written to {}",
+                total,
+                exit.events_recorded.len(),
+                config::get().path
+            ));
+        }
+    }
+}
+
+extern "C" fn at_exit() {
+    finish(ExitReason::Exit, false);
+}
+
+static MODULES: Mutex<[u32; IdKind::COUNT]> = Mutex::new([0; IdKind::COUNT]);
+
+/// `__rdt_register_module`: see [`rdtrace::abi::REGISTER_MODULE`].
+///
+/// # Safety
+/// `blob` must point to `len` readable bytes and `bases` to `IdKind::COUNT` writable `u32`s.
+#[no_mangle]
+pub unsafe extern "C" fn __rdt_register_module(blob: *const u8, len: u64, bases: *mut u32) {
+    ensure_init();
+    // Safety: guaranteed by the caller (the pass-generated constructor).
+    let blob = unsafe { std::slice::from_raw_parts(blob, len as usize) };
+    let counts = match rdtrace::meta::blob_counts(blob) {
+        Ok(c) => c,
+        Err(e) => {
+            diag(&format!(
+                "a module's metadata is unusable ({e}); was it built by a different rdcc?"
+            ));
+            std::process::abort();
+        }
+    };
+    let mut next = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    let assigned = *next;
+    for (i, b) in assigned.iter().enumerate() {
+        // Safety: bases has IdKind::COUNT slots.
+        unsafe { *bases.add(i) = *b };
+        next[i] += counts[i];
+    }
+    TOTAL_MEM_INSTRS.store(next[IdKind::MemInstr as usize], Ordering::Relaxed);
+    write_meta_chunk(
+        ChunkKind::Module,
+        0,
+        &postcard_bytes(&ModuleRecord {
+            bases: assigned,
+            blob: blob.to_vec(),
+        }),
+    );
+}
+
+/// `__rdt_bb`: see [`rdtrace::abi::BASIC_BLOCK`].
+#[no_mangle]
+pub extern "C" fn __rdt_bb(bb: u32) {
+    thread::record_block(RawEvent::new(TAG_BLOCK, 0, bb, 0));
+}
+
+/// `__rdt_access`: see [`rdtrace::abi::ACCESS`].
+#[no_mangle]
+pub extern "C" fn __rdt_access(mi: u32, addr: *const c_void) {
+    thread::record(RawEvent::new(TAG_ACCESS, 0, mi, addr as u64));
+}
+
+/// `__rdt_access_range`: see [`rdtrace::abi::ACCESS_RANGE`].
+#[no_mangle]
+pub extern "C" fn __rdt_access_range(mi: u32, addr: *const c_void, len: u64) {
+    thread::record_many(&[
+        RawEvent::new(TAG_ACCESS_RANGE, 0, mi, addr as u64),
+        RawEvent::new(TAG_EXT, 0, 0, len),
+    ]);
+}
+
+/// `__rdt_branch`: see [`rdtrace::abi::BRANCH`].
+#[no_mangle]
+pub extern "C" fn __rdt_branch(br: u32, outcome: u32) {
+    thread::record(RawEvent::new(TAG_BRANCH, 0, br, outcome as u64));
+}
+
+/// `__rdt_omp_fork`: see [`rdtrace::abi::OMP_FORK`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_fork(region: u32) {
+    thread::stamp();
+    thread::record(RawEvent::new(TAG_FORK, 0, region, 0));
+}
+
+/// `__rdt_omp_join`: see [`rdtrace::abi::OMP_JOIN`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_join(region: u32) {
+    thread::stamp();
+    thread::record(RawEvent::new(TAG_JOIN, 0, region, 0));
+}
+
+/// `__rdt_omp_region_enter`: see [`rdtrace::abi::OMP_REGION_ENTER`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threads: i32) {
+    thread::stamp();
+    let v = (thread_num.max(0) as u64) << 32 | num_threads.max(0) as u64;
+    thread::record(RawEvent::new(TAG_REGION_ENTER, 0, region, v));
+}
+
+/// `__rdt_omp_region_exit`: see [`rdtrace::abi::OMP_REGION_EXIT`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_region_exit(region: u32) {
+    thread::stamp();
+    thread::record(RawEvent::new(TAG_REGION_EXIT, 0, region, 0));
+}
+
+/// `__rdt_omp_for_init`: see [`rdtrace::abi::OMP_FOR_INIT`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_for_init(
+    ws: u32,
+    schedule: i32,
+    lower: i64,
+    upper: i64,
+    stride: i64,
+    incr: i64,
+    chunk: i64,
+) {
+    thread::stamp();
+    thread::record_many(&[
+        RawEvent::new(TAG_WS_INIT, schedule as u32, ws, lower as u64),
+        RawEvent::new(TAG_EXT, 0, 0, upper as u64),
+        RawEvent::new(TAG_EXT, 0, 0, stride as u64),
+        RawEvent::new(TAG_EXT, 0, 0, incr as u64),
+        RawEvent::new(TAG_EXT, 0, 0, chunk as u64),
+    ]);
+}
+
+/// `__rdt_omp_dispatch_next`: see [`rdtrace::abi::OMP_DISPATCH_NEXT`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_dispatch_next(ws: u32, more: i32, lower: i64, upper: i64) {
+    thread::stamp();
+    thread::record_many(&[
+        RawEvent::new(TAG_WS_NEXT, (more != 0) as u32, ws, lower as u64),
+        RawEvent::new(TAG_EXT, 0, 0, upper as u64),
+    ]);
+}
+
+/// `__rdt_omp_for_fini`: see [`rdtrace::abi::OMP_FOR_FINI`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_for_fini(ws: u32) {
+    thread::stamp();
+    thread::record(RawEvent::new(TAG_WS_FINI, 0, ws, 0));
+}
+
+/// `__rdt_omp_barrier`: see [`rdtrace::abi::OMP_BARRIER`].
+#[no_mangle]
+pub extern "C" fn __rdt_omp_barrier() {
+    thread::stamp();
+    thread::record(RawEvent::new(TAG_BARRIER, 0, 0, 0));
+}
+
+#[cfg(test)]
+mod tests {
+    /// The exported names are the ABI's names (a rename on either side must fail here).
+    #[test]
+    fn hook_names_match_the_abi() {
+        use rdtrace::abi::*;
+        let ours = [
+            (REGISTER_MODULE, "__rdt_register_module"),
+            (BASIC_BLOCK, "__rdt_bb"),
+            (ACCESS, "__rdt_access"),
+            (ACCESS_RANGE, "__rdt_access_range"),
+            (BRANCH, "__rdt_branch"),
+            (OMP_FORK, "__rdt_omp_fork"),
+            (OMP_JOIN, "__rdt_omp_join"),
+            (OMP_REGION_ENTER, "__rdt_omp_region_enter"),
+            (OMP_REGION_EXIT, "__rdt_omp_region_exit"),
+            (OMP_FOR_INIT, "__rdt_omp_for_init"),
+            (OMP_DISPATCH_NEXT, "__rdt_omp_dispatch_next"),
+            (OMP_FOR_FINI, "__rdt_omp_for_fini"),
+            (OMP_BARRIER, "__rdt_omp_barrier"),
+        ];
+        for (abi, defined) in ours {
+            assert_eq!(abi, defined);
+        }
+        assert_eq!(ours.len(), ALL_HOOKS.len());
+    }
+}

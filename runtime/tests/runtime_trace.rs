@@ -1,0 +1,158 @@
+//! Runs the synthetic program and reads its trace back.
+
+use rdtrace::chunk::ExitReason;
+use rdtrace::{Event, Trace};
+use std::process::Command;
+
+fn example() -> std::path::PathBuf {
+    // Examples are built next to the test binary's deps directory.
+    let mut p = std::env::current_exe().unwrap();
+    p.pop();
+    p.pop();
+    p.push("examples/synthetic_run");
+    if !p.exists() {
+        let status = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "-q",
+                "-p",
+                "rdruntime",
+                "--example",
+                "synthetic_run",
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    p
+}
+
+fn run(
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (std::process::ExitStatus, Trace, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.rdtrace");
+    let mut cmd = Command::new(example());
+    cmd.args(args)
+        .env("RDTRACE", &path)
+        .env("RDTRACE_QUIET", "1");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let trace = Trace::open(&path).unwrap();
+    (out.status, trace, dir)
+}
+
+fn thread_events(trace: &Trace, t: u32) -> Vec<Event> {
+    let mut v = Vec::new();
+    trace.visit_thread(t, &mut v).unwrap();
+    v
+}
+
+#[test]
+fn every_thread_stream_holds_exactly_what_it_recorded() {
+    let (status, trace, _d) = run(&["3", "5000"], &[("RDTRACE_CHUNK_EVENTS", "1000")]);
+    assert!(status.success());
+    assert_eq!(trace.exit.as_ref().unwrap().reason, ExitReason::Exit);
+    assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
+    assert_eq!(trace.threads.len(), 3);
+    assert_eq!(trace.meta.mem_instrs.len(), 2);
+    let mut range_lens = Vec::new();
+    for t in 0..3 {
+        let ev = thread_events(&trace, t);
+        let accesses: Vec<(u32, u64, u64)> = ev
+            .iter()
+            .filter_map(|e| match *e {
+                Event::Access { mi, addr, len } => Some((mi, addr, len)),
+                _ => None,
+            })
+            .collect();
+        // 5000 loads + 5000 stores + one range.
+        assert_eq!(accesses.len(), 10_001);
+        let loads: Vec<u64> = accesses[..accesses.len() - 1]
+            .iter()
+            .filter(|a| a.0 == 0 && a.2 == 8)
+            .map(|a| a.1)
+            .collect();
+        assert_eq!(loads.len(), 5000);
+        assert!(
+            loads.windows(2).all(|w| w[1] - w[0] == 8),
+            "loads have stride 8"
+        );
+        let range = accesses.last().unwrap();
+        assert_eq!(range.0, 0);
+        range_lens.push(range.2);
+        let blocks = ev
+            .iter()
+            .filter(|e| matches!(e, Event::Block { .. }))
+            .count();
+        assert_eq!(blocks, 5001);
+        let taken = ev
+            .iter()
+            .filter(|e| matches!(e, Event::Branch { br: 0, outcome: 1 }))
+            .count();
+        assert_eq!(taken, 1);
+        // A stamp at least every 16 blocks.
+        let stamps = ev
+            .iter()
+            .filter(|e| matches!(e, Event::Stamp { .. }))
+            .count();
+        assert!(stamps >= 5001 / 16, "{stamps} stamps");
+        let recorded = trace.exit.as_ref().unwrap().events_recorded[t as usize];
+        assert_eq!(recorded, ev.len() as u64);
+    }
+    // Thread indices follow registration order, so match the ranged accesses as a set.
+    range_lens.sort();
+    assert_eq!(range_lens, vec![8, 16, 24]);
+}
+
+#[test]
+fn a_crash_keeps_everything_before_it() {
+    let (status, trace, _d) = run(&["2", "3000", "crash"], &[("RDTRACE_CHUNK_EVENTS", "500")]);
+    assert!(!status.success());
+    assert_eq!(
+        trace.exit.as_ref().unwrap().reason,
+        ExitReason::Signal(libc::SIGABRT)
+    );
+    // The handler flushed the partial buffers too: nothing is lost.
+    let ev = thread_events(&trace, 0);
+    assert_eq!(
+        ev.iter()
+            .filter(|e| matches!(e, Event::Access { .. }))
+            .count(),
+        6001
+    );
+}
+
+#[test]
+fn exit_from_a_thread_flushes_the_trace() {
+    let (status, trace, _d) = run(&["2", "2000", "exit-from-thread"], &[]);
+    assert_eq!(status.code(), Some(3));
+    assert_eq!(trace.exit.as_ref().unwrap().reason, ExitReason::Exit);
+    for t in 0..2 {
+        let ev = thread_events(&trace, t);
+        assert_eq!(
+            ev.iter()
+                .filter(|e| matches!(e, Event::Access { .. }))
+                .count(),
+            4001
+        );
+    }
+}
+
+#[test]
+fn unwritable_trace_path_is_reported_and_the_program_still_runs() {
+    let out = Command::new(example())
+        .args(["1", "10"])
+        .env("RDTRACE", "/nonexistent-dir/x.rdtrace")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot open trace file /nonexistent-dir/x.rdtrace"),
+        "{err}"
+    );
+}
