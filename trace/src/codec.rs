@@ -5,16 +5,18 @@
 //! keeps every whole chunk readable, and chunks can be decoded in parallel).
 //!
 //! Predictor state: the previous block id, memory-instruction id, branch id and stamp, and per
-//! memory instruction its last address and last stride. An access is *predicted* when its
-//! instruction is the previous instruction + 1 and its address is last address + last stride;
-//! runs of up to 64 predicted accesses take one byte. Regular loops therefore encode in about
+//! memory instruction its last address, last stride and the instruction that followed it last
+//! time. The *expected* instruction is the one that followed the previous instruction last time
+//! (the previous + 1 when unknown; instruction 0 at the start of a chunk). An access is
+//! *predicted* when it is by the expected instruction at last address + last stride; runs of up
+//! to 64 predicted accesses take one byte. Regular loops therefore encode in about
 //! one byte per loop iteration plus the block and branch bytes, which zstd then compresses
 //! further.
 //!
 //! | first byte  | meaning | operands (LEB128 varints; `z` = zigzag) |
 //! |-------------|---------|----------|
 //! | `0x00-0x3f` | run of `b+1` predicted accesses | — |
-//! | `0x40` | access | `z(mi - prev_mi - 1)`, `z(addr - last[mi] - stride[mi])` |
+//! | `0x40` | access | `z(mi - expected_mi)`, `z(addr - last[mi] - stride[mi])` |
 //! | `0x41` | ranged access | as `0x40`, then `len` |
 //! | `0x42` | block | `z(bb - prev_bb - 1)` |
 //! | `0x43` | branch | `z(br - prev_br)`, `outcome` |
@@ -53,6 +55,8 @@ const OP_STAMP: u8 = 0x4c;
 #[derive(Clone, Copy, Default)]
 struct Prediction {
     generation: u32,
+    /// The instruction that followed this one last time, plus one (0: not seen yet).
+    next_plus_one: u32,
     last: u64,
     stride: u64,
 }
@@ -108,8 +112,7 @@ impl Predictor {
         if e.generation != generation {
             *e = Prediction {
                 generation,
-                last: 0,
-                stride: 0,
+                ..Prediction::default()
             };
         }
         e
@@ -121,8 +124,25 @@ impl Predictor {
         e.last.wrapping_add(e.stride)
     }
 
+    /// The instruction expected to access next.
+    #[inline(always)]
+    fn expected_mi(&mut self) -> u32 {
+        if self.prev_mi == u32::MAX {
+            return 0;
+        }
+        let prev = self.prev_mi;
+        match self.entry(prev).next_plus_one {
+            0 => prev.wrapping_add(1),
+            n => n - 1,
+        }
+    }
+
     #[inline(always)]
     fn update(&mut self, mi: u32, addr: u64) {
+        if self.prev_mi != u32::MAX {
+            let prev = self.prev_mi;
+            self.entry(prev).next_plus_one = mi.wrapping_add(1);
+        }
         let e = self.entry(mi);
         // A first sighting in this chunk has no stride yet.
         e.stride = if e.last == 0 {
@@ -211,8 +231,9 @@ impl ChunkEncoder {
             let ext = |k: usize| ext_value(events, i + k);
             match tag {
                 TAG_ACCESS => {
+                    let expected = p.expected_mi();
                     let predicted = p.predict(id);
-                    if id == p.prev_mi.wrapping_add(1) && e.value == predicted && predicted != 0 {
+                    if id == expected && e.value == predicted && predicted != 0 {
                         run += 1;
                         if run == RUN_MAX {
                             flush_run(out, &mut run);
@@ -220,10 +241,7 @@ impl ChunkEncoder {
                     } else {
                         flush_run(out, &mut run);
                         out.push(OP_ACCESS);
-                        put_varint(
-                            out,
-                            zigzag(id.wrapping_sub(p.prev_mi.wrapping_add(1)) as i32 as i64),
-                        );
+                        put_varint(out, zigzag(id.wrapping_sub(expected) as i32 as i64));
                         put_varint(out, zigzag(e.value.wrapping_sub(predicted) as i64));
                     }
                     p.update(id, e.value);
@@ -231,12 +249,10 @@ impl ChunkEncoder {
                 TAG_ACCESS_RANGE => {
                     let Some(len) = ext(1) else { break };
                     flush_run(out, &mut run);
+                    let expected = p.expected_mi();
                     let predicted = p.predict(id);
                     out.push(OP_RANGE);
-                    put_varint(
-                        out,
-                        zigzag(id.wrapping_sub(p.prev_mi.wrapping_add(1)) as i32 as i64),
-                    );
+                    put_varint(out, zigzag(id.wrapping_sub(expected) as i32 as i64));
                     put_varint(out, zigzag(e.value.wrapping_sub(predicted) as i64));
                     put_varint(out, len);
                     p.update(id, e.value);
@@ -427,7 +443,8 @@ impl ChunkDecoder {
             match b {
                 0x00..=0x3f => {
                     for _ in 0..=b {
-                        let mi = p.prev_mi.wrapping_add(1);
+                        let mi = p.expected_mi();
+                        // Checked before `predict`, which would grow the table to a corrupt id.
                         let len = size_of(&c, mi)? as u64;
                         let addr = p.predict(mi);
                         p.update(mi, addr);
@@ -438,19 +455,15 @@ impl ChunkDecoder {
                 }
                 OP_ACCESS | OP_RANGE => {
                     let dmi = unzigzag(c.varint()?) as i32 as u32;
-                    let mi = p.prev_mi.wrapping_add(1).wrapping_add(dmi);
+                    let mi = p.expected_mi().wrapping_add(dmi);
+                    let static_len = size_of(&c, mi)? as u64;
                     let daddr = unzigzag(c.varint()?) as u64;
                     let addr = p.predict(mi).wrapping_add(daddr);
                     let len = if b == OP_RANGE {
                         c.varint()?
                     } else {
-                        size_of(&c, mi)? as u64
+                        static_len
                     };
-                    if mi as usize >= mem_instr_sizes.len() {
-                        return Err(
-                            c.err(&format!("memory instruction {mi} is not in the metadata"))
-                        );
-                    }
                     p.update(mi, addr);
                     v.access(mi, addr, len);
                 }
@@ -595,5 +608,66 @@ pub fn to_raw(events: &[Event], out: &mut Vec<RawEvent>) {
             Event::Barrier => out.push(RawEvent::new(TAG_BARRIER, 0, 0, 0)),
             Event::Stamp { time } => out.push(RawEvent::new(TAG_STAMP, 0, 0, time)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The worked example of `docs/trace-format.md`: two iterations of a loop block with two
+    /// strided accesses, then a third iteration that is fully predicted.
+    #[test]
+    fn worked_example_bytes() {
+        let mut raw = Vec::new();
+        for i in 0..3u64 {
+            raw.push(RawEvent::new(TAG_BLOCK, 0, 3, 0));
+            raw.push(RawEvent::new(TAG_ACCESS, 0, 0, 0x1000 + 8 * i));
+            raw.push(RawEvent::new(TAG_ACCESS, 0, 1, 0x2000 + 8 * i));
+            raw.push(RawEvent::new(TAG_BRANCH, 0, 0, 0));
+        }
+        let mut enc = ChunkEncoder::new(2, 64);
+        let (bytes, count) = enc.encode(&raw);
+        assert_eq!(count, 12);
+        assert_eq!(
+            bytes,
+            [
+                0xa3, 0x40, 0x00, 0x80, 0x40, 0x40, 0x00, 0x80, 0x80, 0x01,
+                0xd0, // iteration 0
+                0x9f, 0x40, 0x03, 0x10, 0x40, 0x00, 0x10, 0xd0, // iteration 1
+                0x9f, 0x01, 0xd0, // iteration 2: a run of two predicted accesses
+            ]
+        );
+        let mut events = Vec::new();
+        ChunkDecoder::new(2)
+            .decode(bytes, &[8, 8], &mut events)
+            .unwrap();
+        assert_eq!(events.len(), 12);
+        assert_eq!(
+            events[10],
+            Event::Access {
+                mi: 1,
+                addr: 0x2010,
+                len: 8
+            }
+        );
+    }
+
+    #[test]
+    fn corrupt_ids_are_errors_not_allocations() {
+        // An access whose instruction id is far outside the metadata.
+        let payload = [OP_ACCESS, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00];
+        let err = ChunkDecoder::new(2)
+            .decode(&payload, &[8, 8], &mut Vec::new())
+            .unwrap_err();
+        assert!(err.what.contains("not in the metadata"), "{err:?}");
+        let err = ChunkDecoder::new(2)
+            .decode(&[0x4f], &[8], &mut Vec::new())
+            .unwrap_err();
+        assert!(err.what.contains("unknown event opcode 0x4f"), "{err:?}");
+        let err = ChunkDecoder::new(2)
+            .decode(&[OP_ACCESS, 0x80], &[8], &mut Vec::new())
+            .unwrap_err();
+        assert!(err.what.contains("ends inside"), "{err:?}");
     }
 }
