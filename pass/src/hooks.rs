@@ -1,0 +1,248 @@
+//! Declarations of the runtime hooks ([`rdtrace::abi`]) and the code that calls them.
+//!
+//! Every hook takes *global* ids: at each call site the pass loads the module's base for the
+//! id kind from the `[7 x i32]` base table ([`abi::MODULE_BASES_GLOBAL`], filled by the runtime
+//! in `__rdt_register_module` before any other code of the module runs) and adds the
+//! module-local id. Inserted calls carry the debug location of the instruction they instrument,
+//! so debuggers and profilers attribute them to the right source line.
+
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::builder::Builder;
+use inkwell::context::ContextRef;
+use inkwell::llvm_sys::core::LLVMSetCurrentDebugLocation2;
+use inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicTypeEnum, FunctionType};
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue, GlobalValue,
+    InstructionValue, IntValue,
+};
+use inkwell::AddressSpace;
+use rdtrace::abi::{self, IdKind};
+
+use crate::error::PassError;
+
+/// The declared hooks of one module plus its base table.
+pub(crate) struct Hooks<'ctx> {
+    ctx: ContextRef<'ctx>,
+    /// `[7 x i32]` base table.
+    pub bases: GlobalValue<'ctx>,
+    // One field per hook of `rdtrace::abi`, named after the constant that names it.
+    pub register_module: FunctionValue<'ctx>,
+    pub basic_block: FunctionValue<'ctx>,
+    pub access: FunctionValue<'ctx>,
+    pub access_range: FunctionValue<'ctx>,
+    pub branch: FunctionValue<'ctx>,
+    pub omp_fork: FunctionValue<'ctx>,
+    pub omp_join: FunctionValue<'ctx>,
+    pub omp_region_enter: FunctionValue<'ctx>,
+    pub omp_region_exit: FunctionValue<'ctx>,
+    pub omp_for_init: FunctionValue<'ctx>,
+    pub omp_dispatch_next: FunctionValue<'ctx>,
+    pub omp_for_fini: FunctionValue<'ctx>,
+    pub omp_barrier: FunctionValue<'ctx>,
+    /// `omp_get_thread_num` (declared when absent).
+    pub omp_get_thread_num: FunctionValue<'ctx>,
+    /// `omp_get_num_threads` (declared when absent).
+    pub omp_get_num_threads: FunctionValue<'ctx>,
+}
+
+impl<'ctx> Hooks<'ctx> {
+    /// Declares every hook with its C signature and `nounwind`, and creates the base table.
+    pub(crate) fn declare(module: &Module<'ctx>) -> Result<Self, PassError> {
+        let ctx = module.get_context();
+        let void = ctx.void_type();
+        let i32t: BasicTypeEnum = ctx.i32_type().into();
+        let i64t: BasicTypeEnum = ctx.i64_type().into();
+        let ptr: BasicTypeEnum = ctx.ptr_type(AddressSpace::default()).into();
+        let hook = |name: &str, params: &[BasicTypeEnum<'ctx>]| {
+            let params: Vec<_> = params.iter().map(|&p| p.into()).collect();
+            declare_function(module, name, void.fn_type(&params, false), Declared::Hook)
+        };
+        let bases_ty = ctx.i32_type().array_type(IdKind::COUNT as u32);
+        let bases = module.add_global(bases_ty, None, abi::MODULE_BASES_GLOBAL);
+        bases.set_linkage(Linkage::Internal);
+        bases.set_initializer(&bases_ty.const_zero());
+        bases.set_alignment(4);
+
+        let thread_query = ctx.i32_type().fn_type(&[], false);
+        Ok(Self {
+            ctx,
+            bases,
+            register_module: hook(abi::REGISTER_MODULE, &[ptr, i64t, ptr])?,
+            basic_block: hook(abi::BASIC_BLOCK, &[i32t])?,
+            access: hook(abi::ACCESS, &[i32t, ptr])?,
+            access_range: hook(abi::ACCESS_RANGE, &[i32t, ptr, i64t])?,
+            branch: hook(abi::BRANCH, &[i32t, i32t])?,
+            omp_fork: hook(abi::OMP_FORK, &[i32t])?,
+            omp_join: hook(abi::OMP_JOIN, &[i32t])?,
+            omp_region_enter: hook(abi::OMP_REGION_ENTER, &[i32t, i32t, i32t])?,
+            omp_region_exit: hook(abi::OMP_REGION_EXIT, &[i32t])?,
+            omp_for_init: hook(
+                abi::OMP_FOR_INIT,
+                &[i32t, i32t, i64t, i64t, i64t, i64t, i64t],
+            )?,
+            omp_dispatch_next: hook(abi::OMP_DISPATCH_NEXT, &[i32t, i32t, i64t, i64t])?,
+            omp_for_fini: hook(abi::OMP_FOR_FINI, &[i32t])?,
+            omp_barrier: hook(abi::OMP_BARRIER, &[])?,
+            omp_get_thread_num: declare_function(
+                module,
+                "omp_get_thread_num",
+                thread_query,
+                Declared::OmpQuery,
+            )?,
+            omp_get_num_threads: declare_function(
+                module,
+                "omp_get_num_threads",
+                thread_query,
+                Declared::OmpQuery,
+            )?,
+        })
+    }
+
+    /// `i32` type of the context.
+    pub(crate) fn i32(&self) -> inkwell::types::IntType<'ctx> {
+        self.ctx.i32_type()
+    }
+
+    /// `i64` type of the context.
+    pub(crate) fn i64(&self) -> inkwell::types::IntType<'ctx> {
+        self.ctx.i64_type()
+    }
+
+    /// Emits `load bases[kind] + local`, the global id of a module-local id.
+    pub(crate) fn global_id(
+        &self,
+        builder: &Builder<'ctx>,
+        kind: IdKind,
+        local: u32,
+    ) -> Result<IntValue<'ctx>, PassError> {
+        let i32t = self.ctx.i32_type();
+        let table_ty = i32t.array_type(IdKind::COUNT as u32);
+        let zero = i32t.const_zero();
+        let index = i32t.const_int(kind as u64, false);
+        // Safety: both indexes are in bounds of the `[7 x i32]` table (`kind < IdKind::COUNT`).
+        let slot = unsafe {
+            self.bases
+                .as_pointer_value()
+                .const_in_bounds_gep(table_ty, &[zero, index])
+        };
+        let base = builder.build_load(i32t, slot, "rdt.base")?.into_int_value();
+        Ok(builder.build_int_add(base, i32t.const_int(local as u64, false), "rdt.id")?)
+    }
+
+    /// Calls a hook with `args`.
+    pub(crate) fn call(
+        &self,
+        builder: &Builder<'ctx>,
+        hook: FunctionValue<'ctx>,
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<(), PassError> {
+        builder.build_direct_call(hook, args, "")?;
+        Ok(())
+    }
+
+    /// Calls an `int32_t (void)` OpenMP query and returns its result.
+    pub(crate) fn call_query(
+        &self,
+        builder: &Builder<'ctx>,
+        query: FunctionValue<'ctx>,
+        name: &str,
+    ) -> Result<IntValue<'ctx>, PassError> {
+        // Called through its pointer with our own prototype, so a K&R-style declaration of the
+        // same function in the module (`i32 (...)`) does not make the call ill-typed.
+        let ty = self.ctx.i32_type().fn_type(&[], false);
+        let call = builder.build_indirect_call(
+            ty,
+            query.as_global_value().as_pointer_value(),
+            &[],
+            name,
+        )?;
+        match call.try_as_basic_value().basic() {
+            Some(BasicValueEnum::IntValue(v)) => Ok(v),
+            _ => Err(PassError::Build(format!(
+                "@{name} does not return an integer"
+            ))),
+        }
+    }
+}
+
+/// Positions `builder` before `anchor` and gives new instructions `anchor`'s debug location.
+pub(crate) fn position_before<'ctx>(builder: &Builder<'ctx>, anchor: InstructionValue<'ctx>) {
+    builder.position_before(&anchor);
+    // Safety: the builder and instruction are live; a null location (no `!dbg`) clears the
+    // builder's current location, which is what we want for such instructions.
+    unsafe {
+        LLVMSetCurrentDebugLocation2(
+            builder.as_mut_ptr(),
+            LLVMInstructionGetDebugLoc(anchor.as_value_ref()),
+        )
+    };
+}
+
+/// Positions `builder` right after the non-terminator `anchor`, with `anchor`'s debug location.
+pub(crate) fn position_after<'ctx>(builder: &Builder<'ctx>, anchor: InstructionValue<'ctx>) {
+    let next = anchor
+        .get_next_instruction()
+        .expect("a non-terminator has a successor");
+    builder.position_before(&next);
+    // Safety: as in `position_before`.
+    unsafe {
+        LLVMSetCurrentDebugLocation2(
+            builder.as_mut_ptr(),
+            LLVMInstructionGetDebugLoc(anchor.as_value_ref()),
+        )
+    };
+}
+
+/// What a declared function is, which decides how strictly an existing declaration is checked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Declared {
+    /// A runtime hook: exact ABI type, `nounwind`.
+    Hook,
+    /// An OpenMP query: any existing declaration is accepted, since it is called through its
+    /// pointer with the right prototype (see [`Hooks::call_query`]).
+    OmpQuery,
+}
+
+/// Declares `name` with type `ty`, or reuses an existing declaration.
+fn declare_function<'ctx>(
+    module: &Module<'ctx>,
+    name: &str,
+    ty: FunctionType<'ctx>,
+    what: Declared,
+) -> Result<FunctionValue<'ctx>, PassError> {
+    let f = match module.get_function(name) {
+        Some(existing) if what == Declared::Hook && existing.get_type() != ty => {
+            return Err(PassError::SymbolClash {
+                name: name.to_string(),
+                found: existing.get_type().print_to_string().to_string(),
+            });
+        }
+        Some(existing) => existing,
+        None if module.get_global(name).is_some() => {
+            return Err(PassError::SymbolClash {
+                name: name.to_string(),
+                found: "a global variable".into(),
+            });
+        }
+        None => module.add_function(name, ty, Some(Linkage::External)),
+    };
+    if what == Declared::Hook {
+        // The hooks never throw; saying so keeps calls to them out of EH tables.
+        let kind = Attribute::get_named_enum_kind_id("nounwind");
+        let nounwind = module.get_context().create_enum_attribute(kind, 0);
+        f.add_attribute(AttributeLoc::Function, nounwind);
+    }
+    Ok(f)
+}
+
+/// Module name for error messages.
+pub(crate) fn module_label(module: &Module<'_>) -> String {
+    let source = module.get_source_file_name().to_string_lossy().into_owned();
+    if source.is_empty() {
+        module.get_name().to_string_lossy().into_owned()
+    } else {
+        source
+    }
+}

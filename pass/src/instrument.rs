@@ -1,0 +1,291 @@
+//! Inserts the hook calls for everything [`ModuleLayout`] and [`OmpAnalysis`] collected.
+//!
+//! Insertion order matters where several hooks share an anchor instruction, and is chosen so
+//! that the runtime sees events in execution order:
+//!
+//! 1. `__rdt_omp_region_enter` at the entry of outlined functions, so the thread knows its
+//!    region before its first block event;
+//! 2. `__rdt_bb` before each block's first non-PHI, non-landingpad instruction;
+//! 3. `__rdt_access{,_range}` immediately before each memory instruction (after 2, so when a
+//!    block starts with a load the block event still comes first);
+//! 4. `__rdt_branch` before terminators;
+//! 5. OpenMP calls: fork/join around `__kmpc_fork_call`, worksharing and barrier hooks right
+//!    after the libomp call returns, `__rdt_omp_region_exit` before every `ret` of an outlined
+//!    function.
+
+use inkwell::builder::Builder;
+use inkwell::values::{
+    AsValueRef, BasicMetadataValueEnum, InstructionOpcode, InstructionValue, IntValue, PointerValue,
+};
+use inkwell::{AddressSpace, IntPredicate};
+use rdtrace::abi::IdKind;
+use rdtrace::meta::BranchKind;
+
+use crate::error::PassError;
+use crate::hooks::{position_after, position_before, Hooks};
+use crate::ids::ModuleLayout;
+use crate::ir::{self, ValueRef};
+use crate::openmp::{BoundType, OmpAnalysis, RuntimeAction};
+
+/// Inserts every hook call.
+pub(crate) fn insert_hooks<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    layout: &ModuleLayout<'ctx>,
+    omp: &OmpAnalysis<'ctx>,
+) -> Result<(), PassError> {
+    // Anchors are taken before anything is inserted: the region-enter code goes before the
+    // entry block's anchor, and the block hook after it.
+    let anchors: Vec<Option<InstructionValue<'ctx>>> = layout
+        .blocks
+        .iter()
+        .map(|&bb| first_insertion_point(bb))
+        .collect();
+    for (region, r) in omp.regions.iter().enumerate() {
+        let entry = layout.functions[r.function as usize].first_block as usize;
+        if let Some(anchor) = anchors[entry] {
+            region_enter(builder, hooks, anchor, region as u32)?;
+        }
+    }
+    for (block, anchor) in anchors.iter().enumerate() {
+        // Blocks that start with a `catchswitch` have no insertion point; C code has none.
+        if let Some(anchor) = *anchor {
+            position_before(builder, anchor);
+            let id = hooks.global_id(builder, IdKind::Block, block as u32)?;
+            hooks.call(builder, hooks.basic_block, &[id.into()])?;
+        }
+    }
+    for (mi, site) in layout.mem_sites.iter().enumerate() {
+        position_before(builder, site.inst);
+        let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
+        let addr = generic_pointer(builder, hooks, site.ptr)?;
+        match site.len {
+            None => hooks.call(builder, hooks.access, &[id.into(), addr.into()])?,
+            Some(len) => {
+                // Safety: the length operand of a mem intrinsic is an integer value.
+                let len = unsafe { IntValue::new(len) };
+                let len = builder.build_int_z_extend_or_bit_cast(len, hooks.i64(), "rdt.len")?;
+                hooks.call(
+                    builder,
+                    hooks.access_range,
+                    &[id.into(), addr.into(), len.into()],
+                )?
+            }
+        }
+    }
+    for (br, site) in layout.branches.iter().enumerate() {
+        position_before(builder, site.inst);
+        let outcome = branch_outcome(builder, hooks, site.inst, site.kind)?;
+        let id = hooks.global_id(builder, IdKind::Branch, br as u32)?;
+        hooks.call(builder, hooks.branch, &[id.into(), outcome.into()])?;
+    }
+    insert_openmp(builder, hooks, layout, omp)
+}
+
+/// Outcome of a branch as an `i32`: the index of the successor taken.
+fn branch_outcome<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    term: InstructionValue<'ctx>,
+    kind: BranchKind,
+) -> Result<IntValue<'ctx>, PassError> {
+    let i32t = hooks.i32();
+    let raw = term.as_value_ref();
+    match kind {
+        BranchKind::BackEdge => Ok(i32t.const_zero()),
+        BranchKind::Conditional => {
+            // Successor 0 is taken when the condition is true: outcome = zext(!cond).
+            // Safety: the condition of a conditional branch is an `i1` value.
+            let cond = unsafe { IntValue::new(ir::branch_condition(raw)) };
+            let not = builder.build_not(cond, "rdt.not")?;
+            Ok(builder.build_int_z_extend(not, i32t, "rdt.outcome")?)
+        }
+        BranchKind::Switch => {
+            // Case values are distinct, so the select chain picks at most one case; with none
+            // matching the default (outcome 0) remains.
+            // Safety: a switch's condition (operand 0) is an integer value.
+            let cond = unsafe { IntValue::new(ir::operand(raw, 0).expect("switch condition")) };
+            let mut outcome = i32t.const_zero();
+            for (i, case) in ir::switch_case_values(raw).into_iter().enumerate() {
+                // Safety: switch case values are integer constants of the condition's type.
+                let case = unsafe { IntValue::new(case) };
+                let hit = builder.build_int_compare(IntPredicate::EQ, cond, case, "rdt.case")?;
+                let this = i32t.const_int(i as u64 + 1, false);
+                outcome = builder
+                    .build_select(hit, this, outcome, "rdt.outcome")?
+                    .into_int_value();
+            }
+            Ok(outcome)
+        }
+    }
+}
+
+fn insert_openmp<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    layout: &ModuleLayout<'ctx>,
+    omp: &OmpAnalysis<'ctx>,
+) -> Result<(), PassError> {
+    for &(fork, region) in &omp.forks {
+        position_before(builder, fork);
+        let id = hooks.global_id(builder, IdKind::Region, region)?;
+        hooks.call(builder, hooks.omp_fork, &[id.into()])?;
+        position_after(builder, fork);
+        let id = hooks.global_id(builder, IdKind::Region, region)?;
+        hooks.call(builder, hooks.omp_join, &[id.into()])?;
+    }
+    for rc in &omp.runtime_calls {
+        position_after(builder, rc.call);
+        let raw = rc.call.as_value_ref();
+        match rc.action {
+            RuntimeAction::ForInit { ws } => for_init(builder, hooks, omp, ws)?,
+            RuntimeAction::DispatchNext { ws } => {
+                let id = hooks.global_id(builder, IdKind::Workshare, ws)?;
+                // Safety: `__kmpc_dispatch_next_*` returns `i32`.
+                let more = unsafe { IntValue::new(raw) };
+                let lower = load_bound(builder, hooks, raw, 3, rc.bounds)?;
+                let upper = load_bound(builder, hooks, raw, 4, rc.bounds)?;
+                let args = [id.into(), more.into(), lower.into(), upper.into()];
+                hooks.call(builder, hooks.omp_dispatch_next, &args)?;
+            }
+            RuntimeAction::ForFini { ws } => {
+                let id = hooks.global_id(builder, IdKind::Workshare, ws)?;
+                hooks.call(builder, hooks.omp_for_fini, &[id.into()])?;
+            }
+            RuntimeAction::Barrier => {
+                hooks.call(builder, hooks.omp_barrier, &[])?;
+            }
+        }
+    }
+    for (region, r) in omp.regions.iter().enumerate() {
+        for bb in &layout.functions[r.function as usize].blocks {
+            let Some(term) = bb.get_terminator() else {
+                continue;
+            };
+            if term.get_opcode() == InstructionOpcode::Return {
+                position_before(builder, term);
+                let id = hooks.global_id(builder, IdKind::Region, region as u32)?;
+                hooks.call(builder, hooks.omp_region_exit, &[id.into()])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `__rdt_omp_region_enter(region, omp_get_thread_num(), omp_get_num_threads())`.
+fn region_enter<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    anchor: InstructionValue<'ctx>,
+    region: u32,
+) -> Result<(), PassError> {
+    position_before(builder, anchor);
+    let tnum = hooks.call_query(builder, hooks.omp_get_thread_num, "rdt.tnum")?;
+    let nthreads = hooks.call_query(builder, hooks.omp_get_num_threads, "rdt.nthreads")?;
+    let id = hooks.global_id(builder, IdKind::Region, region)?;
+    hooks.call(
+        builder,
+        hooks.omp_region_enter,
+        &[id.into(), tnum.into(), nthreads.into()],
+    )?;
+    Ok(())
+}
+
+/// `__rdt_omp_for_init(ws, sched, lower, upper, stride, incr, chunk)` after an init call. For
+/// static init the bounds are this thread's, read back from the out-parameters; for dispatch
+/// init they are the whole loop's, and the loop increment doubles as the stride.
+fn for_init<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    omp: &OmpAnalysis<'ctx>,
+    ws: u32,
+) -> Result<(), PassError> {
+    let w = &omp.workshares[ws as usize];
+    let raw = w.call.as_value_ref();
+    let id = hooks.global_id(builder, IdKind::Workshare, ws)?;
+    let arg = |i| -> Result<IntValue<'ctx>, PassError> {
+        // Safety: the scalar parameters of the libomp entry points are integers.
+        let v = unsafe { IntValue::new(ir::operand(raw, i).expect("libomp call argument")) };
+        Ok(builder.build_int_cast_sign_flag(v, hooks.i64(), w.bounds.signed, "rdt.arg")?)
+    };
+    // Safety: the schedule parameter is an `i32`.
+    let sched = unsafe { IntValue::new(ir::operand(raw, 2).expect("schedule argument")) };
+    let sched = builder.build_int_cast_sign_flag(sched, hooks.i32(), true, "rdt.sched")?;
+    let (lower, upper, stride, incr, chunk) = match w.kind {
+        rdtrace::meta::WorkshareKind::Static => (
+            load_bound(builder, hooks, raw, 4, w.bounds)?,
+            load_bound(builder, hooks, raw, 5, w.bounds)?,
+            load_bound(builder, hooks, raw, 6, w.bounds)?,
+            arg(7)?,
+            arg(8)?,
+        ),
+        rdtrace::meta::WorkshareKind::Dispatch => (arg(3)?, arg(4)?, arg(5)?, arg(5)?, arg(6)?),
+    };
+    let args: [BasicMetadataValueEnum; 7] = [
+        id.into(),
+        sched.into(),
+        lower.into(),
+        upper.into(),
+        stride.into(),
+        incr.into(),
+        chunk.into(),
+    ];
+    hooks.call(builder, hooks.omp_for_init, &args)?;
+    Ok(())
+}
+
+/// Loads the bound that pointer argument `i` of a libomp call points to, extended to `i64`.
+fn load_bound<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    call: ValueRef,
+    i: u32,
+    bounds: BoundType,
+) -> Result<IntValue<'ctx>, PassError> {
+    // Safety: the out-parameters of the libomp entry points are pointers.
+    let ptr = unsafe { PointerValue::new(ir::operand(call, i).expect("libomp out-parameter")) };
+    let ty = if bounds.bits == 32 {
+        hooks.i32()
+    } else {
+        hooks.i64()
+    };
+    let v = builder.build_load(ty, ptr, "rdt.bound")?.into_int_value();
+    Ok(builder.build_int_cast_sign_flag(v, hooks.i64(), bounds.signed, "rdt.bound64")?)
+}
+
+/// The address as a generic (`addrspace(0)`) pointer, casting when needed.
+fn generic_pointer<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    ptr: ValueRef,
+) -> Result<PointerValue<'ctx>, PassError> {
+    // Safety: memory instruction address operands are pointers.
+    let p = unsafe { PointerValue::new(ptr) };
+    if ir::pointer_address_space(ir::type_of(ptr)) == 0 {
+        return Ok(p);
+    }
+    let generic = hooks.i32().get_context().ptr_type(AddressSpace::default());
+    Ok(builder.build_address_space_cast(p, generic, "rdt.addr")?)
+}
+
+/// The first instruction of `bb` after PHIs, EH pads and leading `alloca`s (where a block hook
+/// goes). Keeping the entry block's allocas in front preserves the usual "static allocas first"
+/// shape that later optimisation expects.
+pub(crate) fn first_insertion_point(
+    bb: inkwell::basic_block::BasicBlock<'_>,
+) -> Option<InstructionValue<'_>> {
+    let mut inst = bb.get_first_instruction();
+    while let Some(i) = inst {
+        match i.get_opcode() {
+            InstructionOpcode::Phi | InstructionOpcode::LandingPad | InstructionOpcode::Alloca => {
+                inst = i.get_next_instruction()
+            }
+            InstructionOpcode::CatchPad | InstructionOpcode::CleanupPad => {
+                return i.get_next_instruction()
+            }
+            InstructionOpcode::CatchSwitch => return None,
+            _ => return Some(i),
+        }
+    }
+    None
+}
