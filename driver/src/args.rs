@@ -1,0 +1,754 @@
+//! Classification of a clang command line.
+//!
+//! `rdcc` accepts clang's command line and has to split it into the pieces its own pipeline
+//! needs: the inputs (sources, LLVM IR, assembly, linker inputs), the action (compile, assemble,
+//! link, or hand the whole line to clang), and the flags each step gets:
+//!
+//! - **front end** (`clang -emit-llvm -c`): preprocessor, language, warning, optimisation,
+//!   debug and target flags;
+//! - **code generation** (`clang -c x.instr.bc -Xclang -disable-llvm-passes`): optimisation level,
+//!   relocation model, target and assembler flags; front-end-only flags are left out;
+//! - **link**: libraries, search paths, linker flags and the flags clang's link step reads
+//!   (`-fopenmp`, `-pthread`, `-shared`, target, ...), kept in command-line order with the inputs
+//!   because the order of `-l` and objects matters to the linker.
+//!
+//! Flags `rdcc` does not know are given to the front end and the link step, which is where clang
+//! would read them. Every `--rd-*` flag is ours and is never given to clang.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A command-line error (exit status 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Where `--rd-explain` sends the pass's explain lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExplainTarget {
+    /// `--rd-explain`: standard error.
+    Stderr,
+    /// `--rd-explain=FILE`: this file (truncated first).
+    File(PathBuf),
+}
+
+/// The `--rd-*` options, which belong to `rdcc` and are never given to clang.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RdOptions {
+    /// `--rd-explain[=FILE]`: print the pass's explanation of each memory instruction's class.
+    pub explain: Option<ExplainTarget>,
+    /// `--rd-no-instrument`: run the same pipeline without the pass and without the runtime.
+    pub no_instrument: bool,
+    /// `--rd-help`: print rdcc's own options.
+    pub help: bool,
+}
+
+/// What kind of file an input is, decided like clang does: by `-x` if given, else by extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// A source file clang compiles to LLVM IR (C, preprocessed C, C++); instrumented.
+    Source,
+    /// LLVM IR (`.ll`, `.bc`, `-x ir`); instrumented directly, without clang's optimiser.
+    LlvmIr,
+    /// Assembly (`.s`, `.S`, `.sx`); compiled by clang unchanged, not instrumented.
+    Assembly,
+    /// A header (`.h`, `-x c-header`): precompiled-header generation, handed to clang.
+    Header,
+    /// Anything else (`.o`, `.a`, `.so`, linker scripts, ...): given to the linker as is.
+    Linker,
+}
+
+/// One input file in command-line order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The path as written (`-` is standard input).
+    pub path: String,
+    /// How rdcc treats it.
+    pub kind: InputKind,
+    /// The `-x` language in force when the input appeared, if any (`None` for `-x none`).
+    pub language: Option<String>,
+}
+
+impl Input {
+    /// Whether rdcc compiles this input itself (sources, IR and assembly).
+    pub fn is_compiled(&self) -> bool {
+        matches!(
+            self.kind,
+            InputKind::Source | InputKind::LlvmIr | InputKind::Assembly
+        )
+    }
+
+    /// The file name without directory and extension, used to name outputs (`dir/vec.c` → `vec`).
+    pub fn stem(&self) -> String {
+        Path::new(&self.path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.path.clone())
+    }
+}
+
+/// How far the pipeline runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// No `-c`/`-S`: compile every source, then link an executable (or `-shared` object).
+    Link,
+    /// `-c`: one object file per compiled input.
+    Object,
+    /// `-S`: assembly of the instrumented code, one file per compiled input.
+    Assembly,
+}
+
+/// Why a command line is handed to clang unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassthroughReason {
+    /// `-E`, `-M`, `-MM`: preprocessing and dependency listing produce no code.
+    Preprocess,
+    /// `-fsyntax-only`, `-emit-ast`, `--precompile` and similar non-code actions.
+    NoCodegen,
+    /// `--help`, `-###`, `-print-*`, `-dump*`: information about clang itself.
+    Information,
+    /// Nothing for rdcc to compile (no inputs, or only linker inputs with `-c`/`-S`).
+    NothingToCompile,
+    /// Header inputs (precompiled headers).
+    Header,
+    /// `-emit-llvm` without `-c`/`-S`, which clang rejects; clang reports the error.
+    EmitLlvmLink,
+}
+
+/// What rdcc does with the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// `--version`: print rdcc's version and the clang it uses.
+    Version,
+    /// `--rd-help`: print rdcc's own options.
+    RdHelp,
+    /// Hand the command line (without `--rd-*` flags) to clang.
+    Passthrough(PassthroughReason),
+    /// Run rdcc's pipeline up to this stage.
+    Build(Stage),
+}
+
+/// One element of the link line, in command-line order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkItem {
+    /// A flag for the link step.
+    Flag(String),
+    /// The input with this index in [`Invocation::inputs`] (replaced by its object if compiled).
+    Input(usize),
+}
+
+/// Dependency-file flags (`-MD`, `-MMD`, `-MF`, `-MT`, `-MQ`), given to the front-end compile.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DepOptions {
+    /// `-MD` or `-MMD` was given: the front end writes a dependency file.
+    pub enabled: bool,
+    /// `-MF FILE`, if given.
+    pub file: Option<String>,
+    /// `-MT`/`-MQ` was given: the user named the target.
+    pub has_target: bool,
+}
+
+/// A classified command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    /// What to do.
+    pub action: Action,
+    /// The `--rd-*` options.
+    pub rd: RdOptions,
+    /// The whole command line without `--rd-*` flags (response files expanded), for passthrough.
+    pub clang_args: Vec<String>,
+    /// `-o FILE` (the last one).
+    pub output: Option<String>,
+    /// Inputs in command-line order.
+    pub inputs: Vec<Input>,
+    /// Flags for the front-end compile (source → optimised LLVM IR), in order.
+    pub front_flags: Vec<String>,
+    /// Flags for code generation (instrumented IR → object or assembly), in order.
+    pub codegen_flags: Vec<String>,
+    /// The link line: flags and inputs in order.
+    pub link_items: Vec<LinkItem>,
+    /// `-emit-llvm` was given (with `-c` or `-S`: write instrumented IR instead of machine code).
+    pub emit_llvm: bool,
+    /// Some `-g*` flag was given (rdcc then adds no `-gline-tables-only` of its own).
+    pub has_debug_flag: bool,
+    /// `-fopenmp` (or `-fopenmp=...`) was given.
+    pub openmp: bool,
+    /// `-v` was given.
+    pub verbose: bool,
+    /// Dependency-file options.
+    pub deps: DepOptions,
+}
+
+/// Which steps a flag goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Steps {
+    front: bool,
+    codegen: bool,
+    link: bool,
+}
+
+const FRONT: Steps = Steps {
+    front: true,
+    codegen: false,
+    link: false,
+};
+const CODEGEN: Steps = Steps {
+    front: false,
+    codegen: true,
+    link: false,
+};
+const LINK: Steps = Steps {
+    front: false,
+    codegen: false,
+    link: true,
+};
+const FRONT_LINK: Steps = Steps {
+    front: true,
+    codegen: false,
+    link: true,
+};
+const FRONT_CODEGEN: Steps = Steps {
+    front: true,
+    codegen: true,
+    link: false,
+};
+const ALL: Steps = Steps {
+    front: true,
+    codegen: true,
+    link: true,
+};
+
+/// Flags whose value may be the next argument (`-I dir`) or joined (`-Idir`), and where they go.
+const JOINED_OR_SEPARATE: &[(&str, Steps)] = &[
+    ("-I", FRONT),
+    ("-D", FRONT),
+    ("-U", FRONT),
+    ("-L", LINK),
+    ("-l", LINK),
+    ("-T", LINK),
+    ("-u", LINK),
+    ("-B", ALL),
+    ("-F", FRONT_LINK),
+    ("-iquote", FRONT),
+    ("-isystem", FRONT),
+    ("-idirafter", FRONT),
+    ("-iprefix", FRONT),
+    ("-iwithprefix", FRONT),
+    ("-iwithprefixbefore", FRONT),
+    ("-isysroot", FRONT_LINK),
+    ("-iframework", FRONT),
+    ("-imacros", FRONT),
+    ("-include", FRONT),
+];
+
+/// Flags that always take the next argument as their value, and where they go.
+const SEPARATE: &[(&str, Steps)] = &[
+    ("-Xlinker", LINK),
+    ("-z", LINK),
+    ("-e", LINK),
+    ("-Xclang", FRONT),
+    ("-Xpreprocessor", FRONT),
+    ("-Xassembler", CODEGEN),
+    ("-mllvm", FRONT_CODEGEN),
+    ("-target", ALL),
+    ("-arch", ALL),
+    ("--sysroot", ALL),
+    ("-include-pch", FRONT),
+    ("-ivfsoverlay", FRONT),
+    ("-imultilib", FRONT),
+    ("-isystem-after", FRONT),
+    ("-cxx-isystem", FRONT),
+    ("-MJ", FRONT),
+    ("--param", FRONT),
+    ("-Xopenmp-target", FRONT_LINK),
+    ("-working-directory", ALL),
+    ("-dependency-file", FRONT),
+    ("-serialize-diagnostics", FRONT),
+];
+
+/// Link-only flags without a value.
+const LINK_ONLY: &[&str] = &[
+    "-shared",
+    "-static",
+    "-static-pie",
+    "-static-libgcc",
+    "-shared-libgcc",
+    "-static-libsan",
+    "-shared-libsan",
+    "-rdynamic",
+    "-nostdlib",
+    "-nostartfiles",
+    "-nodefaultlibs",
+    "-nolibc",
+    "-pie",
+    "-no-pie",
+    "-s",
+    "-r",
+];
+
+/// Front-end-only flags without a value (beyond the prefix families handled in code).
+const FRONT_ONLY: &[&str] = &[
+    "-nostdinc",
+    "-nostdlibinc",
+    "-nobuiltininc",
+    "-ansi",
+    "-pedantic",
+    "-pedantic-errors",
+    "-trigraphs",
+    "-traditional-cpp",
+    "-undef",
+    "-C",
+    "-CC",
+    "-H",
+    "-P",
+    "-MP",
+    "-MG",
+    "-pipe",
+    "-save-temps",
+    "-w",
+];
+
+/// Classifies a command line (without the program name).
+///
+/// Response files (`@file`) are expanded first. The result says what to do; it never runs
+/// anything.
+pub fn parse(args: &[String]) -> Result<Invocation, UsageError> {
+    let args = expand_response_files(args)?;
+    let mut inv = Invocation {
+        action: Action::Build(Stage::Link),
+        rd: RdOptions::default(),
+        clang_args: Vec::with_capacity(args.len()),
+        output: None,
+        inputs: Vec::new(),
+        front_flags: Vec::new(),
+        codegen_flags: Vec::new(),
+        link_items: Vec::new(),
+        emit_llvm: false,
+        has_debug_flag: false,
+        openmp: false,
+        verbose: false,
+        deps: DepOptions::default(),
+    };
+    let mut stage = Stage::Link;
+    let mut passthrough: Option<PassthroughReason> = None;
+    let mut version = false;
+    let mut language: Option<String> = None;
+    let mut end_of_options = false;
+
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+
+        if end_of_options || arg == "-" || !arg.starts_with('-') {
+            inv.clang_args.push(arg.clone());
+            add_input(&mut inv, arg, &language);
+            continue;
+        }
+
+        if let Some(rd) = arg.strip_prefix("--rd-") {
+            parse_rd_option(&mut inv.rd, rd, arg)?;
+            continue;
+        }
+        inv.clang_args.push(arg.clone());
+
+        // Takes the value of a flag written `-flag value`; the value is kept for passthrough.
+        let mut take_value = |flag: &str| -> Result<String, UsageError> {
+            match args.get(i) {
+                Some(value) => {
+                    i += 1;
+                    inv.clang_args.push(value.clone());
+                    Ok(value.clone())
+                }
+                None => Err(UsageError(format!(
+                    "argument to '{flag}' is missing (expected 1 value)"
+                ))),
+            }
+        };
+
+        match arg.as_str() {
+            "--" => {
+                end_of_options = true;
+                continue;
+            }
+            "-c" => {
+                stage = Stage::Object;
+                continue;
+            }
+            "-S" => {
+                // `-c -S` means `-S` for clang.
+                stage = Stage::Assembly;
+                continue;
+            }
+            "-E" | "-M" | "-MM" => {
+                passthrough = Some(PassthroughReason::Preprocess);
+                continue;
+            }
+            "-fsyntax-only"
+            | "-emit-ast"
+            | "--precompile"
+            | "-precompile"
+            | "-emit-module"
+            | "-emit-interface-stubs"
+            | "-verify-pch"
+            | "--analyze"
+            | "-extract-api" => {
+                passthrough.get_or_insert(PassthroughReason::NoCodegen);
+                continue;
+            }
+            "--help" | "-help" | "--help-hidden" | "-###" | "-dumpversion" | "-dumpmachine"
+            | "-dumpspecs" | "-dumpfullversion" => {
+                passthrough.get_or_insert(PassthroughReason::Information);
+                continue;
+            }
+            "--version" => {
+                version = true;
+                continue;
+            }
+            "-emit-llvm" => {
+                inv.emit_llvm = true;
+                continue;
+            }
+            "-o" => {
+                inv.output = Some(take_value("-o")?);
+                continue;
+            }
+            "-x" => {
+                let lang = take_value("-x")?;
+                language = (lang != "none").then_some(lang);
+                continue;
+            }
+            "-v" => {
+                inv.verbose = true;
+                push_flag(&mut inv, arg, ALL);
+                continue;
+            }
+            "-MD" | "-MMD" => {
+                inv.deps.enabled = true;
+                push_flag(&mut inv, arg, FRONT);
+                continue;
+            }
+            "-MF" | "-MT" | "-MQ" => {
+                let value = take_value(arg)?;
+                record_dep_flag(&mut inv.deps, arg, &value);
+                inv.front_flags.push(arg.clone());
+                inv.front_flags.push(value);
+                continue;
+            }
+            _ => {}
+        }
+
+        if arg.starts_with("-print-") || arg.starts_with("--print-") {
+            passthrough.get_or_insert(PassthroughReason::Information);
+            continue;
+        }
+        if let Some(lang) = arg.strip_prefix("-x") {
+            language = (lang != "none").then(|| lang.to_string());
+            continue;
+        }
+        if let Some(out) = arg.strip_prefix("-o") {
+            inv.output = Some(out.to_string());
+            continue;
+        }
+        if let Some(flag) = ["-MF", "-MT", "-MQ"]
+            .into_iter()
+            .find(|f| arg.starts_with(f))
+        {
+            record_dep_flag(&mut inv.deps, flag, &arg[flag.len()..]);
+            push_flag(&mut inv, arg, FRONT);
+            continue;
+        }
+        if LINK_ONLY.contains(&arg.as_str()) {
+            push_flag(&mut inv, arg, LINK);
+            continue;
+        }
+        if FRONT_ONLY.contains(&arg.as_str()) {
+            push_flag(&mut inv, arg, FRONT);
+            continue;
+        }
+
+        if let Some((flag, steps)) = SEPARATE.iter().find(|(name, _)| name == arg) {
+            let value = take_value(flag)?;
+            push_flag_pair(&mut inv, arg, &value, *steps);
+            continue;
+        }
+        if let Some((flag, steps)) = JOINED_OR_SEPARATE
+            .iter()
+            .filter(|(name, _)| arg.starts_with(name))
+            // The longest matching name wins (`-iwithprefixbefore` over `-iwithprefix`).
+            .max_by_key(|(name, _)| name.len())
+        {
+            if arg == flag {
+                let value = take_value(flag)?;
+                push_flag_pair(&mut inv, arg, &value, *steps);
+            } else {
+                push_flag(&mut inv, arg, *steps);
+            }
+            continue;
+        }
+
+        let steps = classify_flag(arg);
+        if arg.starts_with("-g") {
+            inv.has_debug_flag = true;
+        }
+        if arg == "-fopenmp" || arg.starts_with("-fopenmp=") {
+            inv.openmp = true;
+        }
+        push_flag(&mut inv, arg, steps);
+    }
+
+    inv.action = if version {
+        Action::Version
+    } else if inv.rd.help {
+        Action::RdHelp
+    } else if let Some(reason) = passthrough {
+        Action::Passthrough(reason)
+    } else if inv
+        .inputs
+        .iter()
+        .any(|input| input.kind == InputKind::Header)
+    {
+        Action::Passthrough(PassthroughReason::Header)
+    } else if inv.inputs.is_empty()
+        || (stage != Stage::Link && !inv.inputs.iter().any(Input::is_compiled))
+    {
+        Action::Passthrough(PassthroughReason::NothingToCompile)
+    } else if inv.emit_llvm && stage == Stage::Link {
+        Action::Passthrough(PassthroughReason::EmitLlvmLink)
+    } else {
+        Action::Build(stage)
+    };
+
+    if let Action::Build(stage) = inv.action {
+        let compiled = inv
+            .inputs
+            .iter()
+            .filter(|input| input.is_compiled())
+            .count();
+        if stage != Stage::Link && compiled > 1 && inv.output.is_some() {
+            return Err(UsageError(
+                "cannot specify -o when generating multiple output files".to_string(),
+            ));
+        }
+    }
+    Ok(inv)
+}
+
+/// Where a flag without a separate value goes, for the flags not in the tables.
+fn classify_flag(arg: &str) -> Steps {
+    if arg.starts_with("-Wl,") {
+        return LINK;
+    }
+    if arg.starts_with("-Wa,") {
+        return CODEGEN;
+    }
+    if arg.starts_with("-Wp,") {
+        return FRONT;
+    }
+    // Warnings and remarks are front-end diagnostics; `-std=`, `-stdlib=` the language.
+    if arg.starts_with("-W") || arg.starts_with("-R") || arg.starts_with("-std=") {
+        return FRONT;
+    }
+    if arg.starts_with("-stdlib=") {
+        return FRONT_LINK;
+    }
+    // Link-time choices of libraries and linkers.
+    if arg.starts_with("-fuse-ld=")
+        || arg.starts_with("--ld-path=")
+        || arg.starts_with("--rtlib=")
+        || arg.starts_with("-rtlib=")
+        || arg.starts_with("--unwindlib=")
+        || arg.starts_with("-unwindlib=")
+    {
+        return LINK;
+    }
+    // `-fopenmp` makes the front end emit OpenMP runtime calls and the link step add libomp;
+    // the instrumented IR needs nothing more from it.
+    if arg == "-fopenmp" || arg.starts_with("-fopenmp") || arg == "-pthread" {
+        return FRONT_LINK;
+    }
+    // Optimisation level, debug info, target, code-model and machine flags matter at every
+    // step: the front end optimises, code generation selects instructions, clang's link step
+    // reads -m32, -fsanitize=..., -flto and the like.
+    if arg.starts_with("-O")
+        || arg.starts_with("-g")
+        || arg.starts_with("-f")
+        || arg.starts_with("-m")
+        || arg.starts_with("--target=")
+        || arg.starts_with("-target=")
+        || arg.starts_with("--sysroot=")
+        || arg.starts_with("--gcc-toolchain=")
+        || arg.starts_with("-resource-dir")
+        || arg.starts_with("--config")
+        || arg.starts_with("-no-canonical-prefixes")
+    {
+        return ALL;
+    }
+    // A flag we do not know: clang would read it in the front end or the link step.
+    FRONT_LINK
+}
+
+fn push_flag(inv: &mut Invocation, arg: &str, steps: Steps) {
+    if steps.front {
+        inv.front_flags.push(arg.to_string());
+    }
+    if steps.codegen {
+        inv.codegen_flags.push(arg.to_string());
+    }
+    if steps.link {
+        inv.link_items.push(LinkItem::Flag(arg.to_string()));
+    }
+}
+
+fn push_flag_pair(inv: &mut Invocation, flag: &str, value: &str, steps: Steps) {
+    push_flag(inv, flag, steps);
+    push_flag(inv, value, steps);
+}
+
+fn record_dep_flag(deps: &mut DepOptions, flag: &str, value: &str) {
+    match flag {
+        "-MF" => deps.file = Some(value.to_string()),
+        _ => deps.has_target = true,
+    }
+}
+
+fn add_input(inv: &mut Invocation, path: &str, language: &Option<String>) {
+    let kind = match language {
+        Some(lang) => kind_of_language(lang),
+        None => kind_of_extension(path),
+    };
+    inv.link_items.push(LinkItem::Input(inv.inputs.len()));
+    inv.inputs.push(Input {
+        path: path.to_string(),
+        kind,
+        language: language.clone(),
+    });
+}
+
+/// The input kind for a `-x` language.
+fn kind_of_language(lang: &str) -> InputKind {
+    match lang {
+        "ir" | "lir" => InputKind::LlvmIr,
+        "assembler" | "assembler-with-cpp" => InputKind::Assembly,
+        l if l.ends_with("-header") || l.ends_with("header-unit") => InputKind::Header,
+        _ => InputKind::Source,
+    }
+}
+
+/// The input kind for a file name, as clang decides it without `-x`.
+fn kind_of_extension(path: &str) -> InputKind {
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("");
+    match ext {
+        "c" | "i" | "cc" | "cp" | "cxx" | "cpp" | "CPP" | "c++" | "C" | "ii" => InputKind::Source,
+        "ll" | "bc" => InputKind::LlvmIr,
+        "s" | "S" | "sx" | "asm" => InputKind::Assembly,
+        "h" | "hh" | "hpp" | "hxx" => InputKind::Header,
+        _ => InputKind::Linker,
+    }
+}
+
+fn parse_rd_option(rd: &mut RdOptions, name: &str, arg: &str) -> Result<(), UsageError> {
+    match name {
+        "explain" => rd.explain = Some(ExplainTarget::Stderr),
+        "no-instrument" => rd.no_instrument = true,
+        "help" => rd.help = true,
+        _ => match name.strip_prefix("explain=") {
+            Some("") => return Err(UsageError("--rd-explain= needs a file name".to_string())),
+            Some(file) => rd.explain = Some(ExplainTarget::File(PathBuf::from(file))),
+            None => {
+                return Err(UsageError(format!(
+                    "unknown rdcc option '{arg}' (see `rdcc --rd-help`)"
+                )))
+            }
+        },
+    }
+    Ok(())
+}
+
+/// Expands `@file` arguments (clang's response files: whitespace-separated, with quotes and
+/// backslash escapes), recursively. An `@name` that is not a readable file stays as it is, as
+/// clang does.
+fn expand_response_files(args: &[String]) -> Result<Vec<String>, UsageError> {
+    fn expand(args: &[String], depth: usize, out: &mut Vec<String>) -> Result<(), UsageError> {
+        for arg in args {
+            match arg.strip_prefix('@') {
+                Some(file) if !file.is_empty() => match std::fs::read_to_string(file) {
+                    Ok(text) => {
+                        if depth >= 16 {
+                            return Err(UsageError(format!(
+                                "response files nested too deeply at '{arg}'"
+                            )));
+                        }
+                        expand(&split_response_file(&text), depth + 1, out)?;
+                    }
+                    Err(_) => out.push(arg.clone()),
+                },
+                _ => out.push(arg.clone()),
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::with_capacity(args.len());
+    expand(args, 0, &mut out)?;
+    Ok(out)
+}
+
+/// Splits response-file text the way GNU tools do.
+fn split_response_file(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (_, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+                in_word = true;
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn response_file_splitting_handles_quotes_and_escapes() {
+        let words = split_response_file("-I 'a b' \"c d\"\n  e\\ f -DX=\"1\"");
+        assert_eq!(words, ["-I", "a b", "c d", "e f", "-DX=1"]);
+    }
+}
