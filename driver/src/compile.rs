@@ -95,6 +95,9 @@ fn front_end(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
     if !inv.has_debug_flag {
         command.arg("-gline-tables-only");
     }
+    // Keep clang's block and value names (`for.cond`, `if.then`) so traces and reports can say
+    // which block is which; names never influence code generation.
+    command.arg("-fno-discard-value-names");
     add_dep_names(&mut command, job);
     command.args(["-emit-llvm", "-c"]);
     add_input(&mut command, job.input);

@@ -6,6 +6,8 @@
 //! - `RDTRACE_ZSTD_LEVEL=n`: zstd level for chunks, 0 to store them raw (default 1).
 //! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries (default 16).
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
+//! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
+//!   background writer thread.
 
 use std::sync::OnceLock;
 
@@ -22,6 +24,8 @@ pub struct Config {
     pub stamp_every: u32,
     /// Suppress the informational stderr lines.
     pub quiet: bool,
+    /// Hand full buffers to a background writer thread.
+    pub background_writer: bool,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -80,6 +84,7 @@ pub fn get() -> &'static Config {
             zstd_level: env_num("RDTRACE_ZSTD_LEVEL", 1i32, |&n| (0..=19).contains(&n)),
             stamp_every: env_num("RDTRACE_STAMP_EVERY", 16u32, |&n| n >= 1),
             quiet: std::env::var("RDTRACE_QUIET").is_ok_and(|v| v != "0"),
+            background_writer: std::env::var("RDTRACE_WRITER").map_or(true, |v| v != "0"),
         }
     })
 }

@@ -12,9 +12,11 @@
 
 mod clock;
 mod config;
+mod flusher;
 mod output;
 mod signals;
 mod thread;
+mod writer;
 
 use rdtrace::abi::IdKind;
 use rdtrace::chunk::{
@@ -84,9 +86,15 @@ pub(crate) fn ensure_init() {
                 runtime_version: env!("CARGO_PKG_VERSION").into(),
             };
             write_meta_chunk(ChunkKind::Program, 0, &postcard_bytes(&info));
-            // Safety: registering a plain extern "C" fn with atexit.
-            unsafe { libc::atexit(at_exit) };
+            // Safety: registering plain extern "C" fns with atexit and pthread_atfork.
+            unsafe {
+                libc::atexit(at_exit);
+                libc::pthread_atfork(None, None, Some(in_forked_child));
+            }
             signals::install();
+            if config::get().background_writer {
+                writer::start();
+            }
         }
         Err(e) => diag(&format!(
             "cannot open trace file {}: {e}; tracing is off",
@@ -110,7 +118,17 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
     if FINISHED.swap(1, Ordering::AcqRel) != 0 || !output::is_open() {
         return;
     }
-    thread::flush_all(from_signal);
+    if from_signal {
+        // Let the writer finish what it was given, then write the partial buffers inline, so
+        // each thread's chunks still land in sequence order.
+        writer::spin_drain();
+        thread::flush_all(true);
+    } else {
+        // Hand the partial buffers over and wait until everything is in the file, before the
+        // end chunk.
+        thread::flush_all(false);
+        writer::drain();
+    }
     thread::CLOSED.store(true, Ordering::Release);
     let exit = ExitInfo {
         reason,
@@ -135,6 +153,13 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
             ));
         }
     }
+}
+
+/// A forked child shares the parent's trace file descriptor and has no writer thread: it stops
+/// tracing rather than interleave garbage into the parent's file.
+extern "C" fn in_forked_child() {
+    writer::disable();
+    thread::CLOSED.store(true, Ordering::Release);
 }
 
 extern "C" fn at_exit() {

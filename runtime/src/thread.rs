@@ -9,9 +9,9 @@
 //! a later thread reuses it. That way a handler holding a pointer taken from the registry can
 //! never see freed memory.
 
-use crate::{clock, config, output};
-use rdtrace::chunk::{frame_chunk, ChunkKind, ThreadInfo};
-use rdtrace::codec::ChunkEncoder;
+use crate::flusher::Flusher;
+use crate::{clock, config, writer};
+use rdtrace::chunk::{ChunkKind, ThreadInfo};
 use rdtrace::raw::{RawEvent, TAG_STAMP};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -21,7 +21,9 @@ pub const MAX_THREADS: usize = 4096;
 
 /// Everything one thread needs to record and flush.
 pub struct ThreadState {
-    events: Box<[RawEvent]>,
+    /// The buffer being filled; swapped for an empty one when handed to the writer.
+    events: std::cell::UnsafeCell<Box<[RawEvent]>>,
+    cap: usize,
     /// Valid records in `events`. Written by the owner (Release), read by flushers (Acquire).
     len: AtomicUsize,
     /// Held while the buffer is being encoded, by the owner or by an exit/signal flusher.
@@ -33,17 +35,12 @@ pub struct ThreadState {
     recorded: AtomicU64,
     /// Blocks until the next stamp (owner only).
     countdown: Cell<u32>,
-    encoder: std::cell::UnsafeCell<Flusher>,
+    /// Inline encoder: used when there is no writer thread, and from signal handlers.
+    flusher: std::cell::UnsafeCell<Flusher>,
 }
 
-struct Flusher {
-    encoder: ChunkEncoder,
-    frame: Vec<u8>,
-    zstd: Option<zstd::bulk::Compressor<'static>>,
-}
-
-// Safety: the non-Sync parts (countdown, encoder) are only touched by the owner, or by a
-// flusher while it holds `busy`.
+// Safety: the non-Sync parts (countdown, events, flusher) are only touched by the owner, or
+// by a flusher while it holds `busy`.
 unsafe impl Sync for ThreadState {}
 
 static REGISTRY: [AtomicPtr<ThreadState>; MAX_THREADS] =
@@ -84,9 +81,9 @@ impl Drop for ExitGuard {
 impl ThreadState {
     fn new() -> ThreadState {
         let cap = config::get().chunk_events;
-        let level = config::get().zstd_level;
         ThreadState {
-            events: vec![RawEvent::default(); cap].into_boxed_slice(),
+            events: std::cell::UnsafeCell::new(writer::take_buffer(cap)),
+            cap,
             len: AtomicUsize::new(0),
             busy: AtomicBool::new(false),
             in_use: AtomicBool::new(true),
@@ -94,20 +91,12 @@ impl ThreadState {
             seq: AtomicU32::new(0),
             recorded: AtomicU64::new(0),
             countdown: Cell::new(1),
-            encoder: std::cell::UnsafeCell::new(Flusher {
-                // Worst case is ~31 bytes per record; reserve generously so that a flush from a
-                // signal handler does not need to grow the buffers.
-                encoder: ChunkEncoder::new(crate::total_mem_instrs(), cap * 12),
-                frame: Vec::with_capacity(cap * 12),
-                zstd: (level > 0)
-                    .then(|| zstd::bulk::Compressor::new(level).ok())
-                    .flatten(),
-            }),
+            flusher: std::cell::UnsafeCell::new(Flusher::new(cap)),
         }
     }
 
-    /// Encodes and writes the buffered records as one chunk. `from_signal`: no compression,
-    /// bounded waits.
+    /// Hands the buffered records over as one chunk: to the writer thread normally, encoded
+    /// inline (uncompressed) from a signal handler or when there is no writer.
     pub fn flush(&self, from_signal: bool) {
         let mut spins = 0u64;
         while self
@@ -123,24 +112,23 @@ impl ThreadState {
         }
         let n = self.len.load(Ordering::Acquire);
         if n > 0 && !CLOSED.load(Ordering::Acquire) {
-            // Safety: `busy` gives exclusive access to the flusher state.
-            let f = unsafe { &mut *self.encoder.get() };
-            if !from_signal {
-                f.encoder.reserve_mem_instrs(crate::total_mem_instrs());
-            }
-            let (payload, count) = f.encoder.encode(&self.events[..n]);
             let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-            let zstd = if from_signal { None } else { f.zstd.as_mut() };
-            frame_chunk(
-                &mut f.frame,
-                ChunkKind::Events,
-                self.thread.load(Ordering::Relaxed),
-                seq,
-                payload,
-                count,
-                zstd,
-            );
-            output::write_all(&f.frame, from_signal);
+            let thread = self.thread.load(Ordering::Relaxed);
+            // Safety: `busy` gives exclusive access to the buffer and the flusher.
+            let events = unsafe { &mut *self.events.get() };
+            if writer::running() && !from_signal {
+                let full = std::mem::replace(events, writer::take_buffer(self.cap));
+                writer::submit(writer::Job {
+                    buffer: full,
+                    len: n,
+                    thread,
+                    seq,
+                });
+            } else {
+                // Safety: as above.
+                let f = unsafe { &mut *self.flusher.get() };
+                f.write(thread, seq, &events[..n], from_signal);
+            }
         }
         self.len.store(0, Ordering::Release);
         self.busy.store(false, Ordering::Release);
@@ -157,14 +145,14 @@ impl ThreadState {
     #[inline(always)]
     fn push_slice(&self, records: &[RawEvent]) {
         let mut n = self.len.load(Ordering::Relaxed);
-        if n + records.len() > self.events.len() {
+        if n + records.len() > self.cap {
             self.flush(false);
             n = 0;
         }
         // Safety: n + records.len() <= capacity (checked above); only the owner writes here,
         // and a concurrent exit flusher reads at most `len` records, which were written before.
         unsafe {
-            let dst = self.events.as_ptr().add(n) as *mut RawEvent;
+            let dst = (*self.events.get()).as_mut_ptr().add(n);
             std::ptr::copy_nonoverlapping(records.as_ptr(), dst, records.len());
         }
         self.len.store(n + records.len(), Ordering::Release);
@@ -206,6 +194,7 @@ fn register_current_thread() -> *const ThreadState {
         }
     }
     if state.is_null() {
+        writer::THREADS.fetch_add(1, Ordering::Relaxed);
         let idx = REGISTERED.fetch_add(1, Ordering::AcqRel);
         if idx >= MAX_THREADS {
             if !DROPPED_WARNED.swap(true, Ordering::Relaxed) {

@@ -53,7 +53,21 @@ fn thread_events(trace: &Trace, t: u32) -> Vec<Event> {
 
 #[test]
 fn every_thread_stream_holds_exactly_what_it_recorded() {
-    let (status, trace, _d) = run(&["3", "5000"], &[("RDTRACE_CHUNK_EVENTS", "1000")]);
+    check_three_threads(&[("RDTRACE_CHUNK_EVENTS", "1000")]);
+}
+
+#[test]
+fn inline_encoding_without_the_writer_thread_gives_the_same_streams() {
+    check_three_threads(&[("RDTRACE_CHUNK_EVENTS", "1000"), ("RDTRACE_WRITER", "0")]);
+}
+
+#[test]
+fn raw_chunks_without_compression_read_the_same() {
+    check_three_threads(&[("RDTRACE_CHUNK_EVENTS", "700"), ("RDTRACE_ZSTD_LEVEL", "0")]);
+}
+
+fn check_three_threads(env: &[(&str, &str)]) {
+    let (status, trace, _d) = run(&["3", "5000"], env);
     assert!(status.success());
     assert_eq!(trace.exit.as_ref().unwrap().reason, ExitReason::Exit);
     assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());

@@ -67,6 +67,7 @@ struct Predictor {
     generation: u32,
     prev_bb: u32,
     prev_mi: u32,
+    expected_mi: u32,
     prev_br: u32,
     prev_time: u64,
 }
@@ -78,6 +79,7 @@ impl Predictor {
             generation: 0,
             prev_bb: u32::MAX,
             prev_mi: u32::MAX,
+            expected_mi: 0,
             prev_br: 0,
             prev_time: 0,
         }
@@ -94,6 +96,7 @@ impl Predictor {
         }
         self.prev_bb = u32::MAX;
         self.prev_mi = u32::MAX;
+        self.expected_mi = 0;
         self.prev_br = 0;
         self.prev_time = 0;
     }
@@ -118,32 +121,25 @@ impl Predictor {
         e
     }
 
+    /// The instruction expected to access next (cached; see [`Predictor::access`]).
     #[inline(always)]
-    fn predict(&mut self, mi: u32) -> u64 {
-        let e = self.entry(mi);
-        e.last.wrapping_add(e.stride)
+    fn expected_mi(&self) -> u32 {
+        self.expected_mi
     }
 
-    /// The instruction expected to access next.
+    /// One access by `mi`: `actual(predicted)` gives the real address (the encoder knows it, the
+    /// decoder adds the coded delta). Learns the stride, the successor of the previous
+    /// instruction, and the next expected instruction, with one table lookup for `mi`.
     #[inline(always)]
-    fn expected_mi(&mut self) -> u32 {
-        if self.prev_mi == u32::MAX {
-            return 0;
-        }
-        let prev = self.prev_mi;
-        match self.entry(prev).next_plus_one {
-            0 => prev.wrapping_add(1),
-            n => n - 1,
-        }
-    }
-
-    #[inline(always)]
-    fn update(&mut self, mi: u32, addr: u64) {
+    fn access(&mut self, mi: u32, actual: impl FnOnce(u64) -> u64) -> (u64, u64) {
         if self.prev_mi != u32::MAX {
-            let prev = self.prev_mi;
-            self.entry(prev).next_plus_one = mi.wrapping_add(1);
+            // The previous entry was touched in this chunk, so it is current: no generation check.
+            let prev = self.prev_mi as usize;
+            self.table[prev].next_plus_one = mi.wrapping_add(1);
         }
         let e = self.entry(mi);
+        let predicted = e.last.wrapping_add(e.stride);
+        let addr = actual(predicted);
         // A first sighting in this chunk has no stride yet.
         e.stride = if e.last == 0 {
             0
@@ -151,7 +147,13 @@ impl Predictor {
             addr.wrapping_sub(e.last)
         };
         e.last = addr;
+        let expected = match e.next_plus_one {
+            0 => mi.wrapping_add(1),
+            n => n - 1,
+        };
+        self.expected_mi = expected;
         self.prev_mi = mi;
+        (predicted, addr)
     }
 }
 
@@ -232,7 +234,7 @@ impl ChunkEncoder {
             match tag {
                 TAG_ACCESS => {
                     let expected = p.expected_mi();
-                    let predicted = p.predict(id);
+                    let (predicted, _) = p.access(id, |_| e.value);
                     if id == expected && e.value == predicted && predicted != 0 {
                         run += 1;
                         if run == RUN_MAX {
@@ -244,18 +246,16 @@ impl ChunkEncoder {
                         put_varint(out, zigzag(id.wrapping_sub(expected) as i32 as i64));
                         put_varint(out, zigzag(e.value.wrapping_sub(predicted) as i64));
                     }
-                    p.update(id, e.value);
                 }
                 TAG_ACCESS_RANGE => {
                     let Some(len) = ext(1) else { break };
                     flush_run(out, &mut run);
                     let expected = p.expected_mi();
-                    let predicted = p.predict(id);
+                    let (predicted, _) = p.access(id, |_| e.value);
                     out.push(OP_RANGE);
                     put_varint(out, zigzag(id.wrapping_sub(expected) as i32 as i64));
                     put_varint(out, zigzag(e.value.wrapping_sub(predicted) as i64));
                     put_varint(out, len);
-                    p.update(id, e.value);
                     i += 1;
                 }
                 TAG_BLOCK => {
@@ -444,10 +444,9 @@ impl ChunkDecoder {
                 0x00..=0x3f => {
                     for _ in 0..=b {
                         let mi = p.expected_mi();
-                        // Checked before `predict`, which would grow the table to a corrupt id.
+                        // Checked before `access`, which would grow the table to a corrupt id.
                         let len = size_of(&c, mi)? as u64;
-                        let addr = p.predict(mi);
-                        p.update(mi, addr);
+                        let (_, addr) = p.access(mi, |predicted| predicted);
                         v.access(mi, addr, len);
                         count += 1;
                     }
@@ -458,13 +457,12 @@ impl ChunkDecoder {
                     let mi = p.expected_mi().wrapping_add(dmi);
                     let static_len = size_of(&c, mi)? as u64;
                     let daddr = unzigzag(c.varint()?) as u64;
-                    let addr = p.predict(mi).wrapping_add(daddr);
+                    let (_, addr) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
                     let len = if b == OP_RANGE {
                         c.varint()?
                     } else {
                         static_len
                     };
-                    p.update(mi, addr);
                     v.access(mi, addr, len);
                 }
                 OP_BLOCK => {

@@ -235,6 +235,9 @@ impl Trace {
                 );
             }
         }
+        // Each thread's chunks in sequence order (a signal-time flush may have written them
+        // out of order); a stable sort keeps the threads interleaved as in the file.
+        self.chunks.sort_by_key(|c| c.seq);
         self.check_sequences();
         if self.exit.is_none() && self.warnings.is_empty() {
             self.warnings.push(format!(
@@ -281,7 +284,7 @@ impl Trace {
         &self.warnings
     }
 
-    /// Index of event chunks in file order.
+    /// Index of event chunks: each thread's in sequence order, threads interleaved.
     pub fn event_chunks(&self) -> &[EventChunkRef] {
         &self.chunks
     }
@@ -317,8 +320,8 @@ impl Trace {
         Ok(())
     }
 
-    /// Calls `f` with every events chunk, in file order, decoded into events. Threads' chunks
-    /// interleave; each thread's chunks come in its own order.
+    /// Calls `f` with every events chunk decoded into events. Threads' chunks interleave; each
+    /// thread's chunks come in sequence order.
     pub fn for_each_chunk(
         &self,
         mut f: impl FnMut(&EventChunkRef, &[Event]) -> Result<()>,
