@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The README's demo: installs what is missing, builds rdtools, compiles an OpenMP program from
+# test-programs/ with rdcc, runs it on 4 threads, and prints a report of its trace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cargo build --release -p rdcc -p rda-report -p rdruntime
+BIN="$PWD/target/release"
+OUT="$PWD/target/demo"
+mkdir -p "$OUT"
+
+echo "== compile test-programs/basic/omp_reduction.c with rdcc"
+"$BIN/rdcc" -fopenmp -O2 -DN=200000 test-programs/basic/omp_reduction.c -o "$OUT/omp_reduction"
+echo "== run it on 4 threads"
+RDTRACE="$OUT/omp_reduction.rdtrace" OMP_NUM_THREADS=4 "$OUT/omp_reduction"
+echo "== rda-report info"
+"$BIN/rda-report" info "$OUT/omp_reduction.rdtrace"
+echo
+echo "== rda-report histogram (64-byte lines, per thread)"
+"$BIN/rda-report" histogram "$OUT/omp_reduction.rdtrace" --per-thread --plot "$OUT/histogram.svg"
+echo
+echo "plot written to $OUT/histogram.svg"

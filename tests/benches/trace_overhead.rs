@@ -1,0 +1,98 @@
+//! Traced run versus native run of the benchmark programs in `test-programs/bench/`: the same
+//! source at `-O2`, built once with `clang-19` and once with `rdcc`. Prints wall-clock slowdown
+//! and trace bytes per memory access and per event, in one table from one run.
+//!
+//! `cargo bench -p rdtools-e2e --bench trace_overhead`; `RD_BENCH_QUICK=1` shrinks the inputs
+//! (about 10x) for a smoke run.
+
+use rdtools_e2e::{program, rdcc, tools};
+use rdtrace::{EventVisitor, Trace};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Case {
+    name: &'static str,
+    source: &'static str,
+    defines: &'static [&'static str],
+    quick: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case { name: "stencil (regular)", source: "bench/stencil.c", defines: &[], quick: &["-DN=1024", "-DT=3"] },
+    Case { name: "matmul (regular)", source: "bench/matmul.c", defines: &[], quick: &["-DN=200"] },
+    Case {
+        name: "pointer chase (irregular)",
+        source: "bench/pointer_chase.c",
+        defines: &[],
+        quick: &["-DSTEPS=10000000L"],
+    },
+];
+
+#[derive(Default)]
+struct Count {
+    accesses: u64,
+}
+
+impl EventVisitor for Count {
+    fn access(&mut self, _mi: u32, _addr: u64, _len: u64) {
+        self.accesses += 1;
+    }
+}
+
+fn time_run(cmd: &mut Command) -> (Duration, Vec<u8>) {
+    let t = Instant::now();
+    let out = cmd.output().expect("program runs");
+    let d = t.elapsed();
+    assert!(out.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&out.stderr));
+    (d, out.stdout)
+}
+
+fn best_of(n: usize, mut f: impl FnMut() -> (Duration, Vec<u8>)) -> (Duration, Vec<u8>) {
+    (0..n).map(|_| f()).min_by_key(|r| r.0).unwrap()
+}
+
+fn main() {
+    let quick = std::env::var("RD_BENCH_QUICK").is_ok_and(|v| v != "0");
+    let dir = tempfile::tempdir().unwrap();
+    let _ = tools();
+    println!(
+        "{:<26} {:>12} {:>9} {:>9} {:>9} {:>10} {:>11} {:>10}",
+        "program", "accesses", "native s", "traced s", "slowdown", "trace MiB", "B/access", "B/event"
+    );
+    for case in CASES {
+        let defines = if quick { case.quick } else { case.defines };
+        let src = program(case.source);
+        let native = dir.path().join(format!("{}-native", case.source.replace('/', "_")));
+        let traced = dir.path().join(format!("{}-traced", case.source.replace('/', "_")));
+        let st = Command::new("clang-19").arg("-O2").args(defines).arg(&src).arg("-o").arg(&native).status().unwrap();
+        assert!(st.success(), "clang-19 failed on {}", src.display());
+        let mut flags = vec!["-O2"];
+        flags.extend_from_slice(defines);
+        rdcc(&[src.clone()], &flags, &traced);
+        let trace_path = dir.path().join("t.rdtrace");
+        let (t_native, out_native) = best_of(3, || time_run(&mut Command::new(&native)));
+        let (t_traced, out_traced) = best_of(2, || {
+            time_run(Command::new(&traced).env("RDTRACE", &trace_path).env("RDTRACE_QUIET", "1"))
+        });
+        assert_eq!(out_native, out_traced, "traced program must compute the same result");
+        let bytes = std::fs::metadata(&trace_path).unwrap().len();
+        let trace = Trace::open(&trace_path).unwrap();
+        let mut c = Count::default();
+        for t in trace.thread_indices() {
+            trace.visit_thread(t, &mut c).unwrap();
+        }
+        let events = trace.total_events();
+        println!(
+            "{:<26} {:>12} {:>9.3} {:>9.3} {:>8.1}x {:>10.1} {:>11.3} {:>10.3}",
+            case.name,
+            c.accesses,
+            t_native.as_secs_f64(),
+            t_traced.as_secs_f64(),
+            t_traced.as_secs_f64() / t_native.as_secs_f64(),
+            bytes as f64 / (1 << 20) as f64,
+            bytes as f64 / c.accesses.max(1) as f64,
+            bytes as f64 / events.max(1) as f64,
+        );
+    }
+    println!("(targets: slowdown <= 10x, <= 2 bytes per access on the regular programs)");
+}

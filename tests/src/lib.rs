@@ -1,0 +1,156 @@
+//! Helpers for the end-to-end tests: find (or build) `rdcc`, `rda-report` and the runtime,
+//! compile programs from `test-programs/`, run them with a trace path, and summarise traces.
+//!
+//! Architecture invariant: the tests drive the real binaries as a user would; they never call
+//! the pass or the runtime as libraries.
+
+use rdtrace::{Event, EventVisitor, Trace};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The workspace root.
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// A file under `test-programs/`.
+pub fn program(rel: &str) -> PathBuf {
+    workspace().join("test-programs").join(rel)
+}
+
+/// The built tools of the profile these tests were built in.
+pub struct Tools {
+    /// Path of `rdcc`.
+    pub rdcc: PathBuf,
+    /// Path of `rda-report`.
+    pub rda_report: PathBuf,
+}
+
+/// Finds the tools next to the test binary (`target/<profile>/`), building them once if a
+/// plain `cargo test` ran before `cargo build`.
+pub fn tools() -> &'static Tools {
+    static TOOLS: OnceLock<Tools> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let mut dir = std::env::current_exe().unwrap();
+        dir.pop(); // deps
+        dir.pop(); // <profile>
+        let t = Tools { rdcc: dir.join("rdcc"), rda_report: dir.join("rda-report") };
+        let runtime = dir.join("librdruntime.a");
+        if !t.rdcc.exists() || !t.rda_report.exists() || !runtime.exists() {
+            let mut cmd = Command::new(env!("CARGO"));
+            cmd.current_dir(workspace()).args(["build", "-p", "rdcc", "-p", "rda-report", "-p", "rdruntime"]);
+            if dir.file_name().is_some_and(|n| n == "release") {
+                cmd.arg("--release");
+            }
+            let status = cmd.status().expect("cargo runs");
+            assert!(status.success(), "building the tools failed");
+        }
+        t
+    })
+}
+
+/// Compiles `sources` with `rdcc flags… -o out`; panics with clang's diagnostics on failure.
+pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
+    let o = Command::new(&tools().rdcc).args(flags).args(sources).arg("-o").arg(out).output().unwrap();
+    assert!(
+        o.status.success(),
+        "rdcc {flags:?} {sources:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs a program with `RDTRACE=trace` and the given environment; returns its output.
+pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(exe);
+    cmd.env("RDTRACE", trace).env("RDTRACE_QUIET", "1");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+/// Runs `rda-report args…`; returns (status ok, stdout, stderr).
+pub fn rda_report(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(&tools().rda_report).args(args).output().unwrap();
+    (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// Builds `rel` (under test-programs/) with `flags` into a temp dir, runs it traced with `env`,
+/// checks it succeeded, and opens the trace.
+pub fn build_and_trace(rel: &str, flags: &[&str], env: &[(&str, &str)]) -> (Trace, Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("prog");
+    rdcc(&[program(rel)], flags, &exe);
+    let trace_path = dir.path().join("prog.rdtrace");
+    let out = run_traced(&exe, &trace_path, env);
+    let trace = Trace::open(&trace_path).unwrap();
+    (trace, out, dir)
+}
+
+/// Per-entity counts over a whole trace (all threads).
+#[derive(Default, Debug, Clone)]
+pub struct Counts {
+    /// Executions per block id.
+    pub blocks: BTreeMap<u32, u64>,
+    /// Addresses per memory instruction, in each thread's order (threads concatenated).
+    pub accesses: BTreeMap<u32, Vec<u64>>,
+    /// Outcome counts per branch: `(branch, outcome) -> n`.
+    pub branches: BTreeMap<(u32, u32), u64>,
+    /// Every other event.
+    pub other: Vec<Event>,
+}
+
+impl EventVisitor for Counts {
+    fn block(&mut self, bb: u32) {
+        *self.blocks.entry(bb).or_default() += 1;
+    }
+    fn access(&mut self, mi: u32, addr: u64, _len: u64) {
+        self.accesses.entry(mi).or_default().push(addr);
+    }
+    fn branch(&mut self, br: u32, outcome: u32) {
+        *self.branches.entry((br, outcome)).or_default() += 1;
+    }
+    fn other(&mut self, e: Event) {
+        self.other.push(e);
+    }
+}
+
+/// Counts of every thread of a trace.
+pub fn counts(trace: &Trace) -> Counts {
+    let mut c = Counts::default();
+    for t in trace.thread_indices() {
+        trace.visit_thread(t, &mut c).unwrap();
+    }
+    c
+}
+
+/// Ids of the blocks of function `func` whose label starts with `prefix`, in id order.
+pub fn blocks_named(trace: &Trace, func: &str, prefix: &str) -> Vec<u32> {
+    let m = &trace.meta;
+    m.blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| m.functions[b.function as usize].name == func && b.name.starts_with(prefix))
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
+/// Memory instructions whose source line is `line` in a file ending with `file`.
+pub fn mem_instrs_at(trace: &Trace, file: &str, line: u32) -> Vec<u32> {
+    let m = &trace.meta;
+    m.mem_instrs
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.loc.is_some_and(|l| l.line == line && m.files[l.file as usize].ends_with(file)))
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
+/// The 1-based line of the first line of `file` containing `needle` (keeps tests independent of
+/// edits that move code around).
+pub fn line_of(rel: &str, needle: &str) -> u32 {
+    let text = std::fs::read_to_string(program(rel)).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not in {rel}")) as u32 + 1
+}
