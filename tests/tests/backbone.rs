@@ -344,3 +344,75 @@ fn identical_builds_give_identical_objects_and_ids() {
         .collect();
     assert!(objs[0] == objs[1], "two identical builds differ");
 }
+
+#[test]
+fn report_commands_print_tables_json_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("red");
+    rdcc(&[program("basic/omp_reduction.c")], &["-fopenmp", "-O1", "-g", "-DN=4000"], &exe);
+    let tp = dir.path().join("t.rdtrace");
+    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")]).status.success());
+    let t = tp.to_str().unwrap();
+
+    let (ok, json, err) = rda_report(&["info", t, "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["threads"].as_array().unwrap().len(), 2);
+    assert_eq!(v["static_counts"]["regions"].as_u64(), Some(1));
+    assert_eq!(v["events"]["region_enters"].as_u64(), Some(2));
+    assert_eq!(v["events"]["forks"].as_u64(), Some(1));
+
+    // Dump shows events with file:line locations.
+    let (ok, text, err) = rda_report(&["dump", t, "--limit", "50", "--no-stamps"]);
+    assert!(ok, "{err}");
+    assert!(text.contains("omp_reduction.c:"), "{text}");
+    assert_eq!(text.lines().count(), 50 + 2, "header, rule and 50 events");
+    let (ok, text, err) = rda_report(&["dump", t, "--limit", "1000000", "--no-stamps"]);
+    assert!(ok, "{err}");
+    assert!(text.contains("region enter 0 as omp thread 1/2"), "{text}");
+
+    // Per-thread histograms sum to the whole, and the plot is an SVG with one bar per bin.
+    let svg = dir.path().join("h.svg");
+    let (ok, json, err) = rda_report(&["histogram", t, "--per-thread", "--json", "--plot", svg.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let threads = v["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 2);
+    let sum: u64 = threads.iter().map(|t| t["total"].as_u64().unwrap()).sum();
+    assert_eq!(v["total"].as_u64(), Some(sum));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.contains("<rect"));
+    let bins = v["log2"].as_array().unwrap().len();
+    assert_eq!(plot.matches("<rect x=").count(), bins + 1, "one bar per log2 bin plus cold");
+
+    // CSV has a header row and the same bins.
+    let (ok, csv, _) = rda_report(&["histogram", t, "--csv"]);
+    assert!(ok);
+    assert!(csv.starts_with("distance,references,%,cumulative %"), "{csv}");
+}
+
+#[test]
+fn multi_file_program_has_one_module_per_source_and_disjoint_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let srcs: Vec<_> = ["main.c", "vec.c", "stats.c"].iter().map(|f| program(&format!("multifile/{f}"))).collect();
+    let exe = dir.path().join("mf");
+    rdcc(&srcs, &["-fopenmp", "-O1"], &exe);
+    let tp = dir.path().join("t.rdtrace");
+    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")]).status.success());
+    let trace = rdtrace::Trace::open(&tp).unwrap();
+    let m = &trace.meta;
+    assert_eq!(m.modules.len(), 3);
+    // Bases are cumulative: module k's ids start where module k-1's end.
+    for w in m.modules.windows(2) {
+        assert!(w[0].bases.iter().zip(&w[1].bases).all(|(a, b)| a <= b));
+    }
+    // Every event refers to an id that exists, and blocks of each function stay inside it.
+    let c = counts(&trace);
+    assert!(c.blocks.keys().all(|&b| (b as usize) < m.blocks.len()));
+    assert!(c.accesses.keys().all(|&i| (i as usize) < m.mem_instrs.len()));
+    for (fid, f) in m.functions.iter().enumerate() {
+        for b in f.first_block..f.first_block + f.num_blocks {
+            assert_eq!(m.blocks[b as usize].function as usize, fid);
+        }
+    }
+}
