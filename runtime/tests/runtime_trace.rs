@@ -170,3 +170,18 @@ fn unwritable_trace_path_is_reported_and_the_program_still_runs() {
         "{err}"
     );
 }
+
+#[test]
+fn a_full_disk_is_reported_once_and_the_program_still_succeeds() {
+    // /dev/full accepts the open and fails every write with ENOSPC.
+    let out = Command::new(example())
+        .args(["2", "20000"])
+        .env("RDTRACE", "/dev/full")
+        .env("RDTRACE_CHUNK_EVENTS", "1000")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("writing the trace failed").count(), 1, "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+}
