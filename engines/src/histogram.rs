@@ -23,7 +23,10 @@ pub struct Histogram {
 impl Histogram {
     /// An empty exact histogram.
     pub fn new_exact() -> Self {
-        Histogram { exact: true, ..Default::default() }
+        Histogram {
+            exact: true,
+            ..Default::default()
+        }
     }
 
     /// Adds `n` accesses at finite distance `d`.

@@ -1,0 +1,400 @@
+//! The fast exact engine (the default), and [`FastCore`], the LRU-stack structure it shares with
+//! PARDA.
+//!
+//! Design (same contract as the Olken tree of PARDA Alg. 1–2, different data structures):
+//!
+//! * **Hash table** block → slot: [`BlockTable`], open addressing with a locality-preserving
+//!   bucket function, no SipHash, no pointer chasing.
+//! * **Slots instead of raw timestamps.** Every access takes the next slot; only the last access
+//!   of each block holds a *live* slot. The reuse distance of a block is the number of live slots
+//!   after its previous slot ([`LiveSet::count_after`]), i.e. PARDA Alg. 2's "nodes with a
+//!   larger timestamp", computed with popcounts over a bitmap plus three or four cache-line
+//!   sized count levels instead of a tree walk.
+//! * **Compaction.** When the slot space is used up, live slots are renumbered `0..live` in
+//!   order (one sequential pass over the table via popcount ranks), and the slot space is resized
+//!   to 4 × live. So memory is O(M) and flat as N grows, and compaction costs O(1) amortised per
+//!   reference (at least 3·live references happen between two compactions).
+//! * **Bounded form.** With a bound B the core is capped at B blocks by evicting the oldest
+//!   (PARDA Alg. 7's `find_oldest`), so every hit has distance < B; misses are split into cold
+//!   and overflow with a [`BlockSet`] of blocks ever seen.
+
+use crate::accum::{Deferred, DenseHist};
+use crate::liveset::{LiveSet, LINE_BITS};
+use crate::table::{BlockSet, BlockTable};
+use crate::{Histogram, ReuseEngine};
+
+/// Smallest slot space (slots), so tiny cores do not compact constantly.
+const MIN_SLOTS: usize = 4 * LINE_BITS;
+
+/// An LRU stack of distinct blocks supporting distance queries, deletion, eviction of the least
+/// recently used block, and in-order iteration. Exact; O(1) amortised per operation apart from
+/// the O(log_16 M) count levels.
+#[derive(Clone)]
+pub struct FastCore {
+    table: BlockTable,
+    live: LiveSet,
+    /// `owner[slot]` = the block whose last access holds `slot` (valid for live slots); only
+    /// kept when `track` is set (eviction needs it; a plain exact run does not, and skipping it
+    /// saves 32 bytes of memory traffic per distinct block).
+    owner: Vec<u64>,
+    track: bool,
+    /// Next slot to hand out; slots are handed out in time order.
+    next: usize,
+    /// No live slot lies below this (cursor for [`FastCore::pop_oldest`]).
+    oldest: usize,
+}
+
+impl Default for FastCore {
+    fn default() -> Self {
+        Self::with_capacity(0)
+    }
+}
+
+impl FastCore {
+    /// A core sized for about `blocks` distinct blocks, supporting every operation.
+    pub fn with_capacity(blocks: usize) -> Self {
+        Self::build(blocks, true)
+    }
+
+    /// A core without the slot → block index: [`pop_oldest`](Self::pop_oldest) is unavailable
+    /// and in-order iteration sorts, in exchange for less memory traffic per access.
+    pub fn untracked(blocks: usize) -> Self {
+        Self::build(blocks, false)
+    }
+
+    fn build(blocks: usize, track: bool) -> Self {
+        let slots = (blocks * 4).max(MIN_SLOTS);
+        let live = LiveSet::with_capacity(slots);
+        FastCore {
+            table: BlockTable::with_capacity(blocks),
+            owner: if track {
+                vec![0; live.capacity()]
+            } else {
+                Vec::new()
+            },
+            track,
+            live,
+            next: 0,
+            oldest: 0,
+        }
+    }
+
+    /// Starts loading what an access to `key` will touch first (its hash bucket). Call it a
+    /// dozen references ahead.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        self.table.prefetch(key);
+    }
+
+    /// Second prefetch stage, a few references ahead: reads `key`'s bucket (already on its
+    /// way thanks to [`prefetch`](Self::prefetch)) and starts loading the bitmap word of its
+    /// current slot, which the distance query and the delete will touch.
+    #[inline(always)]
+    pub fn prefetch_slot(&self, key: u64) {
+        if let Some(s) = self.table.get(key) {
+            self.live.prefetch(s as usize);
+        }
+    }
+
+    /// Number of blocks on the stack.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.live.len() as usize
+    }
+
+    /// Whether the stack is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.table.heap_bytes() + self.live.heap_bytes() + self.owner.capacity() * 8
+    }
+
+    /// Empties the stack, keeping allocations.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.live.reset(self.live.capacity(), 0);
+        self.next = 0;
+        self.oldest = 0;
+    }
+
+    /// Renumbers live slots `0..live` in time order and resizes the slot space to 4 × live.
+    /// Called only when the slot space is exhausted.
+    #[cold]
+    fn compact(&mut self) {
+        let live = self.len();
+        let ranks = self.live.word_ranks();
+        if self.track {
+            // Move owners down in order first (rank ≤ slot, so an in-place forward pass is safe).
+            let mut r = 0usize;
+            let owner = &mut self.owner;
+            self.live.for_each(|slot| {
+                owner[r] = owner[slot];
+                r += 1;
+            });
+        }
+        let live_set = &self.live;
+        // One sequential pass over the hash table renumbers every block's slot.
+        self.table
+            .map_values(|s| live_set.rank_with(&ranks, s as usize));
+        let slots = (live * 4).max(MIN_SLOTS);
+        assert!(
+            slots <= u32::MAX as usize,
+            "FastCore: more than 2^30 distinct live blocks"
+        );
+        self.live.reset(slots, live);
+        if self.track {
+            self.owner.resize(self.live.capacity(), 0);
+            self.owner.shrink_to(self.live.capacity());
+        }
+        self.next = live;
+        self.oldest = 0;
+    }
+
+    /// Takes the next slot for `key` (compacting first if needed) and marks it live.
+    #[inline(always)]
+    fn take_slot(&mut self) -> usize {
+        if self.next == self.live.capacity() {
+            self.compact();
+        }
+        let s = self.next;
+        self.next += 1;
+        s
+    }
+
+    /// Accesses `key`: returns its reuse distance (number of distinct blocks accessed since its
+    /// previous access) or `None` if it is not on the stack, and moves it to the top.
+    // See: PARDA Alg. 1 — look up H(z), d = distance(T, H(z)), delete, insert at time t.
+    #[inline(always)]
+    pub fn access(&mut self, key: u64) -> Option<u64> {
+        let slot = self.take_slot();
+        let prev = self.table.insert(key, slot as u32);
+        let d = prev.map(|p| {
+            let p = p as usize;
+            // See: PARDA Alg. 2 — count the entries with a later timestamp.
+            let d = self.live.count_after(p);
+            self.live.clear(p);
+            d
+        });
+        self.live.set(slot);
+        if self.track {
+            self.owner[slot] = key;
+        }
+        d
+    }
+
+    /// Reuse distance `key` would have now, without changing the stack.
+    #[inline]
+    pub fn distance(&self, key: u64) -> Option<u64> {
+        self.table
+            .get(key)
+            .map(|p| self.live.count_after(p as usize))
+    }
+
+    /// Removes `key` from the stack, returning the distance it had (PARDA Alg. 4's
+    /// "distance, then delete").
+    #[inline(always)]
+    pub fn remove(&mut self, key: u64) -> Option<u64> {
+        let p = self.table.remove(key)? as usize;
+        let d = self.live.count_after(p);
+        self.live.clear(p);
+        Some(d)
+    }
+
+    /// Removes and returns the least recently used block (PARDA Alg. 7's `find_oldest`).
+    /// Requires a core built by [`with_capacity`](Self::with_capacity).
+    pub fn pop_oldest(&mut self) -> Option<u64> {
+        assert!(self.track, "pop_oldest needs a tracked FastCore");
+        let slot = self.live.first_from(self.oldest)?;
+        let key = self.owner[slot];
+        self.live.clear(slot);
+        self.table.remove(key);
+        self.oldest = slot + 1;
+        Some(key)
+    }
+
+    /// Calls `f(block)` for every block on the stack, least recently used first.
+    pub fn for_each_oldest_first(&self, mut f: impl FnMut(u64)) {
+        if self.track {
+            self.live.for_each(|slot| f(self.owner[slot]));
+        } else {
+            let mut v = Vec::with_capacity(self.len());
+            self.table.for_each(|k, s| v.push((s, k)));
+            v.sort_unstable();
+            v.into_iter().for_each(|(_, k)| f(k));
+        }
+    }
+
+    /// The blocks on the stack, least recently used first.
+    pub fn blocks_oldest_first(&self) -> Vec<u64> {
+        let mut v = Vec::with_capacity(self.len());
+        self.for_each_oldest_first(|b| v.push(b));
+        v
+    }
+}
+
+/// The default exact engine: a [`FastCore`] driven one reference at a time.
+pub struct FastEngine {
+    core: FastCore,
+    hist: DenseHist,
+    bound: Option<u64>,
+    /// Blocks ever seen (bounded mode only), to tell cold misses from capacity misses.
+    seen: Option<BlockSet>,
+}
+
+impl FastEngine {
+    /// An unbounded exact engine.
+    pub fn new() -> Self {
+        Self::with_bound(None)
+    }
+
+    /// An exact engine; with `Some(b)`, distances ≥ `b` are counted as overflow and the stack
+    /// holds at most `b` blocks.
+    pub fn with_bound(bound: Option<u64>) -> Self {
+        FastEngine {
+            // Only the bounded form evicts, so only it needs the slot → block index.
+            core: if bound.is_some() {
+                FastCore::with_capacity(1 << 12)
+            } else {
+                FastCore::untracked(1 << 12)
+            },
+            hist: DenseHist::default(),
+            bound,
+            seen: bound.map(|_| BlockSet::default()),
+        }
+    }
+
+    /// Heap bytes currently held (for reports).
+    pub fn heap_bytes(&self) -> usize {
+        self.core.heap_bytes() + self.hist.heap_bytes()
+    }
+
+    /// [`process_body`](Self::process_body) compiled with POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    /// # Safety
+    /// The CPU must support POPCNT.
+    unsafe fn process_popcnt(&mut self, blocks: &[u64]) {
+        self.process_body(blocks)
+    }
+
+    /// The per-reference loop; inlined into a POPCNT-enabled and a plain copy.
+    #[inline(always)]
+    fn process_body(&mut self, blocks: &[u64]) {
+        match self.bound {
+            None => {
+                // Software pipeline: the trace is known ahead, so start the cache misses of
+                // later references (hash bucket at +AHEAD, bitmap word at +AHEAD/2) while this
+                // one is processed, and defer each histogram increment a few references after
+                // prefetching its counter. Prefetches are only hints: every value used is read
+                // at its own turn, so results are unaffected.
+                const AHEAD: usize = 32;
+                let mut deferred = Deferred::default();
+                for (i, &b) in blocks.iter().enumerate() {
+                    if let Some(&k) = blocks.get(i + AHEAD) {
+                        self.core.prefetch(k);
+                    }
+                    if let Some(&k) = blocks.get(i + AHEAD / 2) {
+                        self.core.prefetch_slot(k);
+                    }
+                    match self.core.access(b) {
+                        Some(d) => deferred.push(&mut self.hist, d),
+                        None => self.hist.cold += 1,
+                    }
+                }
+                deferred.flush(&mut self.hist);
+            }
+            Some(bound) => {
+                let seen = self.seen.as_mut().expect("bounded engines keep a seen set");
+                for &b in blocks {
+                    match self.core.access(b) {
+                        // The stack holds the `bound` most recent blocks, so hits are < bound.
+                        Some(d) => self.hist.add(d),
+                        None => {
+                            if seen.insert(b) {
+                                self.hist.cold += 1;
+                            } else {
+                                self.hist.overflow += 1;
+                            }
+                            // See: PARDA Alg. 7 — keep at most B entries, evicting the oldest.
+                            if self.core.len() as u64 > bound {
+                                self.core.pop_oldest();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Default for FastEngine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ReuseEngine for FastEngine {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+
+    fn is_exact(&self) -> bool {
+        true
+    }
+
+    fn process(&mut self, blocks: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::has_popcnt() {
+            // SAFETY: the CPU supports POPCNT, checked just above.
+            unsafe { self.process_popcnt(blocks) };
+            return;
+        }
+        self.process_body(blocks)
+    }
+
+    fn finish(self: Box<Self>) -> Histogram {
+        self.hist.into_histogram(self.bound, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_distances_and_eviction() {
+        let mut c = FastCore::with_capacity(1);
+        assert_eq!(c.access(1), None);
+        assert_eq!(c.access(2), None);
+        assert_eq!(c.access(1), Some(1));
+        assert_eq!(c.access(1), Some(0));
+        assert_eq!(c.distance(2), Some(1));
+        assert_eq!(c.pop_oldest(), Some(2));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c.remove(1), Some(0));
+        assert!(c.is_empty());
+    }
+
+    #[test]
+    fn core_survives_many_compactions() {
+        // A sweep over K blocks repeated R times: every non-cold access has distance K - 1.
+        let k = 3000u64;
+        let mut c = FastCore::with_capacity(1);
+        for r in 0..20 {
+            for b in 0..k {
+                let d = c.access(b * 7919);
+                if r == 0 {
+                    assert_eq!(d, None);
+                } else {
+                    assert_eq!(d, Some(k - 1));
+                }
+            }
+        }
+        let order = c.blocks_oldest_first();
+        assert_eq!(order, (0..k).map(|b| b * 7919).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,63 @@
+//! Property tests: every exact engine (Olken, fast, PARDA in many shapes, bounded forms) equals
+//! the naive LRU stack.
+
+mod common;
+
+use common::check_all_exact;
+use proptest::prelude::*;
+use rdengines::naive::naive_histogram;
+use rdengines::{PardaConfig, PardaEngine, ReuseEngine};
+
+/// Streams mixing the shapes that stress chunk boundaries: random over few or many blocks,
+/// sweeps, bursts of repeats, and sparse 64-bit ids (including u64::MAX, the table's marker).
+fn stream() -> impl Strategy<Value = Vec<u64>> {
+    prop_oneof![
+        prop::collection::vec(0..4u64, 0..200),
+        prop::collection::vec(0..40u64, 0..300),
+        prop::collection::vec(0..3000u64, 0..300),
+        prop::collection::vec(
+            prop_oneof![any::<u64>(), Just(u64::MAX), Just(0u64)],
+            0..120
+        ),
+        // Sweeps of random length repeated a random number of times.
+        (1..60u64, 1..6usize).prop_map(|(k, r)| (0..r).flat_map(|_| 0..k).collect()),
+        // Bursts: each element repeated 1..5 times.
+        prop::collection::vec((0..30u64, 1..5usize), 0..80).prop_map(|v| v
+            .into_iter()
+            .flat_map(|(b, n)| (0..n).map(move |_| b))
+            .collect()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn exact_engines_equal_naive(blocks in stream()) {
+        check_all_exact(&blocks, None);
+    }
+
+    #[test]
+    fn bounded_engines_equal_naive_bounded(blocks in stream(), bound in 0..40u64) {
+        check_all_exact(&blocks, Some(bound));
+    }
+
+    #[test]
+    fn parda_any_shape_equals_naive(
+        blocks in stream(),
+        threads in 1..7usize,
+        chunk in 1..50usize,
+        bound in prop::option::of(0..30u64),
+    ) {
+        let mut e = Box::new(PardaEngine::new(PardaConfig { threads, chunk, bound }));
+        e.process(&blocks);
+        prop_assert_eq!(e.finish(), naive_histogram(&blocks, bound));
+    }
+
+    #[test]
+    fn bounded_is_truncated_unbounded(blocks in stream(), bound in 0..50u64) {
+        let full = naive_histogram(&blocks, None);
+        let bounded = naive_histogram(&blocks, Some(bound));
+        prop_assert_eq!(rdengines::accum::truncate(&full, bound), bounded);
+    }
+}
