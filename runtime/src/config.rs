@@ -1,8 +1,10 @@
 //! Run-time settings from the environment, read once at start-up.
 //!
 //! - `RDTRACE=path`: trace file (default `<program>.<pid>.rdtrace` in the working directory).
-//! - `RDTRACE_CHUNK_EVENTS=n`: records per thread buffer, i.e. per chunk (default 65536; a crash
-//!   loses at most this many events per thread when the signal flush cannot run).
+//! - `RDTRACE_CHUNK_EVENTS=n`: events per chunk (default 65536; a crash loses at most one
+//!   chunk per thread when the signal flush cannot run).
+//! - `RDTRACE_BUFFER_EVENTS=n`: raw records buffered before they are encoded into the current
+//!   chunk (default 4096: small enough to stay in cache).
 //! - `RDTRACE_ZSTD_LEVEL=n`: zstd level for chunks, 0 to store them raw (default 1).
 //! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries (default 16).
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
@@ -16,8 +18,10 @@ use std::sync::OnceLock;
 pub struct Config {
     /// Trace file path.
     pub path: String,
-    /// Records per thread buffer.
+    /// Events per chunk.
     pub chunk_events: usize,
+    /// Raw records per thread buffer.
+    pub buffer_events: usize,
     /// zstd level (0 = raw).
     pub zstd_level: i32,
     /// Blocks between stamps.
@@ -79,7 +83,10 @@ pub fn get() -> &'static Config {
         Config {
             path,
             chunk_events: env_num("RDTRACE_CHUNK_EVENTS", 65536usize, |&n| {
-                (64..=(8 << 20)).contains(&n)
+                (16..=(8 << 20)).contains(&n)
+            }),
+            buffer_events: env_num("RDTRACE_BUFFER_EVENTS", 4096usize, |&n| {
+                (16..=(1 << 20)).contains(&n)
             }),
             zstd_level: env_num("RDTRACE_ZSTD_LEVEL", 1i32, |&n| (0..=19).contains(&n)),
             stamp_every: env_num("RDTRACE_STAMP_EVERY", 16u32, |&n| n >= 1),

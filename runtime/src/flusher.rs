@@ -1,45 +1,44 @@
-//! Turning a buffer of raw records into one written chunk: encode, compress (unless called
-//! from a signal handler), frame, write.
+//! Writing a finished chunk payload: compressed and framed normally, or header and payload as
+//! they are from a signal handler (no compression context, no allocation).
 
 use crate::{config, output};
-use rdtrace::chunk::{frame_chunk, ChunkKind};
-use rdtrace::codec::ChunkEncoder;
-use rdtrace::raw::RawEvent;
+use rdtrace::chunk::{chunk_header, frame_chunk, ChunkKind, Codec};
 
-/// Reusable encoding state; after warm-up, writing a chunk allocates nothing.
-pub struct Flusher {
-    encoder: ChunkEncoder,
+/// Writes an events chunk uncompressed: the header, then the payload (two writes under the file
+/// lock, so no buffer has to be allocated or grown).
+pub fn write_raw_chunk(thread: u32, seq: u32, payload: &[u8], count: u32, from_signal: bool) {
+    let header = chunk_header(
+        ChunkKind::Events,
+        Codec::Raw,
+        thread,
+        seq,
+        payload,
+        payload.len() as u32,
+        count,
+    );
+    output::write_parts(&[&header, payload], from_signal);
+}
+
+/// A zstd context and a frame buffer, reused for every chunk it writes.
+pub struct Compressor {
     frame: Vec<u8>,
     zstd: Option<zstd::bulk::Compressor<'static>>,
 }
 
-impl Flusher {
-    /// A flusher for buffers of `cap` records.
-    pub fn new(cap: usize) -> Flusher {
+impl Compressor {
+    /// A compressor at the configured level (level 0: chunks are stored raw).
+    pub fn new() -> Compressor {
         let level = config::get().zstd_level;
-        Flusher {
-            // Worst case is ~31 bytes per record; reserve generously so that a flush from a
-            // signal handler does not need to grow the buffers.
-            encoder: ChunkEncoder::new(crate::total_mem_instrs(), cap * 12),
-            frame: Vec::with_capacity(cap * 12),
+        Compressor {
+            frame: Vec::new(),
             zstd: (level > 0)
                 .then(|| zstd::bulk::Compressor::new(level).ok())
                 .flatten(),
         }
     }
 
-    /// Encodes `events` and writes them as chunk `seq` of `thread`. `from_signal`: no
-    /// compression, no growing of tables, bounded lock waits.
-    pub fn write(&mut self, thread: u32, seq: u32, events: &[RawEvent], from_signal: bool) {
-        if !from_signal {
-            self.encoder.reserve_mem_instrs(crate::total_mem_instrs());
-        }
-        let (payload, count) = self.encoder.encode(events);
-        let zstd = if from_signal {
-            None
-        } else {
-            self.zstd.as_mut()
-        };
+    /// Compresses, frames and writes one events chunk.
+    pub fn write(&mut self, thread: u32, seq: u32, payload: &[u8], count: u32) {
         frame_chunk(
             &mut self.frame,
             ChunkKind::Events,
@@ -47,8 +46,8 @@ impl Flusher {
             seq,
             payload,
             count,
-            zstd,
+            self.zstd.as_mut(),
         );
-        output::write_all(&self.frame, from_signal);
+        output::write_parts(&[&self.frame], false);
     }
 }

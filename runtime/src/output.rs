@@ -51,11 +51,28 @@ fn lock(max_spins: u64, force: bool) -> bool {
 
 /// Appends whole chunks to the file. `from_signal` bounds the wait for the lock.
 pub fn write_all(bytes: &[u8], from_signal: bool) {
+    write_parts(&[bytes], from_signal);
+}
+
+/// Appends the parts back to back under one hold of the lock, so they stay contiguous.
+pub fn write_parts(parts: &[&[u8]], from_signal: bool) {
     let fd = FD.load(Ordering::Acquire);
     if fd < 0 || WRITE_FAILED.load(Ordering::Relaxed) {
         return;
     }
     let locked = lock(if from_signal { 50_000_000 } else { u64::MAX }, from_signal);
+    for part in parts {
+        if !write_one(fd, part) {
+            break;
+        }
+    }
+    if locked {
+        WRITE_LOCK.store(false, Ordering::Release);
+    }
+}
+
+/// Writes all of `bytes`; false after a write error (reported once).
+fn write_one(fd: i32, bytes: &[u8]) -> bool {
     let mut rest = bytes;
     while !rest.is_empty() {
         // Safety: rest points to rest.len() readable bytes.
@@ -71,11 +88,9 @@ pub fn write_all(bytes: &[u8], from_signal: bool) {
                     "writing the trace failed ({err}); the trace ends at the last whole chunk"
                 ));
             }
-            break;
+            return false;
         }
         rest = &rest[n as usize..];
     }
-    if locked {
-        WRITE_LOCK.store(false, Ordering::Release);
-    }
+    true
 }

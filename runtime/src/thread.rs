@@ -2,31 +2,37 @@
 //! thread's buffer.
 //!
 //! Hot path: a thread-local pointer to the thread's [`ThreadState`]; an event is a 16-byte store
-//! and a length bump. When the buffer is full the owning thread encodes, compresses and writes
-//! one chunk (no allocation once warmed up; one `write` per chunk).
+//! into a small raw buffer and a length bump. When the raw buffer (a few thousand records, so it
+//! is still in cache) is full, the owning thread appends it to the chunk it is encoding; a
+//! finished chunk's compact payload goes to the background writer, which compresses and writes
+//! it. No allocation once warmed up, no system call on the traced thread.
 //!
 //! States are never freed: a thread that exits flushes and returns its state to a free list, and
 //! a later thread reuses it. That way a handler holding a pointer taken from the registry can
 //! never see freed memory.
 
-use crate::flusher::Flusher;
+use crate::flusher::{write_raw_chunk, Compressor};
 use crate::{clock, config, writer};
 use rdtrace::chunk::{ChunkKind, ThreadInfo};
+use rdtrace::codec::ChunkEncoder;
 use rdtrace::raw::{RawEvent, TAG_STAMP};
-use std::cell::Cell;
+use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// Most threads that can trace at once; events of further threads are dropped (with a warning).
 pub const MAX_THREADS: usize = 4096;
 
+/// A chunk is closed at this many payload bytes even if it has fewer events than configured.
+const MAX_CHUNK_BYTES: usize = 4 << 20;
+
 /// Everything one thread needs to record and flush.
 pub struct ThreadState {
-    /// The buffer being filled; swapped for an empty one when handed to the writer.
-    events: std::cell::UnsafeCell<Box<[RawEvent]>>,
-    cap: usize,
+    /// The raw buffer being filled.
+    events: Box<[RawEvent]>,
     /// Valid records in `events`. Written by the owner (Release), read by flushers (Acquire).
     len: AtomicUsize,
-    /// Held while the buffer is being encoded, by the owner or by an exit/signal flusher.
+    /// Held while records are encoded or a chunk is closed, by the owner or by an exit/signal
+    /// flusher.
     busy: AtomicBool,
     /// Whether a live thread owns this state.
     in_use: AtomicBool,
@@ -35,12 +41,14 @@ pub struct ThreadState {
     recorded: AtomicU64,
     /// Blocks until the next stamp (owner only).
     countdown: Cell<u32>,
-    /// Inline encoder: used when there is no writer thread, and from signal handlers.
-    flusher: std::cell::UnsafeCell<Flusher>,
+    /// The chunk being encoded.
+    encoder: UnsafeCell<ChunkEncoder>,
+    /// Compressor for closing chunks on this thread when there is no writer thread.
+    compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (countdown, events, flusher) are only touched by the owner, or
-// by a flusher while it holds `busy`.
+// Safety: the non-Sync parts (countdown, events, encoder, compressor) are only touched by the
+// owner, or by a flusher while it holds `busy`.
 unsafe impl Sync for ThreadState {}
 
 static REGISTRY: [AtomicPtr<ThreadState>; MAX_THREADS] =
@@ -69,7 +77,7 @@ impl Drop for ExitGuard {
         }
         // Safety: states are never freed.
         let s = unsafe { &*s };
-        s.flush(false);
+        s.flush(false, true);
         let (thread, count) = s.recorded();
         if let Ok(mut done) = FINISHED.lock() {
             done.push((thread, count));
@@ -80,10 +88,9 @@ impl Drop for ExitGuard {
 
 impl ThreadState {
     fn new() -> ThreadState {
-        let cap = config::get().chunk_events;
+        let cfg = config::get();
         ThreadState {
-            events: std::cell::UnsafeCell::new(writer::take_buffer(cap)),
-            cap,
+            events: vec![RawEvent::default(); cfg.buffer_events].into_boxed_slice(),
             len: AtomicUsize::new(0),
             busy: AtomicBool::new(false),
             in_use: AtomicBool::new(true),
@@ -91,13 +98,17 @@ impl ThreadState {
             seq: AtomicU32::new(0),
             recorded: AtomicU64::new(0),
             countdown: Cell::new(1),
-            flusher: std::cell::UnsafeCell::new(Flusher::new(cap)),
+            // A regular chunk is well under a byte per event; irregular ones grow the buffer
+            // once and keep it.
+            encoder: UnsafeCell::new(ChunkEncoder::new(
+                crate::total_mem_instrs(),
+                cfg.chunk_events * 2,
+            )),
+            compressor: UnsafeCell::new(None),
         }
     }
 
-    /// Hands the buffered records over as one chunk: to the writer thread normally, encoded
-    /// inline (uncompressed) from a signal handler or when there is no writer.
-    pub fn flush(&self, from_signal: bool) {
+    fn lock(&self, from_signal: bool) -> bool {
         let mut spins = 0u64;
         while self
             .busy
@@ -106,28 +117,55 @@ impl ThreadState {
         {
             spins += 1;
             if from_signal && spins > 10_000_000 {
-                return;
+                return false;
             }
             std::hint::spin_loop();
         }
-        let n = self.len.load(Ordering::Acquire);
-        if n > 0 && !CLOSED.load(Ordering::Acquire) {
-            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-            let thread = self.thread.load(Ordering::Relaxed);
-            // Safety: `busy` gives exclusive access to the buffer and the flusher.
-            let events = unsafe { &mut *self.events.get() };
-            if writer::running() && !from_signal {
-                let full = std::mem::replace(events, writer::take_buffer(self.cap));
-                writer::submit(writer::Job {
-                    buffer: full,
-                    len: n,
-                    thread,
-                    seq,
-                });
-            } else {
-                // Safety: as above.
-                let f = unsafe { &mut *self.flusher.get() };
-                f.write(thread, seq, &events[..n], from_signal);
+        true
+    }
+
+    /// Encodes the raw buffer into the current chunk; closes the chunk when it is full or when
+    /// `close` (exit, thread end, signal). Closed chunks go to the writer thread, or are
+    /// written here (compressed, or raw from a signal handler).
+    pub fn flush(&self, from_signal: bool, close: bool) {
+        if !self.lock(from_signal) {
+            return;
+        }
+        if !CLOSED.load(Ordering::Acquire) {
+            let n = self.len.load(Ordering::Acquire);
+            // Safety: `busy` gives exclusive access to the encoder and compressor.
+            let enc = unsafe { &mut *self.encoder.get() };
+            if n > 0 {
+                if !from_signal {
+                    enc.reserve_mem_instrs(crate::total_mem_instrs());
+                }
+                enc.append(&self.events[..n]);
+            }
+            let full = enc.chunk_events() as usize >= config::get().chunk_events
+                || enc.chunk_bytes() >= MAX_CHUNK_BYTES;
+            if (full || close) && enc.chunk_events() > 0 {
+                let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+                let thread = self.thread.load(Ordering::Relaxed);
+                if from_signal {
+                    let (payload, count) = enc.finish_chunk();
+                    write_raw_chunk(thread, seq, payload, count, true);
+                    enc.start_chunk();
+                } else if writer::running() {
+                    let (payload, count) = enc.take_chunk(writer::take_payload());
+                    writer::submit(writer::Job {
+                        payload,
+                        count,
+                        thread,
+                        seq,
+                    });
+                } else {
+                    let (payload, count) = enc.finish_chunk();
+                    // Safety: as above.
+                    let c =
+                        unsafe { &mut *self.compressor.get() }.get_or_insert_with(Compressor::new);
+                    c.write(thread, seq, payload, count);
+                    enc.start_chunk();
+                }
             }
         }
         self.len.store(0, Ordering::Release);
@@ -145,14 +183,14 @@ impl ThreadState {
     #[inline(always)]
     fn push_slice(&self, records: &[RawEvent]) {
         let mut n = self.len.load(Ordering::Relaxed);
-        if n + records.len() > self.cap {
-            self.flush(false);
+        if n + records.len() > self.events.len() {
+            self.flush(false, false);
             n = 0;
         }
         // Safety: n + records.len() <= capacity (checked above); only the owner writes here,
         // and a concurrent exit flusher reads at most `len` records, which were written before.
         unsafe {
-            let dst = (*self.events.get()).as_mut_ptr().add(n);
+            let dst = self.events.as_ptr().add(n) as *mut RawEvent;
             std::ptr::copy_nonoverlapping(records.as_ptr(), dst, records.len());
         }
         self.len.store(n + records.len(), Ordering::Release);
@@ -289,7 +327,7 @@ pub fn flush_all(from_signal: bool) {
         let p = slot.load(Ordering::Acquire);
         if !p.is_null() {
             // Safety: states are never freed.
-            unsafe { &*p }.flush(from_signal);
+            unsafe { &*p }.flush(from_signal, true);
         }
     }
 }

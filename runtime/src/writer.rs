@@ -1,25 +1,25 @@
-//! The background writer: encodes, compresses and writes full buffers on its own thread, so a
-//! traced thread only fills buffers and hands them over (compression off the hot path).
+//! The background writer: compresses and writes finished chunk payloads on its own thread, so
+//! traced threads never compress or make system calls (compression off the hot path).
 //!
-//! Memory is bounded: buffers come from a pool of at most `2 × threads + 4`; when the writer
-//! falls behind, a producer waits for a buffer to come back (back-pressure) instead of growing
-//! the queue. One writer drains one FIFO queue, so each thread's chunks are written in order.
+//! Memory is bounded: payload buffers come from a pool of at most `2 × threads + 4`; when the
+//! writer falls behind, a producer waits for a buffer to come back (back-pressure) instead of
+//! growing the queue. One writer drains one FIFO queue, so each thread's chunks are written in
+//! order.
 //!
 //! Exit drains the queue with a condition variable; a signal handler, which cannot block on
 //! locks, spins (bounded) on the pending count while the writer thread keeps working.
 
-use crate::flusher::Flusher;
-use rdtrace::raw::RawEvent;
+use crate::flusher::Compressor;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
-/// A full buffer waiting to be written.
+/// A finished chunk payload waiting to be written.
 pub struct Job {
-    /// The buffer (returned to the pool after writing).
-    pub buffer: Box<[RawEvent]>,
-    /// Valid records.
-    pub len: usize,
+    /// The encoded payload (its buffer returns to the pool after writing).
+    pub payload: Vec<u8>,
+    /// Events in the payload.
+    pub count: u32,
     /// Thread index.
     pub thread: u32,
     /// Chunk sequence number of that thread.
@@ -28,7 +28,7 @@ pub struct Job {
 
 struct Shared {
     queue: VecDeque<Job>,
-    free: Vec<Box<[RawEvent]>>,
+    free: Vec<Vec<u8>>,
     allocated: usize,
 }
 
@@ -70,29 +70,26 @@ fn lock() -> std::sync::MutexGuard<'static, Shared> {
     SHARED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// An empty buffer of `cap` records: from the pool, newly allocated while under the bound, or
-/// after waiting for the writer to return one.
-pub fn take_buffer(cap: usize) -> Box<[RawEvent]> {
+/// An empty payload buffer: from the pool, newly allocated while under the bound, or after
+/// waiting for the writer to return one.
+pub fn take_payload() -> Vec<u8> {
     let mut s = lock();
     loop {
-        if let Some(b) = s.free.pop() {
-            if b.len() == cap {
-                return b;
-            }
-            s.allocated -= 1;
-            continue;
+        if let Some(mut b) = s.free.pop() {
+            b.clear();
+            return b;
         }
         let bound = 2 * THREADS.load(Ordering::Relaxed) + 4;
         if s.allocated < bound || !running() {
             s.allocated += 1;
             drop(s);
-            return vec![RawEvent::default(); cap].into_boxed_slice();
+            return Vec::with_capacity(crate::config::get().chunk_events * 2);
         }
         s = SPACE.wait(s).unwrap_or_else(|e| e.into_inner());
     }
 }
 
-/// Queues a full buffer for writing.
+/// Queues a finished chunk for writing.
 pub fn submit(job: Job) {
     PENDING.fetch_add(1, Ordering::AcqRel);
     lock().queue.push_back(job);
@@ -124,8 +121,7 @@ pub fn spin_drain() {
 }
 
 fn run() {
-    // The writer's own encoder; sized again per job since modules may register late.
-    let mut flusher: Option<Flusher> = None;
+    let mut compressor = Compressor::new();
     loop {
         let job = {
             let mut s = lock();
@@ -136,10 +132,9 @@ fn run() {
                 s = READY.wait(s).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let f = flusher.get_or_insert_with(|| Flusher::new(job.buffer.len()));
-        f.write(job.thread, job.seq, &job.buffer[..job.len], false);
+        compressor.write(job.thread, job.seq, &job.payload, job.count);
         let mut s = lock();
-        s.free.push(job.buffer);
+        s.free.push(job.payload);
         drop(s);
         PENDING.fetch_sub(1, Ordering::AcqRel);
         SPACE.notify_one();

@@ -190,15 +190,23 @@ fn ext_value(events: &[RawEvent], at: usize) -> Option<u64> {
 pub struct ChunkEncoder {
     predictor: Predictor,
     out: Vec<u8>,
+    /// Predicted accesses not yet written as a run byte.
+    run: u32,
+    /// Events in the chunk being built.
+    count: u32,
 }
 
 impl ChunkEncoder {
     /// An encoder sized for `mem_instrs` memory instructions and `bytes` of output.
     pub fn new(mem_instrs: usize, bytes: usize) -> Self {
-        ChunkEncoder {
+        let mut e = ChunkEncoder {
             predictor: Predictor::new(mem_instrs),
             out: Vec::with_capacity(bytes),
-        }
+            run: 0,
+            count: 0,
+        };
+        e.start_chunk();
+        e
     }
 
     /// Makes sure the predictor table covers `mem_instrs` ids (call outside signal handlers).
@@ -213,12 +221,54 @@ impl ChunkEncoder {
     /// Encodes one chunk's raw events; returns the payload and the number of events in it.
     /// A trailing event whose EXT records are missing is dropped (it was being written).
     pub fn encode(&mut self, events: &[RawEvent]) -> (&[u8], u32) {
+        self.start_chunk();
+        self.append(events);
+        self.finish_chunk()
+    }
+
+    /// Starts a new chunk: empty payload, fresh predictor state.
+    pub fn start_chunk(&mut self) {
+        self.out.clear();
+        self.predictor.start_chunk();
+        self.run = 0;
+        self.count = 0;
+    }
+
+    /// Events in the chunk so far.
+    pub fn chunk_events(&self) -> u32 {
+        self.count
+    }
+
+    /// Payload bytes of the chunk so far (a pending run adds at most one).
+    pub fn chunk_bytes(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Ends the chunk; returns its payload and event count (valid until the next call).
+    pub fn finish_chunk(&mut self) -> (&[u8], u32) {
+        if self.run > 0 {
+            self.out.push((self.run - 1) as u8);
+            self.run = 0;
+        }
+        (&self.out, self.count)
+    }
+
+    /// Ends the chunk and hands its payload over, leaving `replacement` (cleared) in its
+    /// place; returns the payload and the event count. Starts the next chunk.
+    pub fn take_chunk(&mut self, replacement: Vec<u8>) -> (Vec<u8>, u32) {
+        let (_, count) = self.finish_chunk();
+        let payload = std::mem::replace(&mut self.out, replacement);
+        self.start_chunk();
+        (payload, count)
+    }
+
+    /// Appends raw events to the chunk being built. Multi-record events must not be split
+    /// across calls; a trailing event whose EXT records are missing is dropped.
+    pub fn append(&mut self, events: &[RawEvent]) {
         let p = &mut self.predictor;
         let out = &mut self.out;
-        out.clear();
-        p.start_chunk();
-        let mut run = 0u32;
-        let mut count = 0u32;
+        let mut run = self.run;
+        let mut count = self.count;
         let mut i = 0;
         let flush_run = |out: &mut Vec<u8>, run: &mut u32| {
             if *run > 0 {
@@ -228,6 +278,36 @@ impl ChunkEncoder {
         };
         while i < events.len() {
             let e = events[i];
+            // Fast path for the common case, a predicted access: one table entry touched, no
+            // output unless the run is full. Same rules as `Predictor::access`.
+            if e.tag() == TAG_ACCESS && e.id() == p.expected_mi {
+                let id = e.id() as usize;
+                let generation = p.generation;
+                if let Some(ent) = p.table.get(id) {
+                    if ent.generation == generation
+                        && ent.last != 0
+                        && ent.last.wrapping_add(ent.stride) == e.value
+                    {
+                        if p.prev_mi != u32::MAX {
+                            p.table[p.prev_mi as usize].next_plus_one = e.id().wrapping_add(1);
+                        }
+                        let ent = &mut p.table[id];
+                        ent.last = e.value;
+                        p.expected_mi = match ent.next_plus_one {
+                            0 => e.id().wrapping_add(1),
+                            n => n - 1,
+                        };
+                        p.prev_mi = e.id();
+                        run += 1;
+                        if run == RUN_MAX {
+                            flush_run(out, &mut run);
+                        }
+                        count += 1;
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
             let tag = e.tag();
             let id = e.id();
             let ext = |k: usize| ext_value(events, i + k);
@@ -343,8 +423,8 @@ impl ChunkEncoder {
             count += 1;
             i += 1;
         }
-        flush_run(out, &mut run);
-        (&self.out, count)
+        self.run = run;
+        self.count = count;
     }
 }
 
@@ -649,6 +729,29 @@ mod tests {
                 len: 8
             }
         );
+    }
+
+    #[test]
+    fn appending_in_pieces_equals_encoding_at_once() {
+        let mut raw = Vec::new();
+        for i in 0..500u64 {
+            raw.push(RawEvent::new(TAG_BLOCK, 0, (i % 3) as u32, 0));
+            raw.push(RawEvent::new(TAG_ACCESS, 0, (i % 2) as u32, 0x1000 + 8 * i));
+            raw.push(RawEvent::new(TAG_ACCESS_RANGE, 0, 2, 0x9000 + i));
+            raw.push(RawEvent::new(TAG_EXT, 0, 0, 24));
+            raw.push(RawEvent::new(TAG_BRANCH, 0, 0, i % 2));
+        }
+        let mut whole = ChunkEncoder::new(3, 64);
+        let (bytes, n) = whole.encode(&raw);
+        let (bytes, n) = (bytes.to_vec(), n);
+        let mut pieces = ChunkEncoder::new(3, 64);
+        // Cut only between events (a ranged access and its EXT record stay together).
+        for part in raw.chunks(5) {
+            pieces.append(part);
+        }
+        let (payload, count) = pieces.take_chunk(Vec::new());
+        assert_eq!((payload, count), (bytes, n));
+        assert_eq!(pieces.chunk_events(), 0, "take_chunk starts a new chunk");
     }
 
     #[test]
