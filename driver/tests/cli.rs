@@ -379,7 +379,9 @@ fn pipeline_optimises_once_then_only_generates_code() {
     assert_eq!(commands.len(), 2, "{commands:#?}");
     let (front, codegen) = (&commands[0], &commands[1]);
     assert!(
-        front.contains(" -O2 -DX=1 -Wall -fPIC -gline-tables-only -emit-llvm -c sum.c -o "),
+        front.contains(
+            " -O2 -DX=1 -Wall -fPIC -gline-tables-only -fno-discard-value-names -emit-llvm -c sum.c -o "
+        ),
         "{front}"
     );
     assert!(codegen.contains(" -O2 -fPIC "), "{codegen}");
