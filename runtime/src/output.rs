@@ -42,7 +42,7 @@ fn lock(max_spins: u64, force: bool) -> bool {
             return force;
         }
         std::hint::spin_loop();
-        if spins % 1024 == 0 {
+        if spins.is_multiple_of(1024) {
             std::thread::yield_now();
         }
     }

@@ -114,7 +114,7 @@ pub fn spin_drain() {
     while PENDING.load(Ordering::Acquire) > 0 && running() && spins < 200_000_000 {
         std::hint::spin_loop();
         spins += 1;
-        if spins % 4096 == 0 && crate::clock::now().wrapping_sub(start) > 4_000_000_000 {
+        if spins.is_multiple_of(4096) && crate::clock::now().wrapping_sub(start) > 4_000_000_000 {
             break;
         }
     }

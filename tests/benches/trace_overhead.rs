@@ -18,8 +18,18 @@ struct Case {
 }
 
 const CASES: &[Case] = &[
-    Case { name: "stencil (regular)", source: "bench/stencil.c", defines: &[], quick: &["-DN=1024", "-DT=3"] },
-    Case { name: "matmul (regular)", source: "bench/matmul.c", defines: &[], quick: &["-DN=200"] },
+    Case {
+        name: "stencil (regular)",
+        source: "bench/stencil.c",
+        defines: &[],
+        quick: &["-DN=1024", "-DT=3"],
+    },
+    Case {
+        name: "matmul (regular)",
+        source: "bench/matmul.c",
+        defines: &[],
+        quick: &["-DN=200"],
+    },
     Case {
         name: "pointer chase (irregular)",
         source: "bench/pointer_chase.c",
@@ -43,7 +53,12 @@ fn time_run(cmd: &mut Command) -> (Duration, Vec<u8>) {
     let t = Instant::now();
     let out = cmd.output().expect("program runs");
     let d = t.elapsed();
-    assert!(out.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{:?} failed: {}",
+        cmd,
+        String::from_utf8_lossy(&out.stderr)
+    );
     (d, out.stdout)
 }
 
@@ -57,24 +72,49 @@ fn main() {
     let _ = tools();
     println!(
         "{:<26} {:>12} {:>9} {:>9} {:>9} {:>10} {:>11} {:>10}",
-        "program", "accesses", "native s", "traced s", "slowdown", "trace MiB", "B/access", "B/event"
+        "program",
+        "accesses",
+        "native s",
+        "traced s",
+        "slowdown",
+        "trace MiB",
+        "B/access",
+        "B/event"
     );
     for case in CASES {
         let defines = if quick { case.quick } else { case.defines };
         let src = program(case.source);
-        let native = dir.path().join(format!("{}-native", case.source.replace('/', "_")));
-        let traced = dir.path().join(format!("{}-traced", case.source.replace('/', "_")));
-        let st = Command::new("clang-19").arg("-O2").args(defines).arg(&src).arg("-o").arg(&native).status().unwrap();
+        let native = dir
+            .path()
+            .join(format!("{}-native", case.source.replace('/', "_")));
+        let traced = dir
+            .path()
+            .join(format!("{}-traced", case.source.replace('/', "_")));
+        let st = Command::new("clang-19")
+            .arg("-O2")
+            .args(defines)
+            .arg(&src)
+            .arg("-o")
+            .arg(&native)
+            .status()
+            .unwrap();
         assert!(st.success(), "clang-19 failed on {}", src.display());
         let mut flags = vec!["-O2"];
         flags.extend_from_slice(defines);
-        rdcc(&[src.clone()], &flags, &traced);
+        rdcc(std::slice::from_ref(&src), &flags, &traced);
         let trace_path = dir.path().join("t.rdtrace");
         let (t_native, out_native) = best_of(3, || time_run(&mut Command::new(&native)));
         let (t_traced, out_traced) = best_of(2, || {
-            time_run(Command::new(&traced).env("RDTRACE", &trace_path).env("RDTRACE_QUIET", "1"))
+            time_run(
+                Command::new(&traced)
+                    .env("RDTRACE", &trace_path)
+                    .env("RDTRACE_QUIET", "1"),
+            )
         });
-        assert_eq!(out_native, out_traced, "traced program must compute the same result");
+        assert_eq!(
+            out_native, out_traced,
+            "traced program must compute the same result"
+        );
         let bytes = std::fs::metadata(&trace_path).unwrap().len();
         let trace = Trace::open(&trace_path).unwrap();
         let mut c = Count::default();

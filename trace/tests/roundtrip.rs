@@ -144,7 +144,7 @@ proptest! {
     fn any_events_round_trip(events in proptest::collection::vec(arb_event(), 0..400), chunk in 1usize..90) {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.rdtrace");
-        write_trace(&p, &[events.clone()], chunk);
+        write_trace(&p, std::slice::from_ref(&events), chunk);
         let trace = Trace::open(&p).unwrap();
         prop_assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
         prop_assert_eq!(read_thread(&trace, 0), events);
@@ -224,7 +224,7 @@ fn sample(dir: &Path) -> (std::path::PathBuf, Vec<Event>) {
             len: 8,
         })
         .collect();
-    write_trace(&p, &[events.clone()], 1000);
+    write_trace(&p, std::slice::from_ref(&events), 1000);
     (p, events)
 }
 
