@@ -1,0 +1,363 @@
+//! The data reuse characteristic: the DS-vs-RD histogram of an MI stream, computed efficiently
+//! from per-address occurrence lists.
+//!
+//! For every MI pair `i < j` of a stream, the thesis accumulates the data reuse degree `DS_ij`
+//! (definition 2) into the histogram entry for the reuse distance `RD = j − i` (definition 3).
+//! Algorithm 1 does this by comparing every pair, O(S²·T) for S MIs of T lanes (kept as the test
+//! oracle in [`crate::oracle`]). Only pairs that share an address contribute, so
+//! [`ReuseDegreeAnalyzer`] keeps, for every address, the list of earlier MIs that touched it: when MI `j` holds address `a` with multiplicity `M_j(a)`, each earlier MI `p`
+//! holding `a` gets `M_j(a)` added at `RD = j − p`. Summed over the addresses of `j`, that is
+//! exactly `Σ_p DS_pj`. The work is the number of (address, earlier occurrence) pairs, and with a
+//! window (`max_rd = W`) only occurrences in the last W MIs are visited.
+
+use crate::hash::FastMap;
+use crate::mi::{AddressArray, MemInstr};
+use serde::{Deserialize, Serialize};
+
+/// The DS-vs-RD histogram of one or more MI streams.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DsHistogram {
+    /// `ds[rd]`: the sum of `DS_ij` over all MI pairs with `j − i = rd`. Index 0 is unused and
+    /// always 0; the vector ends at the largest distance with reuse.
+    pub ds: Vec<u64>,
+    /// `reusing_pairs[rd]`: how many of those pairs have `DS_ij > 0`. Same length as `ds`.
+    pub reusing_pairs: Vec<u64>,
+    /// MIs analysed (summed over streams when histograms are merged).
+    pub mis: u64,
+    /// Lanes (thread accesses) in those MIs.
+    pub lanes: u64,
+    /// Largest reuse distance considered (`None`: every pair of the stream).
+    pub max_rd: Option<u64>,
+}
+
+impl DsHistogram {
+    /// An empty histogram for distances up to `max_rd`.
+    pub fn new(max_rd: Option<u64>) -> DsHistogram {
+        DsHistogram {
+            max_rd,
+            ..Default::default()
+        }
+    }
+
+    /// Summed DS at distance `rd` (0 outside the recorded range).
+    pub fn ds_at(&self, rd: u64) -> u64 {
+        self.ds.get(rd as usize).copied().unwrap_or(0)
+    }
+
+    /// Number of pairs with reuse at distance `rd`.
+    pub fn reusing_pairs_at(&self, rd: u64) -> u64 {
+        self.reusing_pairs.get(rd as usize).copied().unwrap_or(0)
+    }
+
+    /// Sum of DS over all distances.
+    pub fn total_ds(&self) -> u64 {
+        self.ds.iter().sum()
+    }
+
+    /// Number of MI pairs with any reuse.
+    pub fn total_reusing_pairs(&self) -> u64 {
+        self.reusing_pairs.iter().sum()
+    }
+
+    /// Largest distance with reuse, if any.
+    pub fn max_reuse_rd(&self) -> Option<u64> {
+        self.ds.iter().rposition(|&d| d > 0).map(|k| k as u64)
+    }
+
+    /// The distance with the largest summed DS (the smallest such distance on ties).
+    pub fn peak(&self) -> Option<(u64, u64)> {
+        let mut best: Option<(u64, u64)> = None;
+        for (rd, &d) in self.ds.iter().enumerate() {
+            let better = match best {
+                None => d > 0,
+                Some((_, b)) => d > b,
+            };
+            if better {
+                best = Some((rd as u64, d));
+            }
+        }
+        best
+    }
+
+    /// `(rd, ds, reusing_pairs)` for every distance with reuse, ascending.
+    pub fn nonzero(&self) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        self.ds
+            .iter()
+            .zip(&self.reusing_pairs)
+            .enumerate()
+            .filter(|(_, (&d, _))| d > 0)
+            .map(|(rd, (&d, &p))| (rd as u64, d, p))
+    }
+
+    /// Adds another histogram (the characteristic of several independent streams).
+    pub fn merge(&mut self, other: &DsHistogram) {
+        if self.ds.len() < other.ds.len() {
+            self.ds.resize(other.ds.len(), 0);
+            self.reusing_pairs.resize(other.ds.len(), 0);
+        }
+        for (rd, (&d, &p)) in other.ds.iter().zip(&other.reusing_pairs).enumerate() {
+            self.ds[rd] += d;
+            self.reusing_pairs[rd] += p;
+        }
+        self.mis += other.mis;
+        self.lanes += other.lanes;
+    }
+
+    /// Drops trailing zero entries so equal characteristics compare equal.
+    pub(crate) fn trim(&mut self) {
+        let keep = self.ds.iter().rposition(|&d| d > 0).map_or(0, |k| k + 1);
+        self.ds.truncate(keep);
+        self.reusing_pairs.truncate(keep);
+    }
+
+    /// Records `ds` more reuse at distance `rd`, counting one more reusing pair when `new_pair`.
+    #[inline]
+    pub(crate) fn add(&mut self, rd: u64, ds: u64, new_pair: bool) {
+        let k = rd as usize;
+        if k >= self.ds.len() {
+            let n = (k + 1).max(self.ds.len() * 2).max(16);
+            self.ds.resize(n, 0);
+            self.reusing_pairs.resize(n, 0);
+        }
+        self.ds[k] += ds;
+        self.reusing_pairs[k] += new_pair as u64;
+    }
+}
+
+/// Largest window kept as a ring of credit slots; larger windows use one slot per MI.
+const MAX_RING: u64 = 1 << 24;
+
+/// "No earlier occurrence".
+const NONE: u64 = u64::MAX;
+
+/// One occurrence of an address: the MI that held it and the previous occurrence of the same
+/// address (a global arena index, or [`NONE`]).
+#[derive(Clone, Copy)]
+struct Occurrence {
+    position: u64,
+    prev: u64,
+}
+
+/// Streaming computation of the DS-vs-RD histogram: push MIs in stream order, then
+/// [`finish`](ReuseDegreeAnalyzer::finish).
+///
+/// Occurrences live in one arena in stream order, each linked to the previous occurrence of its
+/// address; a map gives every address its newest occurrence. Walking an address's list from
+/// newest to oldest visits exactly the earlier MIs that hold it, and with a window the walk stops
+/// at the first occurrence more than W MIs back. Those old occurrences form a prefix of the arena
+/// and are dropped, and addresses whose newest occurrence was dropped leave the map in periodic
+/// sweeps, so memory stays proportional to the window.
+pub struct ReuseDegreeAnalyzer {
+    max_rd: Option<u64>,
+    next_position: u64,
+    /// Address → global arena index of its newest occurrence.
+    newest: FastMap<u64, u64>,
+    /// Occurrences from global index `base` on, in stream order.
+    arena: std::collections::VecDeque<Occurrence>,
+    base: u64,
+    /// `credited[slot(p)] == j + 1` once the pair (p, j) has been counted as reusing.
+    credited: Vec<u64>,
+    /// With a window of W, `credited` is a ring of W + 1 slots (every position still inside the
+    /// window has its own slot); otherwise it has one slot per MI pushed.
+    ring: Option<u64>,
+    sorted: Vec<u64>,
+    hist: DsHistogram,
+}
+
+impl ReuseDegreeAnalyzer {
+    /// An analyzer considering MI pairs up to `max_rd` apart (`None`: all pairs).
+    pub fn new(max_rd: Option<u64>) -> ReuseDegreeAnalyzer {
+        let ring = max_rd
+            .map(|w| w.saturating_add(1))
+            .filter(|&r| r <= MAX_RING);
+        let credited = vec![0; ring.unwrap_or(0) as usize];
+        ReuseDegreeAnalyzer {
+            ring,
+            max_rd,
+            next_position: 0,
+            newest: FastMap::default(),
+            arena: std::collections::VecDeque::new(),
+            base: 0,
+            credited,
+            sorted: Vec::new(),
+            hist: DsHistogram::new(max_rd),
+        }
+    }
+
+    /// MIs pushed so far.
+    pub fn mis(&self) -> u64 {
+        self.next_position
+    }
+
+    /// Pushes the next MI of the stream, given the addresses of its active lanes (already at
+    /// the analysis granularity).
+    pub fn push_lanes(&mut self, lanes: &[u64]) {
+        self.begin_mi();
+        // See: thesis Algorithm 1, function addressStruct: the address array with multiplicities.
+        self.sorted.clear();
+        self.sorted.extend_from_slice(lanes);
+        self.sorted.sort_unstable();
+        let sorted = std::mem::take(&mut self.sorted);
+        let mut k = 0;
+        while k < sorted.len() {
+            let addr = sorted[k];
+            let mut m = 1;
+            while k + m < sorted.len() && sorted[k + m] == addr {
+                m += 1;
+            }
+            self.address(addr, m as u64);
+            k += m;
+        }
+        self.sorted = sorted;
+        self.end_mi(lanes.len() as u64);
+    }
+
+    /// Pushes the next MI of the stream as an address array.
+    pub fn push_array(&mut self, array: &AddressArray) {
+        self.begin_mi();
+        for &(addr, m) in array.entries() {
+            self.address(addr, m as u64);
+        }
+        self.end_mi(array.total());
+    }
+
+    /// Pushes an MI (its lanes are taken as already at the analysis granularity).
+    pub fn push_mi(&mut self, mi: &MemInstr) {
+        self.push_lanes(&mi.lanes);
+    }
+
+    /// Drops occurrences that left the window before MI `j` pairs with them.
+    fn begin_mi(&mut self) {
+        let Some(w) = self.max_rd else { return };
+        // See: `--max-rd` window: occurrences more than W MIs back no longer pair with j.
+        let oldest = self.next_position.saturating_sub(w);
+        while self.arena.front().is_some_and(|o| o.position < oldest) {
+            self.arena.pop_front();
+            self.base += 1;
+        }
+        if self.newest.len() > 2 * self.arena.len() + 4096 {
+            let base = self.base;
+            self.newest.retain(|_, g| *g >= base);
+        }
+    }
+
+    /// One distinct address of the current MI `j` with multiplicity `m`.
+    #[inline]
+    fn address(&mut self, addr: u64, m: u64) {
+        let j = self.next_position;
+        let own = self.base + self.arena.len() as u64;
+        let head = std::mem::replace(self.newest.entry(addr).or_insert(NONE), own);
+        let oldest = self.max_rd.map_or(0, |w| j.saturating_sub(w));
+        let mut g = head;
+        while g != NONE && g >= self.base {
+            let o = self.arena[(g - self.base) as usize];
+            if o.position < oldest {
+                break;
+            }
+            // See: thesis definition 2 and Algorithm 1 step 6: M_j(a) joins DS_pj, which is
+            // accumulated at RD = j − p (definition 3).
+            let p = o.position;
+            let slot = match self.ring {
+                Some(r) => (p % r) as usize,
+                None => p as usize,
+            };
+            let new_pair = self.credited[slot] != j + 1;
+            if new_pair {
+                self.credited[slot] = j + 1;
+            }
+            self.hist.add(j - p, m, new_pair);
+            g = o.prev;
+        }
+        self.arena.push_back(Occurrence {
+            position: j,
+            prev: head,
+        });
+    }
+
+    fn end_mi(&mut self, lanes: u64) {
+        if self.ring.is_none() {
+            self.credited.push(0);
+        }
+        self.next_position += 1;
+        self.hist.mis += 1;
+        self.hist.lanes += lanes;
+    }
+
+    /// Ends the stream and returns its histogram.
+    pub fn finish(mut self) -> DsHistogram {
+        self.hist.trim();
+        self.hist
+    }
+}
+
+/// The DS-vs-RD histogram of one stream of MIs.
+pub fn analyze_stream<'a>(
+    mis: impl IntoIterator<Item = &'a MemInstr>,
+    max_rd: Option<u64>,
+) -> DsHistogram {
+    let mut a = ReuseDegreeAnalyzer::new(max_rd);
+    for mi in mis {
+        a.push_mi(mi);
+    }
+    a.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mi(lanes: &[u64]) -> MemInstr {
+        MemInstr {
+            lanes: lanes.to_vec(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn adjacent_mis_sharing_all_but_one_address() {
+        // A 3-point stencil of 4 threads: lanes x[g], x[g+1], x[g+2].
+        let s = [mi(&[0, 1, 2, 3]), mi(&[1, 2, 3, 4]), mi(&[2, 3, 4, 5])];
+        let h = analyze_stream(&s, None);
+        assert_eq!(h.ds, vec![0, 6, 2]);
+        assert_eq!(h.reusing_pairs, vec![0, 2, 1]);
+        assert_eq!(h.mis, 3);
+        assert_eq!(h.lanes, 12);
+        assert_eq!(h.peak(), Some((1, 6)));
+        assert_eq!(h.max_reuse_rd(), Some(2));
+    }
+
+    #[test]
+    fn window_drops_far_pairs() {
+        let s = [mi(&[1]), mi(&[2]), mi(&[1]), mi(&[1])];
+        assert_eq!(analyze_stream(&s, None).ds, vec![0, 1, 1, 1]);
+        assert_eq!(analyze_stream(&s, Some(2)).ds, vec![0, 1, 1]);
+        assert_eq!(analyze_stream(&s, Some(1)).ds, vec![0, 1]);
+    }
+
+    #[test]
+    fn multiplicity_of_the_later_mi_counts_once_per_earlier_mi() {
+        let s = [mi(&[5, 5, 5]), mi(&[5, 5])];
+        let h = analyze_stream(&s, None);
+        assert_eq!(h.ds, vec![0, 2]);
+        assert_eq!(h.reusing_pairs, vec![0, 1]);
+    }
+
+    #[test]
+    fn merge_adds_entries() {
+        let mut a = analyze_stream(&[mi(&[1]), mi(&[1])], None);
+        let b = analyze_stream(&[mi(&[1]), mi(&[2]), mi(&[1, 1])], None);
+        a.merge(&b);
+        assert_eq!(a.ds, vec![0, 1, 2]);
+        assert_eq!(a.mis, 5);
+        assert_eq!(a.total_ds(), 3);
+        assert_eq!(a.nonzero().collect::<Vec<_>>(), vec![(1, 1, 1), (2, 2, 1)]);
+    }
+
+    #[test]
+    fn empty_stream_has_empty_histogram() {
+        let h = analyze_stream(&[], Some(4));
+        assert!(h.ds.is_empty());
+        assert_eq!(h.peak(), None);
+        assert_eq!(h.max_rd, Some(4));
+    }
+}

@@ -1,0 +1,283 @@
+//! The OpenMP-to-SIMT mapping on synthetic traces written with `TraceWriter`: iterations are
+//! found from header-block entries between WorkshareInit and WorkshareFini, numbered from the
+//! bounds the runtime reported (per thread for static schedules, per chunk for dispatch ones),
+//! and loops the rule cannot handle are reported as skipped.
+
+use rdsimt::openmp::{import_trace, MiScope, SimtConfig};
+use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
+use rdtrace::meta::{
+    AccessKind, BlockMeta, FunctionMeta, LoopMeta, MemInstrMeta, ModuleMeta, VarClass,
+    WorkshareKind, WorkshareMeta,
+};
+use rdtrace::writer::TraceWriter;
+use rdtrace::{Event, Trace};
+
+/// Blocks: 0 entry, 1 header of loop 0 (static ws 0), 2 header of loop 1 (dispatch ws 1),
+/// 3 header of loop 2 (ws 2, run with a chunked static schedule). Memory instructions: 0 shared
+/// load and 1 shared store in block 1, 2 private load in block 1, 3 shared load in block 2.
+fn module() -> ModuleMeta {
+    let block = |loop_id: Option<u32>, first: u32, n: u32| BlockMeta {
+        function: 0,
+        name: "bb".into(),
+        loc: None,
+        parallel: true,
+        successors: vec![],
+        loop_id,
+        first_mem_instr: first,
+        num_mem_instrs: n,
+    };
+    let mi = |block: u32, kind: AccessKind, class: VarClass| MemInstrMeta {
+        block,
+        kind,
+        size: 8,
+        vector: false,
+        loc: None,
+        class,
+        derivation: String::new(),
+    };
+    let lp = |header: u32| LoopMeta {
+        function: 0,
+        header,
+        parent: None,
+        depth: 1,
+        loc: None,
+    };
+    let ws = |kind: WorkshareKind, loop_id: Option<u32>| WorkshareMeta {
+        function: 0,
+        block: 0,
+        kind,
+        schedule: None,
+        chunk: None,
+        loop_id,
+        loc: None,
+    };
+    ModuleMeta {
+        name: "synthetic.c".into(),
+        files: vec!["synthetic.c".into()],
+        functions: vec![FunctionMeta {
+            name: "k.omp_outlined".into(),
+            loc: None,
+            outlined: true,
+            parallel: true,
+            first_block: 0,
+            num_blocks: 4,
+        }],
+        blocks: vec![
+            block(None, 0, 0),
+            block(Some(0), 0, 3),
+            block(Some(1), 3, 1),
+            block(Some(2), 4, 0),
+        ],
+        mem_instrs: vec![
+            mi(1, AccessKind::Load, VarClass::Shared),
+            mi(1, AccessKind::Store, VarClass::Shared),
+            mi(1, AccessKind::Load, VarClass::Private),
+            mi(2, AccessKind::Load, VarClass::Shared),
+        ],
+        loops: vec![lp(1), lp(2), lp(3)],
+        workshares: vec![
+            ws(WorkshareKind::Static, Some(0)),
+            ws(WorkshareKind::Dispatch, Some(1)),
+            ws(WorkshareKind::Static, Some(2)),
+            ws(WorkshareKind::Static, None),
+        ],
+        ..Default::default()
+    }
+}
+
+fn init(ws: u32, schedule: i32, lower: i64, upper: i64) -> Event {
+    Event::WorkshareInit {
+        ws,
+        schedule,
+        lower,
+        upper,
+        stride: 1,
+        incr: 1,
+        chunk: 1,
+    }
+}
+
+/// One static-loop iteration: header entry, then x[it], a private load, y[it].
+fn static_iteration(it: i64, ev: &mut Vec<Event>) {
+    ev.push(Event::Block { bb: 1 });
+    let a = |mi, addr: i64| Event::Access {
+        mi,
+        addr: addr as u64,
+        len: 8,
+    };
+    ev.extend([a(0, 8 * it), a(2, 50_000 + it), a(1, 10_000 + 8 * it)]);
+}
+
+/// Thread `t` of 2 runs iterations `3t..3t+3` of static loop 0 (twice: two launches), its
+/// share of dispatch loop 1, and the chunked loop 2.
+fn thread_events(t: u32) -> Vec<Event> {
+    let mut ev = vec![Event::RegionEnter {
+        region: 0,
+        omp_thread: t,
+        team_size: 2,
+    }];
+    let (lo, hi) = (3 * t as i64, 3 * t as i64 + 2);
+    for _launch in 0..2 {
+        ev.push(init(0, 34, lo, hi));
+        ev.push(Event::Block { bb: 0 });
+        // Before the first header entry: not an iteration.
+        ev.push(Event::Access {
+            mi: 0,
+            addr: 77_777,
+            len: 8,
+        });
+        for it in lo..=hi {
+            static_iteration(it, &mut ev);
+        }
+        // The exit test of an unrotated loop enters the header once more.
+        ev.push(Event::Block { bb: 1 });
+        ev.push(Event::WorkshareFini { ws: 0 });
+    }
+    // Dispatch: thread 0 gets chunks [4,5] and [0,1], thread 1 gets [2,3].
+    ev.push(init(1, 35, 0, 5));
+    let chunks: &[(i64, i64)] = if t == 0 { &[(4, 5), (0, 1)] } else { &[(2, 3)] };
+    for &(l, u) in chunks {
+        ev.push(Event::WorkshareNext {
+            ws: 1,
+            more: true,
+            lower: l,
+            upper: u,
+        });
+        for it in l..=u {
+            ev.push(Event::Block { bb: 2 });
+            ev.push(Event::Access {
+                mi: 3,
+                addr: (100 + it) as u64,
+                len: 4,
+            });
+        }
+    }
+    ev.push(Event::WorkshareNext {
+        ws: 1,
+        more: false,
+        lower: 0,
+        upper: 0,
+    });
+    ev.push(Event::WorkshareFini { ws: 1 });
+    // schedule(static, 1) (libomp 33): skipped.
+    ev.push(init(2, 33, t as i64, t as i64));
+    ev.push(Event::Block { bb: 3 });
+    ev.push(Event::WorkshareFini { ws: 2 });
+    ev.push(Event::RegionExit { region: 0 });
+    ev
+}
+
+fn write_trace(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("synthetic.rdtrace");
+    let f = std::fs::File::create(&path).unwrap();
+    let mut w = TraceWriter::new(f, &ProgramInfo::default()).unwrap();
+    w.module(&module()).unwrap();
+    for t in 0..2 {
+        w.thread(&ThreadInfo {
+            thread: t,
+            ..Default::default()
+        })
+        .unwrap();
+        w.events(t, &thread_events(t)).unwrap();
+    }
+    w.finish(&ExitInfo {
+        reason: ExitReason::Exit,
+        end_time: 0,
+        events_recorded: vec![],
+    })
+    .unwrap();
+    path
+}
+
+#[test]
+fn static_dispatch_and_skipped_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = Trace::open(write_trace(dir.path())).unwrap();
+    let cfg = SimtConfig {
+        block_size: 4,
+        ..Default::default()
+    };
+    let imp = import_trace(&trace, &cfg).unwrap();
+    let skipped: Vec<u32> = imp.skipped.iter().map(|s| s.workshare).collect();
+    assert_eq!(skipped, vec![2, 3]);
+    assert!(imp.skipped[0].reason.contains("schedule(static, chunk)"));
+    // Loop 0 twice, then loop 1.
+    let keys: Vec<(u32, u32)> = imp
+        .launches
+        .iter()
+        .map(|l| (l.workshare, l.launch))
+        .collect();
+    assert_eq!(keys, vec![(0, 0), (0, 1), (1, 0)]);
+
+    let l = &imp.launches[0];
+    assert_eq!((l.first_iteration, l.threads, l.omp_threads), (0, 6, 2));
+    // Shared accesses only; one access before the first header entry per thread.
+    assert_eq!(l.accesses, 12);
+    assert_eq!(l.unattributed, 2);
+    let k = &l.kernel;
+    assert_eq!(k.blocks.len(), 2);
+    let b0: Vec<(u64, Vec<u64>)> = k.blocks[0]
+        .mis
+        .iter()
+        .map(|m| (m.pc, m.lanes.clone()))
+        .collect();
+    assert_eq!(
+        b0,
+        vec![
+            (0, vec![0, 8, 16, 24]),
+            (1, vec![10_000, 10_008, 10_016, 10_024])
+        ]
+    );
+    assert_eq!(k.blocks[1].mis[0].lanes, vec![32, 40]);
+    assert_eq!(imp.launches[1].kernel.blocks, k.blocks);
+
+    // Dispatch: iterations numbered from each chunk's lower bound, whichever thread ran them.
+    let d = &imp.launches[2];
+    assert_eq!((d.first_iteration, d.threads, d.omp_threads), (0, 6, 2));
+    assert_eq!(d.kernel.blocks[0].mis[0].lanes, vec![100, 101, 102, 103]);
+    assert_eq!(d.kernel.blocks[1].mis[0].lanes, vec![104, 105]);
+}
+
+#[test]
+fn private_accesses_and_warp_scope() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = Trace::open(write_trace(dir.path())).unwrap();
+    let cfg = SimtConfig {
+        block_size: 4,
+        warp_size: 2,
+        mi_scope: MiScope::Warp,
+        include_private: true,
+        ..Default::default()
+    };
+    let imp = import_trace(&trace, &cfg).unwrap();
+    let k = &imp.launches[0].kernel;
+    // Two warps, three MIs each (load, private load, store), interleaved warp by warp.
+    let shape: Vec<(u64, Vec<u64>)> = k.blocks[0]
+        .mis
+        .iter()
+        .map(|m| (m.pc, m.lanes.clone()))
+        .collect();
+    assert_eq!(
+        shape,
+        vec![
+            (0, vec![0, 8]),
+            (0, vec![16, 24]),
+            (2, vec![50_000, 50_001]),
+            (2, vec![50_002, 50_003]),
+            (1, vec![10_000, 10_008]),
+            (1, vec![10_016, 10_024]),
+        ]
+    );
+    assert_eq!(imp.launches[0].accesses, 18);
+}
+
+#[test]
+fn zero_sizes_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = Trace::open(write_trace(dir.path())).unwrap();
+    let cfg = SimtConfig {
+        block_size: 0,
+        ..Default::default()
+    };
+    assert!(import_trace(&trace, &cfg).is_err());
+}
