@@ -12,7 +12,10 @@ use std::sync::OnceLock;
 
 /// The workspace root.
 pub fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// A file under `test-programs/`.
@@ -36,11 +39,22 @@ pub fn tools() -> &'static Tools {
         let mut dir = std::env::current_exe().unwrap();
         dir.pop(); // deps
         dir.pop(); // <profile>
-        let t = Tools { rdcc: dir.join("rdcc"), rda_report: dir.join("rda-report") };
+        let t = Tools {
+            rdcc: dir.join("rdcc"),
+            rda_report: dir.join("rda-report"),
+        };
         let runtime = dir.join("librdruntime.a");
         if !t.rdcc.exists() || !t.rda_report.exists() || !runtime.exists() {
             let mut cmd = Command::new(env!("CARGO"));
-            cmd.current_dir(workspace()).args(["build", "-p", "rdcc", "-p", "rda-report", "-p", "rdruntime"]);
+            cmd.current_dir(workspace()).args([
+                "build",
+                "-p",
+                "rdcc",
+                "-p",
+                "rda-report",
+                "-p",
+                "rdruntime",
+            ]);
             if dir.file_name().is_some_and(|n| n == "release") {
                 cmd.arg("--release");
             }
@@ -53,7 +67,13 @@ pub fn tools() -> &'static Tools {
 
 /// Compiles `sources` with `rdcc flags… -o out`; panics with clang's diagnostics on failure.
 pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
-    let o = Command::new(&tools().rdcc).args(flags).args(sources).arg("-o").arg(out).output().unwrap();
+    let o = Command::new(&tools().rdcc)
+        .args(flags)
+        .args(sources)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
     assert!(
         o.status.success(),
         "rdcc {flags:?} {sources:?} failed:\n{}",
@@ -73,13 +93,24 @@ pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
 
 /// Runs `rda-report args…`; returns (status ok, stdout, stderr).
 pub fn rda_report(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(&tools().rda_report).args(args).output().unwrap();
-    (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    let o = Command::new(&tools().rda_report)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 /// Builds `rel` (under test-programs/) with `flags` into a temp dir, runs it traced with `env`,
 /// checks it succeeded, and opens the trace.
-pub fn build_and_trace(rel: &str, flags: &[&str], env: &[(&str, &str)]) -> (Trace, Output, tempfile::TempDir) {
+pub fn build_and_trace(
+    rel: &str,
+    flags: &[&str],
+    env: &[(&str, &str)],
+) -> (Trace, Output, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("prog");
     rdcc(&[program(rel)], flags, &exe);
@@ -132,7 +163,9 @@ pub fn blocks_named(trace: &Trace, func: &str, prefix: &str) -> Vec<u32> {
     m.blocks
         .iter()
         .enumerate()
-        .filter(|(_, b)| m.functions[b.function as usize].name == func && b.name.starts_with(prefix))
+        .filter(|(_, b)| {
+            m.functions[b.function as usize].name == func && b.name.starts_with(prefix)
+        })
         .map(|(i, _)| i as u32)
         .collect()
 }
@@ -143,7 +176,10 @@ pub fn mem_instrs_at(trace: &Trace, file: &str, line: u32) -> Vec<u32> {
     m.mem_instrs
         .iter()
         .enumerate()
-        .filter(|(_, i)| i.loc.is_some_and(|l| l.line == line && m.files[l.file as usize].ends_with(file)))
+        .filter(|(_, i)| {
+            i.loc
+                .is_some_and(|l| l.line == line && m.files[l.file as usize].ends_with(file))
+        })
         .map(|(i, _)| i as u32)
         .collect()
 }
@@ -152,5 +188,8 @@ pub fn mem_instrs_at(trace: &Trace, file: &str, line: u32) -> Vec<u32> {
 /// edits that move code around).
 pub fn line_of(rel: &str, needle: &str) -> u32 {
     let text = std::fs::read_to_string(program(rel)).unwrap();
-    text.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not in {rel}")) as u32 + 1
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("{needle:?} not in {rel}")) as u32
+        + 1
 }

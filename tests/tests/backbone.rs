@@ -8,7 +8,10 @@ use rdtrace::Event;
 
 /// Blocks of `main` named `prefix*`, with their execution counts.
 fn block_counts(trace: &rdtrace::Trace, c: &Counts, func: &str, prefix: &str) -> Vec<u64> {
-    blocks_named(trace, func, prefix).iter().map(|b| c.blocks.get(b).copied().unwrap_or(0)).collect()
+    blocks_named(trace, func, prefix)
+        .iter()
+        .map(|b| c.blocks.get(b).copied().unwrap_or(0))
+        .collect()
 }
 
 #[test]
@@ -16,9 +19,15 @@ fn serial_loop_blocks_accesses_and_branches_at_o0() {
     let n = 1000u64;
     let (trace, out, _d) = build_and_trace("basic/serial_loop.c", &["-O0", "-g", "-DN=1000"], &[]);
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "249750.0 249750.0");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "249750.0 249750.0"
+    );
     assert_eq!(trace.exit.as_ref().unwrap().reason, ExitReason::Exit);
-    assert!(trace.meta.blocks.iter().all(|b| !b.parallel), "a serial program has no parallel blocks");
+    assert!(
+        trace.meta.blocks.iter().all(|b| !b.parallel),
+        "a serial program has no parallel blocks"
+    );
     let c = counts(&trace);
     // Three loops: each condition block runs n + 1 times, each body and increment n times.
     assert_eq!(block_counts(&trace, &c, "main", "for.cond"), vec![n + 1; 3]);
@@ -34,7 +43,11 @@ fn serial_loop_blocks_accesses_and_branches_at_o0() {
         .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
         .filter(|&m| trace.meta.mem_instrs[m as usize].class == VarClass::Shared)
         .collect();
-    assert_eq!(stores.len(), 1, "one store to the global a[] on line {line}");
+    assert_eq!(
+        stores.len(),
+        1,
+        "one store to the global a[] on line {line}"
+    );
     let addrs = &c.accesses[&stores[0]];
     assert_eq!(addrs.len() as u64, n);
     assert_eq!(addrs[0] % 64, 0);
@@ -51,8 +64,16 @@ fn serial_loop_blocks_accesses_and_branches_at_o0() {
         match b.kind {
             BranchKind::Conditional if m.blocks[b.block as usize].name.starts_with("for.cond") => {
                 conds += 1;
-                assert_eq!(c.branches.get(&(id, 0)).copied(), Some(n), "branch {id} into the body");
-                assert_eq!(c.branches.get(&(id, 1)).copied(), Some(1), "branch {id} out of the loop");
+                assert_eq!(
+                    c.branches.get(&(id, 0)).copied(),
+                    Some(n),
+                    "branch {id} into the body"
+                );
+                assert_eq!(
+                    c.branches.get(&(id, 1)).copied(),
+                    Some(1),
+                    "branch {id} out of the loop"
+                );
             }
             BranchKind::BackEdge => {
                 back_edges += 1;
@@ -72,18 +93,30 @@ fn two_sweeps_give_k_cold_and_2k_reuses_at_k_minus_1() {
     let k = 512u64;
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("serial");
-    rdcc(&[program("basic/serial_loop.c")], &["-O2", "-DN=4096"], &exe);
+    rdcc(
+        &[program("basic/serial_loop.c")],
+        &["-O2", "-DN=4096"],
+        &exe,
+    );
     let tp = dir.path().join("t.rdtrace");
     assert!(run_traced(&exe, &tp, &[]).status.success());
-    let (ok, json, err) = rda_report(&["histogram", tp.to_str().unwrap(), "--line", "64", "--json"]);
+    let (ok, json, err) =
+        rda_report(&["histogram", tp.to_str().unwrap(), "--line", "64", "--json"]);
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["cold"].as_u64(), Some(k));
-    let hist: Vec<(u64, u64)> =
-        v["histogram"].as_array().unwrap().iter().map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap())).collect();
+    let hist: Vec<(u64, u64)> = v["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap()))
+        .collect();
     let at = |d: u64| hist.iter().find(|p| p.0 == d).map_or(0, |p| p.1);
     assert_eq!(at(k - 1), 2 * k, "{hist:?}");
-    assert!(hist.iter().all(|&(d, _)| d == 0 || d == k - 1), "only distances 0 and K-1: {hist:?}");
+    assert!(
+        hist.iter().all(|&(d, _)| d == 0 || d == k - 1),
+        "only distances 0 and K-1: {hist:?}"
+    );
     // Everything else is a reuse inside a line, and the total is every reference.
     let trace = rdtrace::Trace::open(&tp).unwrap();
     let c = counts(&trace);
@@ -96,8 +129,10 @@ fn two_sweeps_give_k_cold_and_2k_reuses_at_k_minus_1() {
 fn omp_reduction_same_events_with_1_and_4_threads() {
     let n = 10_000u64;
     let flags = ["-fopenmp", "-O1", "-g", "-DN=10000"];
-    let (t1, o1, _d1) = build_and_trace("basic/omp_reduction.c", &flags, &[("OMP_NUM_THREADS", "1")]);
-    let (t4, o4, _d4) = build_and_trace("basic/omp_reduction.c", &flags, &[("OMP_NUM_THREADS", "4")]);
+    let (t1, o1, _d1) =
+        build_and_trace("basic/omp_reduction.c", &flags, &[("OMP_NUM_THREADS", "1")]);
+    let (t4, o4, _d4) =
+        build_and_trace("basic/omp_reduction.c", &flags, &[("OMP_NUM_THREADS", "4")]);
     assert!(o1.status.success() && o4.status.success());
     assert_eq!(o1.stdout, o4.stdout);
     assert_eq!(String::from_utf8_lossy(&o4.stdout).trim(), "sum=495000");
@@ -127,12 +162,19 @@ fn omp_reduction_same_events_with_1_and_4_threads() {
             })
             .filter(|mi| c.accesses.get(mi).map_or(0, |v| v.len() as u64) == n)
             .collect();
-        assert_eq!(cands.len(), 1, "exactly one shared load of x[i] on line {line}: {cands:?}");
+        assert_eq!(
+            cands.len(),
+            1,
+            "exactly one shared load of x[i] on line {line}: {cands:?}"
+        );
         cands[0]
     };
     let (c1, c4) = (counts(&t1), counts(&t4));
     let (mi1, mi4) = (pick(&t1, &c1), pick(&t4, &c4));
-    assert_eq!(mi1, mi4, "ids are stable across runs of the same binary build");
+    assert_eq!(
+        mi1, mi4,
+        "ids are stable across runs of the same binary build"
+    );
     let mut a1 = c1.accesses[&mi1].clone();
     let mut a4 = c4.accesses[&mi4].clone();
     a1.sort_unstable();
@@ -142,7 +184,10 @@ fn omp_reduction_same_events_with_1_and_4_threads() {
     let base4 = a4[0];
     let r1: Vec<u64> = a1.iter().map(|a| a - base1).collect();
     let r4: Vec<u64> = a4.iter().map(|a| a - base4).collect();
-    assert_eq!(r1, r4, "same multiset of x[i] addresses with 1 and 4 threads");
+    assert_eq!(
+        r1, r4,
+        "same multiset of x[i] addresses with 1 and 4 threads"
+    );
     assert!(r1.windows(2).all(|w| w[1] - w[0] == 8));
 
     // Four threads entered the region as OpenMP threads 0..3 of a team of 4, and each got a
@@ -151,7 +196,11 @@ fn omp_reduction_same_events_with_1_and_4_threads() {
         .other
         .iter()
         .filter_map(|e| match *e {
-            Event::RegionEnter { omp_thread, team_size, .. } => Some((omp_thread, team_size)),
+            Event::RegionEnter {
+                omp_thread,
+                team_size,
+                ..
+            } => Some((omp_thread, team_size)),
             _ => None,
         })
         .collect();
@@ -169,7 +218,10 @@ fn omp_reduction_same_events_with_1_and_4_threads() {
     assert_eq!(chunks.len(), 4);
     assert_eq!(chunks[0].0, 0);
     assert_eq!(chunks[3].1, n as i64 - 1);
-    assert!(chunks.windows(2).all(|w| w[1].0 == w[0].1 + 1), "{chunks:?}");
+    assert!(
+        chunks.windows(2).all(|w| w[1].0 == w[0].1 + 1),
+        "{chunks:?}"
+    );
     // Each thread's x[i] loads are one contiguous stride-8 run.
     let mut per_thread = 0;
     for t in t4.thread_indices() {
@@ -187,7 +239,8 @@ fn omp_reduction_same_events_with_1_and_4_threads() {
 #[test]
 fn shared_and_private_classes() {
     let src = "basic/shared_private.c";
-    let (trace, out, _d) = build_and_trace(src, &["-fopenmp", "-O0", "-g"], &[("OMP_NUM_THREADS", "2")]);
+    let (trace, out, _d) =
+        build_and_trace(src, &["-fopenmp", "-O0", "-g"], &[("OMP_NUM_THREADS", "2")]);
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "total=6048");
     let m = &trace.meta;
@@ -203,12 +256,24 @@ fn shared_and_private_classes() {
     // tmp = table[i] + heap[i]: loads of the global and the heap are shared, the store to the
     // private tmp is private.
     let loads = classes("tmp = table[i] + heap[i]", AccessKind::Load);
-    assert!(loads.iter().filter(|c| **c == VarClass::Shared).count() >= 2, "{loads:?}");
-    assert_eq!(classes("tmp = table[i] + heap[i]", AccessKind::Store), vec![VarClass::Private]);
+    assert!(
+        loads.iter().filter(|c| **c == VarClass::Shared).count() >= 2,
+        "{loads:?}"
+    );
+    assert_eq!(
+        classes("tmp = table[i] + heap[i]", AccessKind::Store),
+        vec![VarClass::Private]
+    );
     // local[i % 4] = tmp: a store into the region's own array.
-    assert_eq!(classes("local[i % 4] = tmp", AccessKind::Store), vec![VarClass::Private]);
+    assert_eq!(
+        classes("local[i % 4] = tmp", AccessKind::Store),
+        vec![VarClass::Private]
+    );
     // out[i] = local[i % 4]: the store goes to main's array, a shared variable.
-    assert_eq!(classes("out[i] = local[i % 4]", AccessKind::Store), vec![VarClass::Shared]);
+    assert_eq!(
+        classes("out[i] = local[i % 4]", AccessKind::Store),
+        vec![VarClass::Shared]
+    );
 
     // rdcc explains its derivations.
     let o = std::process::Command::new(&tools().rdcc)
@@ -222,7 +287,10 @@ fn shared_and_private_classes() {
     let explain = String::from_utf8_lossy(&o.stderr);
     assert!(explain.contains("@table"), "{explain}");
     assert!(explain.contains("alloca"), "{explain}");
-    assert!(explain.contains("private") && explain.contains("shared"), "{explain}");
+    assert!(
+        explain.contains("private") && explain.contains("shared"),
+        "{explain}"
+    );
 }
 
 #[test]
@@ -241,7 +309,10 @@ fn branch_outcomes_inside_a_loop() {
             })
             .collect();
         assert_eq!(ids.len(), 1, "one conditional branch on line {line}");
-        (c.branches.get(&(ids[0], 0)).copied().unwrap_or(0), c.branches.get(&(ids[0], 1)).copied().unwrap_or(0))
+        (
+            c.branches.get(&(ids[0], 0)).copied().unwrap_or(0),
+            c.branches.get(&(ids[0], 1)).copied().unwrap_or(0),
+        )
     };
     // 300 iterations: i % 3 == 0 true 100 times; among the other 200, i % 2 == 0 true 100 times.
     assert_eq!(outcomes("if (i % 3 == 0)"), (100, 200));
@@ -266,7 +337,10 @@ fn crashing_program_keeps_its_trace() {
     let src = "basic/crash.c";
     let (trace, out, d) = build_and_trace(src, &["-O0", "-g", "-DN=200000"], &[]);
     assert!(!out.status.success());
-    assert_eq!(trace.exit.as_ref().map(|e| e.reason), Some(ExitReason::Signal(11)));
+    assert_eq!(
+        trace.exit.as_ref().map(|e| e.reason),
+        Some(ExitReason::Signal(11))
+    );
     let c = counts(&trace);
     let line = line_of(src, "a[i] = i;");
     let store: Vec<u32> = mem_instrs_at(&trace, "crash.c", line)
@@ -287,9 +361,15 @@ fn crashing_program_keeps_its_trace() {
 fn damaged_traces_get_clear_answers() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("p");
-    rdcc(&[program("basic/serial_loop.c")], &["-O1", "-DN=200000"], &exe);
+    rdcc(
+        &[program("basic/serial_loop.c")],
+        &["-O1", "-DN=200000"],
+        &exe,
+    );
     let tp = dir.path().join("t.rdtrace");
-    assert!(run_traced(&exe, &tp, &[("RDTRACE_CHUNK_EVENTS", "4096")]).status.success());
+    assert!(run_traced(&exe, &tp, &[("RDTRACE_CHUNK_EVENTS", "4096")])
+        .status
+        .success());
     let bytes = std::fs::read(&tp).unwrap();
     let trace = rdtrace::Trace::open(&tp).unwrap();
     let chunks = trace.event_chunks().to_vec();
@@ -309,18 +389,34 @@ fn damaged_traces_get_clear_answers() {
     let mut b = bytes.clone();
     b[chunks[2].offset as usize + 40] ^= 1;
     std::fs::write(&flip, &b).unwrap();
-    let o = std::process::Command::new(&tools().rda_report).arg("histogram").arg(&flip).output().unwrap();
+    let o = std::process::Command::new(&tools().rda_report)
+        .arg("histogram")
+        .arg(&flip)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("corrupt chunk at offset {}", chunks[2].offset)), "{err}");
+    assert!(
+        err.contains(&format!("corrupt chunk at offset {}", chunks[2].offset)),
+        "{err}"
+    );
 
     // Not a trace at all.
-    let o = std::process::Command::new(&tools().rda_report).arg("info").arg(&exe).output().unwrap();
+    let o = std::process::Command::new(&tools().rda_report)
+        .arg("info")
+        .arg(&exe)
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not an rdtools trace"));
 
     // A usage error is status 2.
-    let o = std::process::Command::new(&tools().rda_report).arg("histogram").arg(&tp).args(["--line", "48"]).output().unwrap();
+    let o = std::process::Command::new(&tools().rda_report)
+        .arg("histogram")
+        .arg(&tp)
+        .args(["--line", "48"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("48 is not a power of two"));
 }
@@ -349,9 +445,15 @@ fn identical_builds_give_identical_objects_and_ids() {
 fn report_commands_print_tables_json_and_plots() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("red");
-    rdcc(&[program("basic/omp_reduction.c")], &["-fopenmp", "-O1", "-g", "-DN=4000"], &exe);
+    rdcc(
+        &[program("basic/omp_reduction.c")],
+        &["-fopenmp", "-O1", "-g", "-DN=4000"],
+        &exe,
+    );
     let tp = dir.path().join("t.rdtrace");
-    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")]).status.success());
+    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")])
+        .status
+        .success());
     let t = tp.to_str().unwrap();
 
     let (ok, json, err) = rda_report(&["info", t, "--json"]);
@@ -373,7 +475,14 @@ fn report_commands_print_tables_json_and_plots() {
 
     // Per-thread histograms sum to the whole, and the plot is an SVG with one bar per bin.
     let svg = dir.path().join("h.svg");
-    let (ok, json, err) = rda_report(&["histogram", t, "--per-thread", "--json", "--plot", svg.to_str().unwrap()]);
+    let (ok, json, err) = rda_report(&[
+        "histogram",
+        t,
+        "--per-thread",
+        "--json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let threads = v["threads"].as_array().unwrap();
@@ -383,22 +492,34 @@ fn report_commands_print_tables_json_and_plots() {
     let plot = std::fs::read_to_string(&svg).unwrap();
     assert!(plot.starts_with("<svg") && plot.contains("<rect"));
     let bins = v["log2"].as_array().unwrap().len();
-    assert_eq!(plot.matches("<rect x=").count(), bins + 1, "one bar per log2 bin plus cold");
+    assert_eq!(
+        plot.matches("<rect x=").count(),
+        bins + 1,
+        "one bar per log2 bin plus cold"
+    );
 
     // CSV has a header row and the same bins.
     let (ok, csv, _) = rda_report(&["histogram", t, "--csv"]);
     assert!(ok);
-    assert!(csv.starts_with("distance,references,%,cumulative %"), "{csv}");
+    assert!(
+        csv.starts_with("distance,references,%,cumulative %"),
+        "{csv}"
+    );
 }
 
 #[test]
 fn multi_file_program_has_one_module_per_source_and_disjoint_ids() {
     let dir = tempfile::tempdir().unwrap();
-    let srcs: Vec<_> = ["main.c", "vec.c", "stats.c"].iter().map(|f| program(&format!("multifile/{f}"))).collect();
+    let srcs: Vec<_> = ["main.c", "vec.c", "stats.c"]
+        .iter()
+        .map(|f| program(&format!("multifile/{f}")))
+        .collect();
     let exe = dir.path().join("mf");
     rdcc(&srcs, &["-fopenmp", "-O1"], &exe);
     let tp = dir.path().join("t.rdtrace");
-    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")]).status.success());
+    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")])
+        .status
+        .success());
     let trace = rdtrace::Trace::open(&tp).unwrap();
     let m = &trace.meta;
     assert_eq!(m.modules.len(), 3);
@@ -409,7 +530,10 @@ fn multi_file_program_has_one_module_per_source_and_disjoint_ids() {
     // Every event refers to an id that exists, and blocks of each function stay inside it.
     let c = counts(&trace);
     assert!(c.blocks.keys().all(|&b| (b as usize) < m.blocks.len()));
-    assert!(c.accesses.keys().all(|&i| (i as usize) < m.mem_instrs.len()));
+    assert!(c
+        .accesses
+        .keys()
+        .all(|&i| (i as usize) < m.mem_instrs.len()));
     for (fid, f) in m.functions.iter().enumerate() {
         for b in f.first_block..f.first_block + f.num_blocks {
             assert_eq!(m.blocks[b as usize].function as usize, fid);

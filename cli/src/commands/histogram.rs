@@ -1,0 +1,466 @@
+//! `rda-report histogram`: reuse-distance histogram of a trace (or of a PARDA-style address
+//! file) with any engine.
+
+use crate::output::{emit, percent, Format, OutputArgs, Table};
+use anyhow::{bail, Context, Result};
+use rdengines::{make_engine, EngineConfig, EngineKind, Granularity, Histogram, ReuseEngine};
+use rdtrace::EventVisitor;
+use serde::Serialize;
+use std::io::{BufRead, Read};
+use std::path::{Path, PathBuf};
+
+/// What the input file is.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// An rdtools trace.
+    Rdtrace,
+    /// One address per line in hexadecimal (PARDA's text input; `0x` optional).
+    PardaText,
+    /// Raw little-endian u64 addresses (PARDA's binary input).
+    PardaBinary,
+}
+
+/// How the table is laid out.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableStyle {
+    /// Log2 bins with percentages.
+    Log2,
+    /// PARDA's output: `Dist Refs Refs(%) Cum_Ref Cum_Ref(%)` per exact distance.
+    Parda,
+}
+
+/// Arguments of `histogram`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda"
+)]
+pub struct HistogramArgs {
+    /// Trace file (or address file with --input-format).
+    pub trace: PathBuf,
+    /// Cache-line size in bytes (a power of two); 1 compares byte addresses.
+    #[arg(long, default_value_t = 64, value_parser = parse_line)]
+    pub line: u32,
+    /// One histogram per thread (private reuse) instead of one over all threads merged in
+    /// stamp order (concurrent reuse).
+    #[arg(long)]
+    pub per_thread: bool,
+    /// Engine: fast (default, exact), olken (exact, baseline), parda (exact, parallel),
+    /// hprda (approximate, parallel), naive (exact, slow; for checking).
+    #[arg(long, default_value = "fast")]
+    pub engine: String,
+    /// Worker threads for parallel engines.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Bound B: distances ≥ B are counted as overflow (cache-bounded analysis).
+    #[arg(long)]
+    pub bound: Option<u64>,
+    /// References per chunk for PARDA.
+    #[arg(long)]
+    pub chunk: Option<usize>,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = InputFormat::Rdtrace)]
+    pub input_format: InputFormat,
+    /// Table layout.
+    #[arg(long, value_enum, default_value_t = TableStyle::Log2)]
+    pub format: TableStyle,
+    /// Also write an SVG bar chart of the log2 bins.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Feeds the blocks of every access to an engine in batches.
+pub struct BlockFeeder {
+    granularity: Granularity,
+    batch: Vec<u64>,
+    engine: Box<dyn ReuseEngine>,
+    /// References fed so far.
+    pub references: u64,
+}
+
+const BATCH: usize = 1 << 16;
+
+impl BlockFeeder {
+    /// A feeder for `engine` at `granularity`.
+    pub fn new(engine: Box<dyn ReuseEngine>, granularity: Granularity) -> Self {
+        BlockFeeder {
+            granularity,
+            batch: Vec::with_capacity(BATCH + 64),
+            engine,
+            references: 0,
+        }
+    }
+
+    /// Feeds one raw address (already a whole reference).
+    #[inline]
+    pub fn address(&mut self, addr: u64) {
+        self.batch.push(self.granularity.block_of(addr));
+        self.references += 1;
+        if self.batch.len() >= BATCH {
+            self.drain();
+        }
+    }
+
+    fn drain(&mut self) {
+        self.engine.process(&self.batch);
+        self.batch.clear();
+    }
+
+    /// Ends the stream.
+    pub fn finish(mut self) -> Histogram {
+        self.drain();
+        self.engine.finish()
+    }
+}
+
+impl EventVisitor for BlockFeeder {
+    #[inline]
+    fn access(&mut self, _mi: u32, addr: u64, len: u64) {
+        let batch = &mut self.batch;
+        let mut n = 0;
+        self.granularity.for_each_block(addr, len, |b| {
+            batch.push(b);
+            n += 1;
+        });
+        self.references += n;
+        if self.batch.len() >= BATCH {
+            self.drain();
+        }
+    }
+}
+
+/// Maps the engine flags onto the engines' configuration.
+pub fn engine_config(
+    threads: Option<usize>,
+    bound: Option<u64>,
+    chunk: Option<usize>,
+) -> EngineConfig {
+    let mut cfg = EngineConfig::default();
+    if let Some(t) = threads {
+        cfg.threads = t.max(1);
+    }
+    if bound.is_some() {
+        cfg.bound = bound;
+    }
+    if let Some(c) = chunk {
+        cfg.chunk = c.max(1);
+    }
+    cfg
+}
+
+/// Parses `--line`: a power of two (a usage error otherwise, exit status 2).
+pub fn parse_line(s: &str) -> Result<u32, String> {
+    let line: u32 = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of bytes"))?;
+    if line == 0 || !line.is_power_of_two() {
+        return Err(format!("{line} is not a power of two"));
+    }
+    Ok(line)
+}
+
+/// The granularity for a line size already checked by [`parse_line`].
+pub fn granularity(line: u32) -> Granularity {
+    if line <= 1 {
+        Granularity::Byte
+    } else {
+        Granularity::Line(line)
+    }
+}
+
+/// One histogram in the JSON output.
+#[derive(Serialize)]
+pub struct HistogramJson {
+    /// Thread index for per-thread output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread: Option<u32>,
+    /// All references.
+    pub total: u64,
+    /// First touches.
+    pub cold: u64,
+    /// References at distance ≥ bound.
+    pub overflow: u64,
+    /// `[[distance, count], …]` for every finite distance that occurred.
+    pub histogram: Vec<[u64; 2]>,
+    /// `[[lower, upper_exclusive, count], …]` log2 bins.
+    pub log2: Vec<[u64; 3]>,
+}
+
+impl HistogramJson {
+    /// Converts a histogram.
+    pub fn new(thread: Option<u32>, h: &Histogram) -> Self {
+        HistogramJson {
+            thread,
+            total: h.total(),
+            cold: h.cold,
+            overflow: h.overflow,
+            histogram: h.counts.iter().map(|(&d, &n)| [d, n]).collect(),
+            log2: h
+                .log2_bins()
+                .into_iter()
+                .map(|(a, b, n)| [a, b, n])
+                .collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Output {
+    engine: String,
+    exact: bool,
+    line: u32,
+    bound: Option<u64>,
+    #[serde(flatten)]
+    all: HistogramJson,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    threads: Vec<HistogramJson>,
+}
+
+/// The log2 table of a histogram.
+pub fn log2_table(title: &str, h: &Histogram) -> Table {
+    let total = h.total();
+    let mut t = Table::new(["distance", "references", "%", "cumulative %"]).titled(title);
+    let mut cum = 0;
+    for (lo, hi, n) in h.log2_bins() {
+        cum += n;
+        let label = if hi - lo <= 1 {
+            lo.to_string()
+        } else {
+            format!("{lo}-{}", hi - 1)
+        };
+        t.row([label, n.to_string(), percent(n, total), percent(cum, total)]);
+    }
+    if h.overflow > 0 {
+        cum += h.overflow;
+        t.row([
+            format!(">={}", h.bound.unwrap_or(0)),
+            h.overflow.to_string(),
+            percent(h.overflow, total),
+            percent(cum, total),
+        ]);
+    }
+    cum += h.cold;
+    t.row([
+        "inf (cold)".to_string(),
+        h.cold.to_string(),
+        percent(h.cold, total),
+        percent(cum, total),
+    ]);
+    t.row([
+        "total".to_string(),
+        total.to_string(),
+        String::new(),
+        String::new(),
+    ]);
+    t
+}
+
+/// PARDA's table layout: one row per exact distance, then overflow and infinity.
+pub fn parda_table(h: &Histogram) -> Table {
+    let total = h.total();
+    let mut t = Table::new(["Dist", "Refs", "Refs(%)", "Cum_Ref", "Cum_Ref(%)"]);
+    let mut cum = 0;
+    for (&d, &n) in &h.counts {
+        cum += n;
+        t.row([
+            d.to_string(),
+            n.to_string(),
+            percent(n, total),
+            cum.to_string(),
+            percent(cum, total),
+        ]);
+    }
+    if h.overflow > 0 {
+        cum += h.overflow;
+        t.row([
+            "#OVFL".to_string(),
+            h.overflow.to_string(),
+            percent(h.overflow, total),
+            cum.to_string(),
+            percent(cum, total),
+        ]);
+    }
+    cum += h.cold;
+    t.row([
+        "#INF".to_string(),
+        h.cold.to_string(),
+        percent(h.cold, total),
+        cum.to_string(),
+        percent(cum, total),
+    ]);
+    t
+}
+
+/// Reads a PARDA text file (one hex address per line) into the feeder.
+pub fn feed_parda_text(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
+    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let r = std::io::BufReader::with_capacity(1 << 20, f);
+    for (i, line) in r.lines().enumerate() {
+        let line = line.with_context(|| format!("{}: reading line {}", path.display(), i + 1))?;
+        let s = line.trim();
+        if s.is_empty() || s.starts_with('#') {
+            continue;
+        }
+        let hex = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .unwrap_or(s);
+        let addr = u64::from_str_radix(hex, 16).with_context(|| {
+            format!(
+                "{}: line {}: {s:?} is not a hexadecimal address",
+                path.display(),
+                i + 1
+            )
+        })?;
+        feeder.address(addr);
+    }
+    Ok(())
+}
+
+/// Reads a PARDA binary file (little-endian u64 addresses) into the feeder.
+pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
+    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let len = f.metadata()?.len();
+    if len % 8 != 0 {
+        bail!("{}: length {len} is not a multiple of 8 bytes (raw little-endian u64 addresses expected)", path.display());
+    }
+    let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        let mut k = n;
+        while k % 8 != 0 {
+            let m = r.read(&mut buf[k..k + (8 - k % 8)])?;
+            if m == 0 {
+                bail!("{}: file ends inside an address", path.display());
+            }
+            k += m;
+        }
+        for w in buf[..k].chunks_exact(8) {
+            feeder.address(u64::from_le_bytes(w.try_into().unwrap()));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `histogram`.
+pub fn run(args: &HistogramArgs) -> Result<()> {
+    let kind: EngineKind = args
+        .engine
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--engine: {e}"))?;
+    let cfg = engine_config(args.threads, args.bound, args.chunk);
+    let gran = granularity(args.line);
+    let new_feeder = || BlockFeeder::new(make_engine(kind, &cfg), gran);
+    let mut per_thread = Vec::new();
+    let all = match args.input_format {
+        InputFormat::PardaText | InputFormat::PardaBinary => {
+            if args.per_thread {
+                bail!("--per-thread needs an rdtools trace");
+            }
+            let mut f = new_feeder();
+            if args.input_format == InputFormat::PardaText {
+                feed_parda_text(&args.trace, &mut f)?;
+            } else {
+                feed_parda_binary(&args.trace, &mut f)?;
+            }
+            f.finish()
+        }
+        InputFormat::Rdtrace => {
+            let trace = crate::tracefile::open(&args.trace)?;
+            let bar = crate::progress::bar(trace.total_events(), "analysing", args.out.quiet);
+            if args.per_thread {
+                let mut reader = trace.chunk_reader()?;
+                let mut all = Histogram::new_exact();
+                all.exact = make_engine(kind, &cfg).is_exact();
+                for t in trace.thread_indices() {
+                    let mut f = new_feeder();
+                    for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
+                        reader.visit_chunk(c, &mut f)?;
+                        bar.inc(c.events as u64);
+                    }
+                    let h = f.finish();
+                    all.merge(&h);
+                    per_thread.push((t, h));
+                }
+                all
+            } else {
+                let mut f = new_feeder();
+                let mut n = 0u64;
+                for r in trace.merged()? {
+                    let (_, e) = r?;
+                    e.visit(&mut f);
+                    n += 1;
+                    if n % 65536 == 0 {
+                        bar.set_position(n);
+                    }
+                }
+                f.finish()
+            }
+        }
+    };
+    let output = Output {
+        engine: kind.to_string(),
+        exact: all.exact,
+        line: args.line,
+        bound: args.bound,
+        all: HistogramJson::new(None, &all),
+        threads: per_thread
+            .iter()
+            .map(|(t, h)| HistogramJson::new(Some(*t), h))
+            .collect(),
+    };
+    let mut tables = Vec::new();
+    match args.format {
+        TableStyle::Parda => tables.push(parda_table(&all)),
+        TableStyle::Log2 => {
+            let what = if args.per_thread {
+                "sum of per-thread histograms"
+            } else {
+                "all threads, merged order"
+            };
+            tables.push(log2_table(
+                &format!(
+                    "Reuse distances in {}-byte blocks ({what}), engine {kind}",
+                    args.line
+                ),
+                &all,
+            ));
+            for (t, h) in &per_thread {
+                tables.push(log2_table(&format!("Thread {t}"), h));
+            }
+        }
+    }
+    if let Some(p) = &args.plot {
+        let bins = all.log2_bins();
+        let mut labels: Vec<String> = bins
+            .iter()
+            .map(|&(lo, hi, _)| {
+                if hi - lo <= 1 {
+                    lo.to_string()
+                } else {
+                    format!("{lo}-{}", hi - 1)
+                }
+            })
+            .collect();
+        let mut values: Vec<f64> = bins.iter().map(|b| b.2 as f64).collect();
+        labels.push("cold".into());
+        values.push(all.cold as f64);
+        let svg = crate::plot::bar_chart(
+            &format!("Reuse-distance histogram ({} B blocks, {kind})", args.line),
+            "reuse distance (distinct blocks)",
+            "references",
+            &labels,
+            &values,
+        );
+        crate::plot::write_svg(p, &svg)?;
+    }
+    if args.out.format() == Format::Table && !all.exact {
+        eprintln!("rda-report: note: engine {kind} is approximate");
+    }
+    emit(args.out.format(), &output, &tables)
+}

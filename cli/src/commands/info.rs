@@ -1,0 +1,250 @@
+//! `rda-report info`: what a trace holds.
+
+use crate::output::{emit, OutputArgs, Table};
+use anyhow::Result;
+use rdtrace::meta::VarClass;
+use rdtrace::{Event, EventVisitor};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Arguments of `info`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  rda-report info app.rdtrace --json")]
+pub struct InfoArgs {
+    /// Trace file.
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Event counts by kind.
+#[derive(Default, Serialize, Debug, Clone, Copy)]
+pub struct EventCounts {
+    blocks: u64,
+    accesses: u64,
+    bytes_accessed: u64,
+    branches: u64,
+    forks: u64,
+    joins: u64,
+    region_enters: u64,
+    region_exits: u64,
+    workshare_inits: u64,
+    workshare_nexts: u64,
+    workshare_finis: u64,
+    barriers: u64,
+    stamps: u64,
+}
+
+impl EventVisitor for EventCounts {
+    fn block(&mut self, _bb: u32) {
+        self.blocks += 1;
+    }
+    fn access(&mut self, _mi: u32, _addr: u64, len: u64) {
+        self.accesses += 1;
+        self.bytes_accessed += len;
+    }
+    fn branch(&mut self, _br: u32, _outcome: u32) {
+        self.branches += 1;
+    }
+    fn other(&mut self, e: Event) {
+        match e {
+            Event::Fork { .. } => self.forks += 1,
+            Event::Join { .. } => self.joins += 1,
+            Event::RegionEnter { .. } => self.region_enters += 1,
+            Event::RegionExit { .. } => self.region_exits += 1,
+            Event::WorkshareInit { .. } => self.workshare_inits += 1,
+            Event::WorkshareNext { .. } => self.workshare_nexts += 1,
+            Event::WorkshareFini { .. } => self.workshare_finis += 1,
+            Event::Barrier => self.barriers += 1,
+            Event::Stamp { .. } => self.stamps += 1,
+            _ => {}
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ThreadRow {
+    thread: u32,
+    os_tid: u64,
+    events: u64,
+    accesses: u64,
+}
+
+#[derive(Serialize)]
+struct StaticCounts {
+    modules: usize,
+    functions: usize,
+    outlined_functions: usize,
+    blocks: usize,
+    parallel_blocks: usize,
+    mem_instrs: usize,
+    shared_mem_instrs: usize,
+    private_mem_instrs: usize,
+    branches: usize,
+    loops: usize,
+    regions: usize,
+    workshares: usize,
+}
+
+#[derive(Serialize)]
+struct InfoJson<'a> {
+    path: String,
+    program: &'a str,
+    args: &'a [String],
+    pid: u32,
+    format_version: u32,
+    clock: &'a str,
+    file_bytes: u64,
+    exit: Option<String>,
+    threads: Vec<ThreadRow>,
+    events: EventCounts,
+    bytes_per_access: f64,
+    static_counts: StaticCounts,
+    warnings: &'a [String],
+}
+
+/// Runs `info`.
+pub fn run(args: &InfoArgs) -> Result<()> {
+    let trace = crate::tracefile::open(&args.trace)?;
+    let bar = crate::progress::bar(trace.total_events(), "reading", args.out.quiet);
+    let mut total = EventCounts::default();
+    let mut threads = Vec::new();
+    let mut reader = trace.chunk_reader()?;
+    for t in &trace.threads {
+        let mut c = EventCounts::default();
+        let mut n = 0;
+        for chunk in trace.event_chunks().iter().filter(|c| c.thread == t.thread) {
+            n += reader.visit_chunk(chunk, &mut c)?;
+            bar.inc(chunk.events as u64);
+        }
+        threads.push(ThreadRow {
+            thread: t.thread,
+            os_tid: t.os_tid,
+            events: n,
+            accesses: c.accesses,
+        });
+        for (a, b) in [
+            (&mut total.blocks, c.blocks),
+            (&mut total.accesses, c.accesses),
+            (&mut total.bytes_accessed, c.bytes_accessed),
+            (&mut total.branches, c.branches),
+            (&mut total.forks, c.forks),
+            (&mut total.joins, c.joins),
+            (&mut total.region_enters, c.region_enters),
+            (&mut total.region_exits, c.region_exits),
+            (&mut total.workshare_inits, c.workshare_inits),
+            (&mut total.workshare_nexts, c.workshare_nexts),
+            (&mut total.workshare_finis, c.workshare_finis),
+            (&mut total.barriers, c.barriers),
+            (&mut total.stamps, c.stamps),
+        ] {
+            *a += b;
+        }
+    }
+    bar.finish_and_clear();
+    let m = &trace.meta;
+    let sc = StaticCounts {
+        modules: m.modules.len(),
+        functions: m.functions.len(),
+        outlined_functions: m.functions.iter().filter(|f| f.outlined).count(),
+        blocks: m.blocks.len(),
+        parallel_blocks: m.blocks.iter().filter(|b| b.parallel).count(),
+        mem_instrs: m.mem_instrs.len(),
+        shared_mem_instrs: m
+            .mem_instrs
+            .iter()
+            .filter(|i| i.class == VarClass::Shared)
+            .count(),
+        private_mem_instrs: m
+            .mem_instrs
+            .iter()
+            .filter(|i| i.class == VarClass::Private)
+            .count(),
+        branches: m.branches.len(),
+        loops: m.loops.len(),
+        regions: m.regions.len(),
+        workshares: m.workshares.len(),
+    };
+    let exit = trace.exit.as_ref().map(|e| match e.reason {
+        rdtrace::chunk::ExitReason::Exit => "exit".to_string(),
+        rdtrace::chunk::ExitReason::Signal(s) => format!("signal {s}"),
+    });
+    let json = InfoJson {
+        path: args.trace.display().to_string(),
+        program: &trace.program.program,
+        args: &trace.program.args,
+        pid: trace.program.pid,
+        format_version: trace.version,
+        clock: &trace.program.clock,
+        file_bytes: trace.file_len(),
+        exit: exit.clone(),
+        threads,
+        events: total,
+        bytes_per_access: if total.accesses > 0 {
+            trace.file_len() as f64 / total.accesses as f64
+        } else {
+            0.0
+        },
+        static_counts: sc,
+        warnings: trace.warnings(),
+    };
+
+    let mut prog = Table::new(["field", "value"]).titled("Program");
+    prog.row(["trace", &json.path]);
+    prog.row(["program", json.program]);
+    prog.row(["command line", &json.args.join(" ")]);
+    prog.row(["pid", &json.pid.to_string()]);
+    prog.row(["format version", &json.format_version.to_string()]);
+    prog.row(["clock", json.clock]);
+    prog.row(["ended by", exit.as_deref().unwrap_or("(no end chunk)")]);
+    prog.row(["file bytes", &json.file_bytes.to_string()]);
+    prog.row(["bytes per access", &format!("{:.3}", json.bytes_per_access)]);
+
+    let mut th = Table::new(["thread", "os tid", "events", "accesses"]).titled("Threads");
+    for t in &json.threads {
+        th.row([
+            t.thread.to_string(),
+            t.os_tid.to_string(),
+            t.events.to_string(),
+            t.accesses.to_string(),
+        ]);
+    }
+    let mut ev = Table::new(["event kind", "count"]).titled("Events");
+    let e = &json.events;
+    for (k, v) in [
+        ("block", e.blocks),
+        ("access", e.accesses),
+        ("bytes accessed", e.bytes_accessed),
+        ("branch", e.branches),
+        ("fork", e.forks),
+        ("join", e.joins),
+        ("region enter", e.region_enters),
+        ("region exit", e.region_exits),
+        ("workshare init", e.workshare_inits),
+        ("workshare next", e.workshare_nexts),
+        ("workshare fini", e.workshare_finis),
+        ("barrier", e.barriers),
+        ("stamp", e.stamps),
+    ] {
+        ev.row([k.to_string(), v.to_string()]);
+    }
+    let s = &json.static_counts;
+    let mut st = Table::new(["static entity", "count"]).titled("Static metadata");
+    for (k, v) in [
+        ("modules", s.modules),
+        ("functions", s.functions),
+        ("outlined functions", s.outlined_functions),
+        ("basic blocks", s.blocks),
+        ("parallel blocks", s.parallel_blocks),
+        ("memory instructions", s.mem_instrs),
+        ("shared", s.shared_mem_instrs),
+        ("private", s.private_mem_instrs),
+        ("branches", s.branches),
+        ("loops", s.loops),
+        ("parallel regions", s.regions),
+        ("worksharing loops", s.workshares),
+    ] {
+        st.row([k.to_string(), v.to_string()]);
+    }
+    emit(args.out.format(), &json, &[prog, th, ev, st])
+}

@@ -1,0 +1,49 @@
+//! `rda-report`: every analysis of rdtools traces as a subcommand.
+//!
+//! Analyses live in library crates and return plain data; this binary parses flags into their
+//! `*Config` structs and renders results through [`output`] (tables, JSON, CSV) and [`plot`]
+//! (SVG). Exit status: 0 success, 1 failure (bad trace, I/O), 2 usage error.
+
+mod commands;
+mod output;
+mod plot;
+mod progress;
+mod tracefile;
+
+use clap::{Parser, Subcommand};
+
+/// Reuse-distance (locality) analysis of traces written by programs built with `rdcc`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "rda-report",
+    version,
+    about,
+    after_help = "Examples:\n  rdcc -fopenmp -O2 app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report info app.rdtrace\n  rda-report dump app.rdtrace --limit 40\n  rda-report histogram app.rdtrace --line 64 --plot hist.svg\n  rda-report histogram app.rdtrace --per-thread --json"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: commands::Command,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = commands::run(cli.command) {
+        eprintln!("rda-report: error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
+
+// Keep `Subcommand` in scope for the derive in `commands`.
+#[allow(unused_imports)]
+use Subcommand as _;

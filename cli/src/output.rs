@@ -1,0 +1,188 @@
+//! Output plumbing shared by every subcommand: analyses hand over plain data, and this module
+//! renders it as an aligned text table, CSV or JSON. Every number a command prints is also in
+//! its JSON.
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::io::Write;
+
+/// How a command prints its results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned tables for people.
+    Table,
+    /// One JSON document.
+    Json,
+    /// CSV, one block per table separated by a blank line.
+    Csv,
+}
+
+/// Output flags common to all commands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OutputArgs {
+    /// Print JSON instead of tables.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print CSV instead of tables.
+    #[arg(long)]
+    pub csv: bool,
+    /// Hide progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl OutputArgs {
+    /// The chosen format.
+    pub fn format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else if self.csv {
+            Format::Csv
+        } else {
+            Format::Table
+        }
+    }
+}
+
+/// A titled table of strings; numbers are formatted by the caller.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Printed above the table (not in CSV).
+    pub title: Option<String>,
+    /// Column names.
+    pub headers: Vec<String>,
+    /// Rows, each as long as `headers`.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column names.
+    pub fn new<S: Into<String>>(headers: impl IntoIterator<Item = S>) -> Table {
+        Table {
+            title: None,
+            headers: headers.into_iter().map(Into::into).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Sets the title.
+    pub fn titled(mut self, title: impl Into<String>) -> Table {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Appends a row.
+    pub fn row<S: ToString>(&mut self, cells: impl IntoIterator<Item = S>) {
+        self.rows
+            .push(cells.into_iter().map(|c| c.to_string()).collect());
+    }
+
+    /// Renders with columns padded; numeric-looking cells are right-aligned.
+    pub fn render_text(&self) -> String {
+        let n = self.headers.len();
+        let mut width = vec![0usize; n];
+        for r in std::iter::once(&self.headers).chain(&self.rows) {
+            for (i, c) in r.iter().enumerate().take(n) {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+        let numeric = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_digit() || ".-+%eE,∞".contains(c))
+        };
+        let mut out = String::new();
+        if let Some(t) = &self.title {
+            out.push_str(t);
+            out.push('\n');
+        }
+        let line = |cells: &Vec<String>, out: &mut String| {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate().take(n) {
+                if i > 0 {
+                    s.push_str("  ");
+                }
+                let pad = width[i] - c.chars().count();
+                if numeric(c) {
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
+                } else {
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                }
+            }
+            out.push_str(s.trim_end());
+            out.push('\n');
+        };
+        line(&self.headers, &mut out);
+        let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
+        line(&rule, &mut out);
+        for r in &self.rows {
+            line(r, &mut out);
+        }
+        out
+    }
+
+    /// Renders as CSV (RFC 4180 quoting).
+    pub fn render_csv(&self) -> String {
+        let q = |s: &str| {
+            if s.contains([',', '"', '\n']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_string()
+            }
+        };
+        let mut out = String::new();
+        for r in std::iter::once(&self.headers).chain(&self.rows) {
+            out.push_str(&r.iter().map(|c| q(c)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Prints a command's result: `json` for `--json`, the tables otherwise.
+pub fn emit(format: Format, json: &impl Serialize, tables: &[Table]) -> Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let r = match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, json).context("writing JSON")?;
+            writeln!(out)
+        }
+        Format::Csv => {
+            let mut r = Ok(());
+            for (i, t) in tables.iter().enumerate() {
+                if i > 0 {
+                    r = r.and(writeln!(out));
+                }
+                r = r.and(out.write_all(t.render_csv().as_bytes()));
+            }
+            r
+        }
+        Format::Table => {
+            let mut r = Ok(());
+            for (i, t) in tables.iter().enumerate() {
+                if i > 0 {
+                    r = r.and(writeln!(out));
+                }
+                r = r.and(out.write_all(t.render_text().as_bytes()));
+            }
+            r
+        }
+    };
+    match r {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.context("writing output"),
+    }
+}
+
+/// Formats a fraction as a percentage with two decimals.
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "0.00".into()
+    } else {
+        format!("{:.2}", 100.0 * part as f64 / whole as f64)
+    }
+}

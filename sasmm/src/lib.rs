@@ -1,0 +1,36 @@
+//! SASMM (Barai et al., "PPT-SASMM: Scalable Analytical Shared Memory Model"): predicts private
+//! L1 and shared L2 hit rates of an OpenMP program on m cores from the trace of ONE sequential
+//! run, and measures the ground truth on traces of real threaded runs.
+//!
+//! Pipeline (one module each):
+//! 1. [`seq`]: the sequential trace as basic-block windows with their OpenMP placement.
+//! 2. [`mimic`]: private trace per core (Alg. 1) with per-core address offsets.
+//! 3. [`interleave`]: the shared trace (Alg. 2, round-robin or uniform random).
+//! 4. [`profile`]: PRD/CRD, block probabilities (eq. 1–3), sampled P(D|BB) (Alg. 3), eq. 4.
+//! 5. [`model`]: the stack-distance cache model (eq. 5–7).
+//! 6. [`predict`](mod@predict): all of the above for one core count.
+//! 7. [`measure`](mod@measure): exact simulation and real PRD/CRD of a threaded run (validation).
+//!
+//! The library returns plain data and never formats output; `rda-report predict|validate|measure`
+//! prints it. Architecture invariant: depends on the trace format, the engines and the cache
+//! simulator, never on the CLI, LLVM or the runtime.
+
+pub mod error;
+pub mod interleave;
+pub mod measure;
+pub mod mimic;
+pub mod model;
+pub mod predict;
+pub mod profile;
+mod rng;
+pub mod seq;
+
+pub use error::{Result, SasmmError};
+pub use interleave::Interleave;
+pub use measure::{measure, MeasureConfig, Measurement};
+pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
+pub use predict::{predict, predict_many, Prediction, SasmmConfig};
+pub use profile::{BbWeighting, ProfileConfig};
+pub use seq::SequentialTrace;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,140 @@
+//! Ground truth from the trace of a real threaded run: per-thread PRD, CRD over the events
+//! merged in stamp order, and an exact LRU simulation of a private L1 per thread and a shared
+//! L2 ([`rdcachesim::Hierarchy`]) giving measured hit rates.
+
+use crate::error::Result;
+use crate::model::Profile;
+use rdcachesim::{CacheConfig, Hierarchy, LevelStats};
+use rdengines::{FastCore, Histogram};
+use rdtrace::{Event, Trace};
+use serde::Serialize;
+
+/// Caches of the simulated machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeasureConfig {
+    /// Private L1 per thread.
+    pub l1: CacheConfig,
+    /// Shared L2.
+    pub l2: CacheConfig,
+}
+
+impl Default for MeasureConfig {
+    fn default() -> Self {
+        MeasureConfig {
+            l1: CacheConfig::default(),
+            l2: CacheConfig::paper_l2(),
+        }
+    }
+}
+
+/// Measured numbers of one real run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measurement {
+    /// Threads that issued accesses (one core each).
+    pub threads: usize,
+    /// Line references issued (at the L1 line size).
+    pub references: u64,
+    /// Simulated L1 hit rate over all threads' references.
+    pub l1_hit: f64,
+    /// Simulated L1 counts per thread.
+    pub l1_per_thread: Vec<LevelStats>,
+    /// Simulated global L2 hit rate: 1 − L2 misses / references.
+    pub l2_hit: f64,
+    /// Simulated local L2 hit rate: L2 hits / L2 accesses.
+    pub l2_local_hit: f64,
+    /// Simulated L2 counts.
+    pub l2: LevelStats,
+    /// Eq. 7 over the real PRD (all threads): what the stack-distance model gives with a
+    /// perfect profile.
+    pub l1_hit_from_prd: f64,
+    /// Eq. 7 over the real CRD.
+    pub l2_hit_from_crd: f64,
+    /// Per-thread PRD histograms (L1 lines).
+    #[serde(skip)]
+    pub prd: Vec<Histogram>,
+    /// CRD histogram (L2 lines).
+    #[serde(skip)]
+    pub crd: Histogram,
+}
+
+/// Accumulates a measurement from accesses in global order.
+pub struct Measurer {
+    config: MeasureConfig,
+    hierarchy: Hierarchy,
+    prd: Vec<(FastCore, Histogram)>,
+    crd: (FastCore, Histogram),
+}
+
+fn add(h: &mut Histogram, d: Option<u64>) {
+    match d {
+        Some(d) => h.add(d, 1),
+        None => h.cold += 1,
+    }
+}
+
+impl Measurer {
+    /// An empty measurement.
+    pub fn new(config: MeasureConfig) -> Self {
+        Measurer {
+            config,
+            hierarchy: Hierarchy::new(config.l1, config.l2, 0),
+            prd: Vec::new(),
+            crd: (FastCore::default(), Histogram::new_exact()),
+        }
+    }
+
+    /// One access of `len` bytes at `addr` by core `core`.
+    pub fn access(&mut self, core: usize, addr: u64, len: u64) {
+        self.hierarchy.access(core, addr, len);
+        while self.prd.len() <= core {
+            self.prd.push((FastCore::default(), Histogram::new_exact()));
+        }
+        let (stack, h) = &mut self.prd[core];
+        self.config
+            .l1
+            .for_each_line(addr, len, |l| add(h, stack.access(l)));
+        let (stack, h) = &mut self.crd;
+        self.config
+            .l2
+            .for_each_line(addr, len, |l| add(h, stack.access(l)));
+    }
+
+    /// The results.
+    pub fn finish(self) -> Measurement {
+        let stats = self.hierarchy.stats();
+        let prd: Vec<Histogram> = self.prd.into_iter().map(|p| p.1).collect();
+        let mut all = Histogram::new_exact();
+        for h in &prd {
+            all.merge(h);
+        }
+        let crd = self.crd.1;
+        Measurement {
+            threads: stats.l1.iter().filter(|s| s.accesses > 0).count(),
+            references: stats.references(),
+            l1_hit: stats.l1_hit_rate(),
+            l1_per_thread: stats.l1.clone(),
+            l2_hit: stats.l2_global_hit_rate(),
+            l2_local_hit: stats.l2_local_hit_rate(),
+            l2: stats.l2,
+            l1_hit_from_prd: Profile::from_histogram(&all).hit_rate(&self.config.l1),
+            l2_hit_from_crd: Profile::from_histogram(&crd).hit_rate(&self.config.l2),
+            prd,
+            crd,
+        }
+    }
+}
+
+/// Measures a real run: threads become cores in thread-index order, events are taken in the
+/// order the stamps reconstruct ([`Trace::merged`]).
+pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
+    let threads = trace.thread_indices();
+    let mut m = Measurer::new(config);
+    for r in trace.merged()? {
+        let (t, e) = r?;
+        if let Event::Access { addr, len, .. } = e {
+            let core = threads.binary_search(&t).unwrap_or(0);
+            m.access(core, addr, len);
+        }
+    }
+    Ok(m.finish())
+}

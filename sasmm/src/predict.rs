@@ -1,0 +1,195 @@
+//! The whole SASMM prediction for m cores: mimic (Alg. 1), interleave (Alg. 2), profile
+//! (eq. 1–4, Alg. 3) and hit rates (eq. 5–7) for a private L1 per core and a shared L2.
+
+use crate::error::Result;
+use crate::interleave::Interleave;
+use crate::mimic::{MimicConfig, MimickedTrace};
+use crate::model::Profile;
+use crate::profile::{
+    block_probabilities, concurrent_profile, private_block_probabilities, private_profile,
+    sample_windows, BbWeighting, ProfileConfig,
+};
+use crate::seq::SequentialTrace;
+use rdcachesim::CacheConfig;
+use rdengines::Histogram;
+use serde::Serialize;
+
+/// Everything the prediction needs besides the core count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SasmmConfig {
+    /// Private L1 of each core.
+    pub l1: CacheConfig,
+    /// Shared L2.
+    pub l2: CacheConfig,
+    /// Alg. 1 settings (`cores` is set per prediction).
+    pub mimic: MimicConfig,
+    /// Alg. 2 strategy.
+    pub interleave: Interleave,
+    /// Alg. 3 / eq. 1–4 settings.
+    pub profile: ProfileConfig,
+}
+
+impl Default for SasmmConfig {
+    /// The paper's evaluation setup: L1 8K:8:64 private, L2 128K:16:64 shared, round-robin,
+    /// 1 % window samples.
+    fn default() -> Self {
+        SasmmConfig {
+            l1: CacheConfig::default(),
+            l2: CacheConfig::paper_l2(),
+            mimic: MimicConfig::default(),
+            interleave: Interleave::RoundRobin,
+            profile: ProfileConfig::default(),
+        }
+    }
+}
+
+/// Predicted numbers for one cache level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelPrediction {
+    /// The model's hit rate: eq. 7 over the probabilistic profile P(D) of eq. 4 (Alg. 3 samples).
+    pub hit: f64,
+    /// Eq. 7 over the exact profile of the mimicked trace (no sampling, no block weighting):
+    /// separates the sampling error from the mimicking error.
+    pub hit_exact_profile: f64,
+    /// Eq. 7 over eq. 4 with the paper's literal block weights (eq. 1 for L2, eq. 2–3 for L1;
+    /// instance counts, not references).
+    pub hit_paper_weights: f64,
+    /// Line references in the mimicked trace(s) at this level's line size.
+    pub references: u64,
+}
+
+/// A SASMM prediction for one core count.
+#[derive(Clone, Debug, Serialize)]
+pub struct Prediction {
+    /// Number of cores m.
+    pub cores: usize,
+    /// Private L1 (aggregate over all cores' references).
+    pub l1: LevelPrediction,
+    /// Eq. 7 on each core's exact PRD.
+    pub l1_per_core: Vec<f64>,
+    /// Shared L2, global hit rate (fraction of all references that hit in an L2-sized shared
+    /// cache, from the CRD).
+    pub l2: LevelPrediction,
+    /// L2 hits per L2 access, derived as (h2 − h1) / (1 − h1) from the global rates.
+    pub l2_local_hit: f64,
+    /// Exact PRD histogram per core (L1 lines).
+    #[serde(skip)]
+    pub prd: Vec<Histogram>,
+    /// Exact CRD histogram (L2 lines).
+    #[serde(skip)]
+    pub crd: Histogram,
+}
+
+/// Predicts L1 and L2 hit rates for `cores` cores from the sequential trace.
+pub fn predict(seq: &SequentialTrace, config: &SasmmConfig, cores: usize) -> Result<Prediction> {
+    config.profile.validate()?;
+    let mimic = MimickedTrace::build(
+        seq,
+        MimicConfig {
+            cores,
+            ..config.mimic
+        },
+    )?;
+    let pc = &config.profile;
+    let sampled = sample_windows(seq, pc.sample_rate, pc.min_samples, pc.seed);
+    let p_seq = block_probabilities(seq);
+    let parallel = seq.block_parallel();
+
+    // Private L1: PRD over per-core stacks.
+    let prd = private_profile(&mimic, config.l1.line, &sampled);
+    let mimicked_weights: Vec<f64> = prd.instances.iter().map(|&n| n as f64).collect();
+    let paper_l1_weights = private_block_probabilities(&p_seq, &parallel, cores);
+    let l1_weights = match pc.weighting {
+        BbWeighting::Mimicked => &mimicked_weights,
+        BbWeighting::Paper => &paper_l1_weights,
+    };
+    let prd_total = prd.exact_total();
+    let l1 = LevelPrediction {
+        hit: prd
+            .mixture(l1_weights, pc.reference_weighted)
+            .hit_rate(&config.l1),
+        hit_exact_profile: Profile::from_histogram(&prd_total).hit_rate(&config.l1),
+        hit_paper_weights: prd.mixture(&paper_l1_weights, false).hit_rate(&config.l1),
+        references: prd_total.total(),
+    };
+    let l1_per_core = prd
+        .exact
+        .iter()
+        .map(|h| Profile::from_histogram(h).hit_rate(&config.l1))
+        .collect();
+
+    // Shared L2: CRD over the interleaved trace.
+    let crd = concurrent_profile(&mimic, config.interleave, config.l2.line, &sampled);
+    let l2_weights = match pc.weighting {
+        BbWeighting::Mimicked => &mimicked_weights,
+        BbWeighting::Paper => &p_seq,
+    };
+    let crd_total = crd.exact_total();
+    let l2 = LevelPrediction {
+        hit: crd
+            .mixture(l2_weights, pc.reference_weighted)
+            .hit_rate(&config.l2),
+        hit_exact_profile: Profile::from_histogram(&crd_total).hit_rate(&config.l2),
+        hit_paper_weights: crd.mixture(&p_seq, false).hit_rate(&config.l2),
+        references: crd_total.total(),
+    };
+    let l2_local_hit = local_rate(l1.hit, l2.hit);
+    Ok(Prediction {
+        cores,
+        l1,
+        l1_per_core,
+        l2,
+        l2_local_hit,
+        prd: prd.exact,
+        crd: crd_total,
+    })
+}
+
+/// Predicts several core counts, one worker thread per core count up to the machine's
+/// parallelism; results come back in the order of `cores`.
+pub fn predict_many(
+    seq: &SequentialTrace,
+    config: &SasmmConfig,
+    cores: &[usize],
+) -> Result<Vec<Prediction>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(cores.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<Prediction>>> = (0..cores.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= cores.len() {
+                            break done;
+                        }
+                        done.push((i, predict(seq, config, cores[i])));
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, r) in h.join().expect("prediction worker panicked") {
+                results[i] = Some(r);
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.expect("every core count predicted"))
+        .collect()
+}
+
+/// Local L2 hit rate from global L1 and L2 hit rates, clamped to [0, 1].
+pub fn local_rate(l1: f64, l2_global: f64) -> f64 {
+    if l1 >= 1.0 {
+        0.0
+    } else {
+        ((l2_global - l1) / (1.0 - l1)).clamp(0.0, 1.0)
+    }
+}

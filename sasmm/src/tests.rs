@@ -1,0 +1,671 @@
+//! Unit tests of every SASMM step on a hand-made program whose expected results are worked out
+//! by hand in the comments.
+//!
+//! The program: `main` runs block 0 (one shared access), forks region 0 whose outlined function
+//! runs block 2 (a private and a shared-variable access, then `__kmpc_for_static_init` for
+//! iterations 0..=3), the worksharing loop 0 (header block 3, body block 4 with one access to
+//! `A[i]` 64 bytes apart), exit block 5, and after the join block 1 (one shared access).
+
+use crate::interleave::{for_each_shared_access, Interleave};
+use crate::measure::{measure, MeasureConfig, Measurer};
+use crate::mimic::{static_owner, MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
+use crate::model::Profile;
+use crate::predict::{predict, SasmmConfig};
+use crate::profile::{
+    block_probabilities, concurrent_profile, private_block_probabilities, private_profile,
+    sample_windows,
+};
+use crate::seq::{Placement, SequentialTrace};
+use rdcachesim::{CacheConfig, Hierarchy};
+use rdengines::{analyse, EngineConfig, EngineKind};
+use rdtrace::meta::*;
+use rdtrace::Event;
+
+const A: u64 = 0x10000;
+const STACK: u64 = 0x7000;
+const N_VAR: u64 = 0x2000;
+const G: u64 = 0x1000;
+
+fn block(function: u32, name: &str, parallel: bool, loop_id: Option<u32>) -> BlockMeta {
+    BlockMeta {
+        function,
+        name: name.into(),
+        loc: None,
+        parallel,
+        successors: vec![],
+        loop_id,
+        first_mem_instr: 0,
+        num_mem_instrs: 0,
+    }
+}
+
+fn mi(block: u32, class: VarClass, derivation: &str) -> MemInstrMeta {
+    MemInstrMeta {
+        block,
+        kind: AccessKind::Load,
+        size: 8,
+        vector: false,
+        loc: None,
+        class,
+        derivation: derivation.into(),
+    }
+}
+
+fn module() -> ModuleMeta {
+    ModuleMeta {
+        name: "hand.c".into(),
+        functions: vec![
+            FunctionMeta {
+                name: "main".into(),
+                loc: None,
+                outlined: false,
+                parallel: false,
+                first_block: 0,
+                num_blocks: 2,
+            },
+            FunctionMeta {
+                name: "main.omp_outlined".into(),
+                loc: None,
+                outlined: true,
+                parallel: true,
+                first_block: 2,
+                num_blocks: 4,
+            },
+        ],
+        blocks: vec![
+            block(0, "entry", false, None),
+            block(0, "after", false, None),
+            block(1, "entry", true, None),
+            block(1, "header", true, Some(0)),
+            block(1, "body", true, Some(0)),
+            block(1, "exit", true, None),
+        ],
+        mem_instrs: vec![
+            mi(0, VarClass::Shared, "global @G"),
+            mi(2, VarClass::Private, "alloca %i in main.omp_outlined"),
+            mi(4, VarClass::Shared, "%A loaded -> pointer loaded from memory at %0 -> shared variable argument %A of main.omp_outlined"),
+            mi(2, VarClass::Shared, "shared variable argument %n of main.omp_outlined"),
+            mi(1, VarClass::Shared, "global @G"),
+        ],
+        loops: vec![LoopMeta {
+            function: 1,
+            header: 3,
+            parent: None,
+            depth: 1,
+            loc: None,
+        }],
+        workshares: vec![WorkshareMeta {
+            function: 1,
+            block: 2,
+            kind: WorkshareKind::Static,
+            schedule: Some(34),
+            chunk: None,
+            loop_id: Some(0),
+            loc: None,
+        }],
+        ..Default::default()
+    }
+}
+
+fn meta() -> ProgramMeta {
+    let mut p = ProgramMeta::default();
+    p.add_module(module(), [0; 7]).unwrap();
+    p
+}
+
+fn acc(mi: u32, addr: u64) -> Event {
+    Event::Access { mi, addr, len: 8 }
+}
+
+/// The sequential run's events (one thread).
+fn events(iterations: u64) -> Vec<Event> {
+    let mut e = vec![
+        Event::Block { bb: 0 },
+        acc(0, G),
+        Event::Fork { region: 0 },
+        Event::RegionEnter {
+            region: 0,
+            omp_thread: 0,
+            team_size: 1,
+        },
+        Event::Block { bb: 2 },
+        acc(1, STACK),
+        acc(3, N_VAR),
+        Event::WorkshareInit {
+            ws: 0,
+            schedule: 34,
+            lower: 0,
+            upper: iterations as i64 - 1,
+            stride: iterations as i64,
+            incr: 1,
+            chunk: 1,
+        },
+    ];
+    for i in 0..iterations {
+        e.push(Event::Block { bb: 3 });
+        e.push(Event::Block { bb: 4 });
+        e.push(acc(2, A + 64 * i));
+    }
+    e.extend([
+        Event::Block { bb: 5 },
+        Event::WorkshareFini { ws: 0 },
+        Event::RegionExit { region: 0 },
+        Event::Join { region: 0 },
+        Event::Block { bb: 1 },
+        acc(4, G),
+    ]);
+    e
+}
+
+fn seq(iterations: u64) -> SequentialTrace {
+    SequentialTrace::from_events(&meta(), events(iterations)).unwrap()
+}
+
+fn mimic(s: &SequentialTrace, cores: usize, policy: OffsetPolicy) -> MimickedTrace<'_> {
+    MimickedTrace::build(
+        s,
+        MimicConfig {
+            cores,
+            offset_policy: policy,
+            ..MimicConfig::default()
+        },
+    )
+    .unwrap()
+}
+
+const OFF: u64 = 1 << 44;
+
+#[test]
+fn windows_sections_and_placements() {
+    let s = seq(4);
+    let bbs: Vec<u32> = s.windows.iter().map(|w| w.bb).collect();
+    // The empty continuation of block 0 after the join is dropped.
+    assert_eq!(bbs, [0, 2, 3, 4, 3, 4, 3, 4, 3, 4, 5, 1]);
+    let place: Vec<Placement> = s.windows.iter().map(|w| w.placement).collect();
+    let it = |i| Placement::Iteration {
+        workshare: 0,
+        iteration: i,
+    };
+    assert_eq!(
+        place,
+        [
+            Placement::Serial,
+            Placement::Replicated,
+            it(0),
+            it(0),
+            it(1),
+            it(1),
+            it(2),
+            it(2),
+            it(3),
+            it(3),
+            Placement::Replicated,
+            Placement::Serial
+        ]
+    );
+    let sections: Vec<(bool, std::ops::Range<u32>)> = s
+        .sections
+        .iter()
+        .map(|x| (x.parallel, x.windows.clone()))
+        .collect();
+    assert_eq!(sections, [(false, 0..1), (true, 1..11), (false, 11..12)]);
+    assert_eq!(s.workshares[0].iterations, 4);
+    assert_eq!(s.workshares[0].chunk, None);
+    // Block 2 holds the private access and the shared-variable access.
+    assert_eq!(s.window_accesses(1).len(), 2);
+    assert_eq!(s.mi_shared_variable, [false, false, false, true, false]);
+    assert_eq!(s.block_instances()[3], 4);
+}
+
+#[test]
+fn static_schedules_by_hand() {
+    // Balanced: 10 iterations on 4 threads → 3,3,2,2.
+    let owners: Vec<usize> = (0..10)
+        .map(|i| static_owner(i, 10, 4, None, StaticSplit::Balanced))
+        .collect();
+    assert_eq!(owners, [0, 0, 0, 1, 1, 1, 2, 2, 3, 3]);
+    // Greedy: ceil(10/4) = 3 → 3,3,3,1.
+    let owners: Vec<usize> = (0..10)
+        .map(|i| static_owner(i, 10, 4, None, StaticSplit::Greedy))
+        .collect();
+    assert_eq!(owners, [0, 0, 0, 1, 1, 1, 2, 2, 2, 3]);
+    // Chunk 2 dealt round-robin on 3 threads.
+    let owners: Vec<usize> = (0..10)
+        .map(|i| static_owner(i, 10, 3, Some(2), StaticSplit::Balanced))
+        .collect();
+    assert_eq!(owners, [0, 0, 1, 1, 2, 2, 0, 0, 1, 1]);
+    // Fewer iterations than threads: one each.
+    let owners: Vec<usize> = (0..3)
+        .map(|i| static_owner(i, 3, 8, None, StaticSplit::Balanced))
+        .collect();
+    assert_eq!(owners, [0, 1, 2]);
+    // libomp's split observed on this machine: 62 iterations on 4 threads → 16,16,15,15.
+    let counts = (0..62).fold([0; 4], |mut c, i| {
+        c[static_owner(i, 62, 4, None, StaticSplit::Balanced)] += 1;
+        c
+    });
+    assert_eq!(counts, [16, 16, 15, 15]);
+}
+
+#[test]
+fn private_traces_alg1() {
+    let s = seq(4);
+    let t = mimic(&s, 2, OffsetPolicy::Private);
+    // Serial sections only on core 0; the parallel section: block 2 and 5 copied, iterations
+    // 0-1 on core 0 and 2-3 on core 1.
+    assert_eq!(t.sections[0].per_core, [vec![0], vec![]]);
+    assert_eq!(
+        t.sections[1].per_core,
+        [vec![1, 2, 3, 4, 5, 10], vec![1, 6, 7, 8, 9, 10]]
+    );
+    assert_eq!(t.sections[2].per_core, [vec![11], vec![]]);
+    let mut core1 = Vec::new();
+    t.for_each_private_access(1, |_, a, _| core1.push(a));
+    // Private policy: only the stack access moves.
+    assert_eq!(core1, [STACK + OFF, N_VAR, A + 128, A + 192]);
+    let mut core0 = Vec::new();
+    t.for_each_private_access(0, |_, a, _| core0.push(a));
+    assert_eq!(core0, [G, STACK, N_VAR, A, A + 64, G]);
+    // Paper policy: everything but the shared-variable access moves on core 1.
+    let p = mimic(&s, 2, OffsetPolicy::Paper);
+    let mut core1 = Vec::new();
+    p.for_each_private_access(1, |_, a, _| core1.push(a));
+    assert_eq!(core1, [STACK + OFF, N_VAR, A + 128 + OFF, A + 192 + OFF]);
+    // A chunk override of 1 deals iterations alternately.
+    let c = MimickedTrace::build(
+        &s,
+        MimicConfig {
+            cores: 2,
+            chunk: Some(1),
+            ..MimicConfig::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        c.sections[1].per_core,
+        [vec![1, 2, 3, 6, 7, 10], vec![1, 4, 5, 8, 9, 10]]
+    );
+    assert!(MimickedTrace::build(
+        &s,
+        MimicConfig {
+            cores: 0,
+            ..MimicConfig::default()
+        }
+    )
+    .is_err());
+}
+
+#[test]
+fn shared_trace_alg2_round_robin() {
+    let s = seq(4);
+    let t = mimic(&s, 2, OffsetPolicy::Private);
+    let mut out = Vec::new();
+    for_each_shared_access(&t, Interleave::RoundRobin, |c, _, a, _| out.push((c, a)));
+    assert_eq!(
+        out,
+        [
+            (0, G),
+            // Round 0: block 2 on both cores, one access each in turn.
+            (0, STACK),
+            (1, STACK + OFF),
+            (0, N_VAR),
+            (1, N_VAR),
+            // Rounds of the loop body: iteration 0 with 2, then 1 with 3.
+            (0, A),
+            (1, A + 128),
+            (0, A + 64),
+            (1, A + 192),
+            (0, G),
+        ]
+    );
+}
+
+#[test]
+fn shared_trace_alg2_uniform_is_a_seeded_permutation_within_rounds() {
+    let s = seq(64);
+    let t = mimic(&s, 4, OffsetPolicy::Private);
+    let collect = |seed| {
+        let mut out = Vec::new();
+        for_each_shared_access(&t, Interleave::Uniform { seed }, |c, w, a, _| {
+            out.push((c, w, a))
+        });
+        out
+    };
+    let a = collect(7);
+    assert_eq!(a, collect(7), "same seed, same trace");
+    assert_ne!(a, collect(8), "another seed, another order");
+    let mut rr = Vec::new();
+    for_each_shared_access(&t, Interleave::RoundRobin, |c, w, a, _| rr.push((c, w, a)));
+    let (mut x, mut y) = (a.clone(), rr.clone());
+    x.sort_unstable();
+    y.sort_unstable();
+    assert_eq!(x, y, "both interleavings hold the same accesses");
+    // Every core's own accesses stay in program order.
+    for core in 0..4 {
+        let mine: Vec<u64> = a.iter().filter(|e| e.0 == core).map(|e| e.2).collect();
+        let mut private = Vec::new();
+        t.for_each_private_access(core, |_, addr, _| private.push(addr));
+        assert_eq!(mine, private);
+    }
+}
+
+#[test]
+fn block_probabilities_eq1_to_3() {
+    let s = seq(4);
+    // Instances: b0 1, b1 1, b2 1, b3 4, b4 4, b5 1 → 12.
+    let p = block_probabilities(&s);
+    let expect = [1.0, 1.0, 1.0, 4.0, 4.0, 1.0, 0.0].map(|x: f64| x / 12.0);
+    for (a, b) in p.iter().zip(expect) {
+        assert!((a - b).abs() < 1e-12);
+    }
+    // Eq. 2-3 with m = 2: serial mass 2/12, parallel 10/12 halved → Z = 2/12 + 5/12 = 7/12.
+    let par = s.block_parallel();
+    assert_eq!(par, [false, false, true, true, true, true, false]);
+    let q = private_block_probabilities(&p, &par, 2);
+    assert!((q[0] - 1.0 / 7.0).abs() < 1e-12);
+    assert!((q[3] - 2.0 / 7.0).abs() < 1e-12);
+    assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn sampling_alg3() {
+    let s = seq(200);
+    let all = sample_windows(&s, 1.0, 1, 3);
+    assert!(all.iter().all(|&x| x));
+    let some = sample_windows(&s, 0.01, 1, 3);
+    // 200 body windows at 1 % → 2; blocks with one window keep it (min 1).
+    let body: usize = s
+        .windows
+        .iter()
+        .zip(&some)
+        .filter(|(w, &x)| w.bb == 4 && x)
+        .count();
+    assert_eq!(body, 2);
+    assert!(some[0] && some[1]);
+    assert_eq!(some, sample_windows(&s, 0.01, 1, 3));
+}
+
+#[test]
+fn profiles_match_the_naive_engine_and_full_sampling_equals_exact() {
+    let s = seq(300);
+    let t = mimic(&s, 4, OffsetPolicy::Private);
+    let all = sample_windows(&s, 1.0, 1, 0);
+    let prd = private_profile(&t, 64, &all);
+    for core in 0..4 {
+        let mut lines = Vec::new();
+        t.for_each_private_access(core, |_, a, _| lines.push(a >> 6));
+        let naive = analyse(EngineKind::Naive, &EngineConfig::default(), &lines);
+        assert_eq!(prd.exact[core].counts, naive.counts);
+        assert_eq!(prd.exact[core].cold, naive.cold);
+    }
+    let crd = concurrent_profile(&t, Interleave::RoundRobin, 64, &all);
+    let mut lines = Vec::new();
+    for_each_shared_access(&t, Interleave::RoundRobin, |_, _, a, _| lines.push(a >> 6));
+    let naive = analyse(EngineKind::Naive, &EngineConfig::default(), &lines);
+    assert_eq!(crd.exact[0].counts, naive.counts);
+    // Eq. 4 with every window sampled and reference weights is the exact profile.
+    let weights: Vec<f64> = crd.instances.iter().map(|&n| n as f64).collect();
+    let mix = crd.mixture(&weights, true);
+    let exact = Profile::from_histogram(&crd.exact_total());
+    assert!((mix.cold - exact.cold).abs() < 1e-12);
+    for (d, p) in &exact.finite {
+        assert!((mix.finite[d] - p).abs() < 1e-12, "d={d}");
+    }
+}
+
+#[test]
+fn prediction_is_exact_when_distances_decide_everything() {
+    // A fully associative L1 and L2 make eq. 5 a step, so with every window sampled the
+    // prediction for the mimicked trace equals an exact simulation of that same trace.
+    let s = seq(500);
+    let l1 = CacheConfig::parse("512:full:64").unwrap();
+    let l2 = CacheConfig::parse("4K:full:64").unwrap();
+    let mut cfg = SasmmConfig {
+        l1,
+        l2,
+        ..SasmmConfig::default()
+    };
+    cfg.profile.sample_rate = 1.0;
+    for m in [1, 2, 4] {
+        let p = predict(&s, &cfg, m).unwrap();
+        let t = mimic(&s, m, OffsetPolicy::Private);
+        let mut l1_hits = 0u64;
+        let mut refs = 0u64;
+        for core in 0..m {
+            let mut c = rdcachesim::Cache::new(l1);
+            t.for_each_private_access(core, |_, a, len| {
+                l1_hits += c.access(a, len as u64);
+                refs += 1;
+            });
+        }
+        assert!(
+            (p.l1.hit - l1_hits as f64 / refs as f64).abs() < 1e-9,
+            "m={m}"
+        );
+        let mut c = rdcachesim::Cache::new(l2);
+        let mut l2_hits = 0u64;
+        for_each_shared_access(&t, cfg.interleave, |_, _, a, len| {
+            l2_hits += c.access(a, len as u64)
+        });
+        assert!(
+            (p.l2.hit - l2_hits as f64 / refs as f64).abs() < 1e-9,
+            "m={m}"
+        );
+    }
+}
+
+#[test]
+fn measurer_matches_hierarchy_and_hand_counts() {
+    let l1 = CacheConfig::new(128, 2, 64).unwrap();
+    let l2 = CacheConfig::new(1024, 16, 64).unwrap();
+    let mut m = Measurer::new(MeasureConfig { l1, l2 });
+    let mut h = Hierarchy::new(l1, l2, 2);
+    // Core 0 touches 0, 64, 0; core 1 touches 0, 128.
+    for (c, a) in [(0, 0), (0, 64), (1, 0), (0, 0), (1, 128)] {
+        m.access(c, a, 8);
+        h.access(c, a, 8);
+    }
+    let r = m.finish();
+    assert_eq!(r.threads, 2);
+    assert_eq!(r.references, 5);
+    assert_eq!(r.l1_per_thread, h.stats().l1);
+    // L1 hits: core 0's second access to 0 only. L2: accesses 0,64,0(core1),128 → 1 hit.
+    assert!((r.l1_hit - 0.2).abs() < 1e-12);
+    assert_eq!((r.l2.accesses, r.l2.hits), (4, 1));
+    assert!((r.l2_hit - 0.4).abs() < 1e-12);
+    // PRD of core 0: 0 cold, 64 cold, 0 at distance 1. CRD: 0,64,0 (d=1),0 (d=0),128 cold.
+    assert_eq!(r.prd[0].counts.get(&1), Some(&1));
+    assert_eq!(r.prd[1].cold, 2);
+    assert_eq!(r.crd.counts.get(&0), Some(&1));
+    assert_eq!(r.crd.cold, 3);
+}
+
+#[test]
+fn trace_files_round_trip_through_the_model_and_the_measurement() {
+    use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
+    use rdtrace::writer::TraceWriter;
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, threads: &[Vec<Event>]| {
+        let path = dir.path().join(name);
+        let mut w = TraceWriter::new(
+            std::fs::File::create(&path).unwrap(),
+            &ProgramInfo::default(),
+        )
+        .unwrap();
+        w.module(&module()).unwrap();
+        for (t, ev) in threads.iter().enumerate() {
+            w.thread(&ThreadInfo {
+                thread: t as u32,
+                ..Default::default()
+            })
+            .unwrap();
+            w.events(t as u32, ev).unwrap();
+        }
+        w.finish(&ExitInfo {
+            reason: ExitReason::Exit,
+            end_time: 0,
+            events_recorded: vec![],
+        })
+        .unwrap();
+        path
+    };
+    let seq_path = write("seq.rdtrace", &[events(8)]);
+    let s = SequentialTrace::open(&seq_path).unwrap();
+    assert_eq!(s.accesses.len(), 2 + 2 + 8);
+    let two = write("two.rdtrace", &[events(8), events(8)]);
+    let err = SequentialTrace::open(&two).unwrap_err().to_string();
+    assert!(err.contains("sequential"), "{err}");
+    let trace = rdtrace::Trace::open(&two).unwrap();
+    let m = measure(&trace, MeasureConfig::default()).unwrap();
+    assert_eq!(m.threads, 2);
+    assert_eq!(m.references, 2 * 12);
+}
+
+/// The hand program with a `schedule(static, 2)` loop: clang's chunk loop (loop 0, header
+/// block 3) around the iteration loop (loop 1, a single block 4).
+fn chunked_meta() -> ProgramMeta {
+    let mut m = module();
+    m.blocks[3] = block(1, "chunk.header", true, Some(0));
+    m.blocks[4] = block(1, "inner.body", true, Some(1));
+    m.loops.push(LoopMeta {
+        function: 1,
+        header: 4,
+        parent: Some(0),
+        depth: 2,
+        loc: None,
+    });
+    m.workshares[0].schedule = Some(33);
+    m.workshares[0].chunk = Some(2);
+    let mut p = ProgramMeta::default();
+    p.add_module(m, [0; 7]).unwrap();
+    p
+}
+
+#[test]
+fn chunked_static_schedule_deals_chunks_round_robin() {
+    let mut e = vec![
+        Event::RegionEnter {
+            region: 0,
+            omp_thread: 0,
+            team_size: 1,
+        },
+        Event::Block { bb: 2 },
+        // One thread: libomp reports the first chunk [0, 1] and the stride between chunks.
+        Event::WorkshareInit {
+            ws: 0,
+            schedule: 33,
+            lower: 0,
+            upper: 1,
+            stride: 2,
+            incr: 1,
+            chunk: 2,
+        },
+    ];
+    for chunk in 0..4u64 {
+        e.push(Event::Block { bb: 3 });
+        for i in 0..2 {
+            e.push(Event::Block { bb: 4 });
+            e.push(acc(2, A + 64 * (2 * chunk + i)));
+        }
+    }
+    e.extend([
+        Event::Block { bb: 5 },
+        Event::WorkshareFini { ws: 0 },
+        Event::RegionExit { region: 0 },
+    ]);
+    let s = SequentialTrace::from_events(&chunked_meta(), e).unwrap();
+    assert_eq!(s.workshares[0].chunk, Some(2));
+    assert_eq!(s.workshares[0].iterations, 8);
+    let t = mimic(&s, 2, OffsetPolicy::Private);
+    let mut core0 = Vec::new();
+    t.for_each_private_access(0, |_, a, _| core0.push((a - A) / 64));
+    let mut core1 = Vec::new();
+    t.for_each_private_access(1, |_, a, _| core1.push((a - A) / 64));
+    // Chunks 0 and 2 (iterations 0,1,4,5) on core 0, chunks 1 and 3 on core 1.
+    assert_eq!(core0, [0, 1, 4, 5]);
+    assert_eq!(core1, [2, 3, 6, 7]);
+}
+
+#[test]
+fn without_loop_metadata_the_paper_per_block_rule_applies() {
+    let mut m = module();
+    m.loops.clear();
+    m.blocks[3].loop_id = None;
+    m.blocks[4].loop_id = None;
+    m.workshares[0].loop_id = None;
+    let mut p = ProgramMeta::default();
+    p.add_module(m, [0; 7]).unwrap();
+    let s = SequentialTrace::from_events(&p, events(4)).unwrap();
+    // Blocks 3 and 4 have four windows each in the construct: split as iterations 0..3; block
+    // 5 has one: copied to every core (SASMM Alg. 1 lines 8-19).
+    let place: Vec<Placement> = s.windows.iter().map(|w| w.placement).collect();
+    let it = |i| Placement::Iteration {
+        workshare: 0,
+        iteration: i,
+    };
+    assert_eq!(
+        &place[2..10],
+        &[it(0), it(0), it(1), it(1), it(2), it(2), it(3), it(3)]
+    );
+    assert_eq!(place[10], Placement::Replicated);
+}
+
+#[test]
+fn chunked_loop_given_its_whole_range_at_once_is_split_by_inner_iterations() {
+    // With one thread libomp reports the whole range [0, 7] for schedule(static, 2): the chunk
+    // loop (block 3) runs once and the iteration loop (block 4) eight times.
+    let mut e = vec![
+        Event::RegionEnter {
+            region: 0,
+            omp_thread: 0,
+            team_size: 1,
+        },
+        Event::Block { bb: 2 },
+        Event::WorkshareInit {
+            ws: 0,
+            schedule: 33,
+            lower: 0,
+            upper: 7,
+            stride: 8,
+            incr: 1,
+            chunk: 2,
+        },
+        Event::Block { bb: 3 },
+    ];
+    for i in 0..8u64 {
+        e.push(Event::Block { bb: 4 });
+        e.push(acc(2, A + 64 * i));
+    }
+    e.extend([
+        Event::Block { bb: 5 },
+        Event::WorkshareFini { ws: 0 },
+        Event::RegionExit { region: 0 },
+    ]);
+    let s = SequentialTrace::from_events(&chunked_meta(), e).unwrap();
+    assert_eq!(s.workshares[0].iterations, 8);
+    // The chunk loop's own block is overhead every thread runs.
+    assert_eq!(s.windows[1].bb, 3);
+    assert_eq!(s.windows[1].placement, Placement::Replicated);
+    let t = mimic(&s, 2, OffsetPolicy::Private);
+    let lines = |c| {
+        let mut v = Vec::new();
+        t.for_each_private_access(c, |_, a, _| v.push((a - A) / 64));
+        v
+    };
+    assert_eq!(lines(0), [0, 1, 4, 5]);
+    assert_eq!(lines(1), [2, 3, 6, 7]);
+}
+
+#[test]
+fn predict_many_equals_one_by_one() {
+    let s = seq(300);
+    let cfg = SasmmConfig::default();
+    let many = crate::predict::predict_many(&s, &cfg, &[4, 1, 2]).unwrap();
+    for (p, m) in many.iter().zip([4, 1, 2]) {
+        let one = predict(&s, &cfg, m).unwrap();
+        assert_eq!(p.cores, m);
+        assert_eq!(p.l1, one.l1);
+        assert_eq!(p.l2, one.l2);
+        assert_eq!(p.crd, one.crd);
+    }
+}
