@@ -22,7 +22,6 @@ pub mod mimic;
 pub mod model;
 pub mod predict;
 pub mod profile;
-mod rng;
 pub mod seq;
 
 pub use error::{Result, SasmmError};

@@ -13,7 +13,7 @@ use crate::error::{Result, SasmmError};
 use crate::interleave::{for_each_shared_access, Interleave};
 use crate::mimic::MimickedTrace;
 use crate::model::Profile;
-use crate::rng::SplitMix64;
+use rdengines::workload::SplitMix64;
 use crate::seq::SequentialTrace;
 use rdengines::{FastCore, Histogram};
 
