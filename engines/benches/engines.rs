@@ -8,7 +8,10 @@
 //!
 //! Environment overrides: `RD_BENCH_N`, `RD_BENCH_M`, `RD_BENCH_BIG_N` (0 skips the large run),
 //! `RD_BENCH_ENGINES` (comma list of olken,fast,parda,hprda,naive), `RD_BENCH_THREADS`,
-//! `RD_BENCH_CHUNK`, `RD_BENCH_SEED`, `RD_BENCH_BATCH` (references per `process` call).
+//! `RD_BENCH_CHUNK` (default: `rdengines::parda::default_chunk(threads)`), `RD_BENCH_SEED`,
+//! `RD_BENCH_BATCH` (references per `process` call), `RD_BENCH_REPS` (runs of `fast` and
+//! `parda` per size; the row shows the run with the shortest wall time, which on a shared
+//! machine is the one least disturbed by other jobs).
 
 use rdengines::{
     histogram_error, make_engine, workload::Workload, EngineConfig, EngineKind, Histogram,
@@ -124,6 +127,14 @@ fn run(label: &str, kind: EngineKind, cfg: &EngineConfig, trace: &[u64], batch: 
     }
 }
 
+/// The run with the shortest wall time out of `reps`.
+fn best_of(reps: usize, mut f: impl FnMut() -> Run) -> Run {
+    (0..reps)
+        .map(|_| f())
+        .min_by(|a, b| a.secs.total_cmp(&b.secs))
+        .expect("reps ≥ 1")
+}
+
 fn mib(b: usize) -> String {
     format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
 }
@@ -146,8 +157,10 @@ fn main() {
         threads,
         ..EngineConfig::default()
     };
-    cfg.chunk = env("RD_BENCH_CHUNK", cfg.chunk);
+    cfg.chunk = env("RD_BENCH_CHUNK", rdengines::parda::default_chunk(threads));
+    let reps: usize = env("RD_BENCH_REPS", 1usize).max(1);
 
+    println!("runs per size for fast and parda: {reps} (best wall kept)");
     println!(
         "rdengines benchmark: workload = 50% cyclic sweep over M/2 lines + 50% ⌊M·u³⌋, seed {seed}; \
          {} cores available; PARDA/HP-RDA threads = {threads}, PARDA chunk = {}",
@@ -175,6 +188,9 @@ fn main() {
                 hp_runs.push(run("hprda (no adjustment)", k, &c, &trace, batch));
             }
             EngineKind::Naive if n > 200_000 => println!("(skipping naive: O(N·M) at N = {n})"),
+            EngineKind::Fast | EngineKind::Parda => {
+                runs.push(best_of(reps, || run(k.as_str(), k, &cfg, &trace, batch)))
+            }
             _ => runs.push(run(k.as_str(), k, &cfg, &trace, batch)),
         }
     }
@@ -248,8 +264,10 @@ fn main() {
         runs.iter().find(|r| r.label == "parda"),
     ) {
         println!(
-            "\nPARDA on {threads} threads vs fast alone: {:.2}x",
-            f.secs / p.secs
+            "\nPARDA on {threads} threads vs fast alone: {:.2}x wall (CPU s: parda {:.2} = {:.2}x fast's)",
+            f.secs / p.secs,
+            p.cpu,
+            p.cpu / f.cpu.max(1e-9)
         );
     }
     for r in &hp_runs {
@@ -270,10 +288,10 @@ fn main() {
         Workload::new(m, seed).fill(&mut big);
         println!("generated N = {big_n} refs in {:.2}s (large run: fast and parda only, olken/hprda skipped for time)", t0.elapsed().as_secs_f64());
         header(&format!("## N = {big_n}, M = {m}"));
-        let f = run("fast", EngineKind::Fast, &cfg, &big, batch);
+        let f = best_of(reps, || run("fast", EngineKind::Fast, &cfg, &big, batch));
         row(&f, olken_rate, "exact".into());
         if engines.contains(&EngineKind::Parda) {
-            let p = run("parda", EngineKind::Parda, &cfg, &big, batch);
+            let p = best_of(reps, || run("parda", EngineKind::Parda, &cfg, &big, batch));
             let note = if p.hist == f.hist {
                 "exact, = fast histogram"
             } else {
@@ -281,8 +299,10 @@ fn main() {
             };
             row(&p, olken_rate, note.into());
             println!(
-                "\nPARDA on {threads} threads vs fast alone (large N): {:.2}x",
-                f.secs / p.secs
+                "\nPARDA on {threads} threads vs fast alone (large N): {:.2}x wall (CPU s: parda {:.2} = {:.2}x fast's)",
+                f.secs / p.secs,
+                p.cpu,
+                p.cpu / f.cpu.max(1e-9)
             );
         }
         println!("(vs olken uses the Olken rate measured at N = {n})");

@@ -3,8 +3,9 @@
 //!
 //! Design (same contract as the Olken tree of PARDA Alg. 1–2, different data structures):
 //!
-//! * **Hash table** block → slot: [`BlockTable`], open addressing with a locality-preserving
-//!   bucket function, no SipHash, no pointer chasing.
+//! * **Block map** block → slot: [`BlockMap`], a direct-mapped array of `u32` slots for dense
+//!   pages of the block space (one array load, no hashing) and an open-addressing
+//!   [`BlockTable`](crate::table::BlockTable) for sparse pages.
 //! * **Slots instead of raw timestamps.** Every access takes the next slot; only the last access
 //!   of each block holds a *live* slot. The reuse distance of a block is the number of live slots
 //!   after its previous slot ([`LiveSet::count_after`]), i.e. PARDA Alg. 2's "nodes with a
@@ -19,8 +20,9 @@
 //!   and overflow with a [`BlockSet`] of blocks ever seen.
 
 use crate::accum::{Deferred, DenseHist};
+use crate::blockmap::BlockMap;
 use crate::liveset::{LiveSet, LINE_BITS};
-use crate::table::{BlockSet, BlockTable};
+use crate::table::BlockSet;
 use crate::{Histogram, ReuseEngine};
 
 /// Smallest slot space (slots), so tiny cores do not compact constantly.
@@ -31,7 +33,7 @@ const MIN_SLOTS: usize = 4 * LINE_BITS;
 /// the O(log_16 M) count levels.
 #[derive(Clone)]
 pub struct FastCore {
-    table: BlockTable,
+    table: BlockMap,
     live: LiveSet,
     /// `owner[slot]` = the block whose last access holds `slot` (valid for live slots); only
     /// kept when `track` is set (eviction needs it; a plain exact run does not, and skipping it
@@ -66,7 +68,7 @@ impl FastCore {
         let slots = (blocks * 4).max(MIN_SLOTS);
         let live = LiveSet::with_capacity(slots);
         FastCore {
-            table: BlockTable::with_capacity(blocks),
+            table: BlockMap::with_capacity(blocks),
             owner: if track {
                 vec![0; live.capacity()]
             } else {
@@ -79,14 +81,14 @@ impl FastCore {
         }
     }
 
-    /// Starts loading what an access to `key` will touch first (its hash bucket). Call it a
+    /// Starts loading what an access to `key` will touch first (its block-map entry). Call it a
     /// dozen references ahead.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         self.table.prefetch(key);
     }
 
-    /// Second prefetch stage, a few references ahead: reads `key`'s bucket (already on its
+    /// Second prefetch stage, a few references ahead: reads `key`'s entry (already on its
     /// way thanks to [`prefetch`](Self::prefetch)) and starts loading the bitmap word of its
     /// current slot, which the distance query and the delete will touch.
     #[inline(always)]
@@ -125,33 +127,80 @@ impl FastCore {
     /// Called only when the slot space is exhausted.
     #[cold]
     fn compact(&mut self) {
+        self.compact_leaving_front(0);
+    }
+
+    /// Renumbers live slots `front..front + live` in time order (slots `0..front` are marked
+    /// live but belong to no block yet: [`fill_front`](Self::fill_front) must give them
+    /// blocks) and resizes the slot space to 4 × (front + live). With `front = 0` this is
+    /// plain timestamp compaction; PARDA's state merge uses `front > 0` to put older blocks
+    /// *below* this stack's in one sequential pass instead of re-inserting this stack's blocks
+    /// one by one (see [`prepend`](Self::prepend)).
+    pub fn compact_leaving_front(&mut self, front: usize) {
         let live = self.len();
         let ranks = self.live.word_ranks();
+        let slots = ((front + live) * 4).max(MIN_SLOTS);
+        // Slots must stay below `VACANT` = u32::MAX, the block map's empty marker.
+        assert!(
+            slots <= 1 << 31,
+            "FastCore: more than 2^29 distinct live blocks"
+        );
         if self.track {
-            // Move owners down in order first (rank ≤ slot, so an in-place forward pass is safe).
-            let mut r = 0usize;
-            let owner = &mut self.owner;
-            self.live.for_each(|slot| {
-                owner[r] = owner[slot];
-                r += 1;
-            });
+            if front == 0 {
+                // Move owners down in order (rank ≤ slot, so an in-place forward pass is safe).
+                let mut r = 0usize;
+                let owner = &mut self.owner;
+                self.live.for_each(|slot| {
+                    owner[r] = owner[slot];
+                    r += 1;
+                });
+            } else {
+                let mut moved = vec![0; slots.div_ceil(LINE_BITS) * LINE_BITS];
+                let mut r = front;
+                let owner = &self.owner;
+                self.live.for_each(|slot| {
+                    moved[r] = owner[slot];
+                    r += 1;
+                });
+                self.owner = moved;
+            }
         }
         let live_set = &self.live;
-        // One sequential pass over the hash table renumbers every block's slot.
+        // One sequential pass over the block map renumbers every block's slot.
+        let base = front as u32;
         self.table
-            .map_values(|s| live_set.rank_with(&ranks, s as usize));
-        let slots = (live * 4).max(MIN_SLOTS);
-        assert!(
-            slots <= u32::MAX as usize,
-            "FastCore: more than 2^30 distinct live blocks"
-        );
-        self.live.reset(slots, live);
+            .map_values(|s| base + live_set.rank_with(&ranks, s as usize));
+        self.live.reset(slots, front + live);
         if self.track {
             self.owner.resize(self.live.capacity(), 0);
             self.owner.shrink_to(self.live.capacity());
         }
-        self.next = live;
+        self.next = front + live;
         self.oldest = 0;
+    }
+
+    /// Gives the reserved slots `0..older.len()` left by
+    /// [`compact_leaving_front`](Self::compact_leaving_front)`(older.len())` to `older`
+    /// (oldest first). The blocks must not be on the stack.
+    pub fn fill_front(&mut self, older: &[u64]) {
+        for (i, &z) in older.iter().enumerate() {
+            let prev = self.table.insert(z, i as u32);
+            assert!(
+                prev.is_none(),
+                "fill_front: block {z} is already on the stack"
+            );
+            if self.track {
+                self.owner[i] = z;
+            }
+        }
+    }
+
+    /// Puts `older` (oldest first, none of them on the stack) below every block of the stack:
+    /// the stack becomes `older ++ self`. Costs one sequential pass over the structure plus
+    /// one insert per block of `older`.
+    pub fn prepend(&mut self, older: &[u64]) {
+        self.compact_leaving_front(older.len());
+        self.fill_front(older);
     }
 
     /// Takes the next slot for `key` (compacting first if needed) and marks it live.
@@ -221,18 +270,32 @@ impl FastCore {
         if self.track {
             self.live.for_each(|slot| f(self.owner[slot]));
         } else {
-            let mut v = Vec::with_capacity(self.len());
-            self.table.for_each(|k, s| v.push((s, k)));
-            v.sort_unstable();
-            v.into_iter().for_each(|(_, k)| f(k));
+            self.blocks_oldest_first().into_iter().for_each(f);
         }
     }
 
     /// The blocks on the stack, least recently used first.
     pub fn blocks_oldest_first(&self) -> Vec<u64> {
         let mut v = Vec::with_capacity(self.len());
-        self.for_each_oldest_first(|b| v.push(b));
+        self.extend_oldest_first(&mut v);
         v
+    }
+
+    /// Appends the blocks on the stack to `out`, least recently used first. Without the
+    /// slot → block index this is still O(live + structure size), no sort: a block's position
+    /// is the rank of its slot among the live slots (prefix popcounts, as in compaction).
+    pub fn extend_oldest_first(&self, out: &mut Vec<u64>) {
+        if self.track {
+            out.reserve(self.len());
+            self.live.for_each(|slot| out.push(self.owner[slot]));
+        } else {
+            let base = out.len();
+            out.resize(base + self.len(), 0);
+            let ranks = self.live.word_ranks();
+            let dst = &mut out[base..];
+            self.table
+                .for_each(|k, s| dst[self.live.rank_with(&ranks, s as usize) as usize] = k);
+        }
     }
 }
 
@@ -272,6 +335,15 @@ impl FastEngine {
         self.core.heap_bytes() + self.hist.heap_bytes()
     }
 
+    /// [`process_body`](Self::process_body) compiled for x86-64-v3.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    /// # Safety
+    /// The CPU must support the features above ([`crate::cpu::has_v3`]).
+    unsafe fn process_v3(&mut self, blocks: &[u64]) {
+        self.process_body(blocks)
+    }
+
     /// [`process_body`](Self::process_body) compiled with POPCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
@@ -287,7 +359,7 @@ impl FastEngine {
         match self.bound {
             None => {
                 // Software pipeline: the trace is known ahead, so start the cache misses of
-                // later references (hash bucket at +AHEAD, bitmap word at +AHEAD/2) while this
+                // later references (block-map entry at +AHEAD, bitmap word at +AHEAD/2) while this
                 // one is processed, and defer each histogram increment a few references after
                 // prefetching its counter. Prefetches are only hints: every value used is read
                 // at its own turn, so results are unaffected.
@@ -348,10 +420,17 @@ impl ReuseEngine for FastEngine {
 
     fn process(&mut self, blocks: &[u64]) {
         #[cfg(target_arch = "x86_64")]
-        if crate::cpu::has_popcnt() {
-            // SAFETY: the CPU supports POPCNT, checked just above.
-            unsafe { self.process_popcnt(blocks) };
-            return;
+        {
+            if crate::cpu::has_v3() {
+                // SAFETY: the CPU supports x86-64-v3, checked just above.
+                unsafe { self.process_v3(blocks) };
+                return;
+            }
+            if crate::cpu::has_popcnt() {
+                // SAFETY: the CPU supports POPCNT, checked just above.
+                unsafe { self.process_popcnt(blocks) };
+                return;
+            }
         }
         self.process_body(blocks)
     }
@@ -396,5 +475,30 @@ mod tests {
         }
         let order = c.blocks_oldest_first();
         assert_eq!(order, (0..k).map(|b| b * 7919).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn prepend_and_untracked_order() {
+        for track in [false, true] {
+            let mut c = if track {
+                FastCore::with_capacity(4)
+            } else {
+                FastCore::untracked(4)
+            };
+            for b in [10u64, 20, 30, 20, 40] {
+                c.access(b);
+            }
+            assert_eq!(c.blocks_oldest_first(), vec![10, 30, 20, 40]);
+            let older: Vec<u64> = (100..2000).collect();
+            c.prepend(&older);
+            let mut want = older.clone();
+            want.extend([10, 30, 20, 40]);
+            assert_eq!(c.blocks_oldest_first(), want);
+            assert_eq!(c.access(30), Some(2));
+            assert_eq!(c.access(100), Some(want.len() as u64 - 1));
+            if track {
+                assert_eq!(c.pop_oldest(), Some(101));
+            }
+        }
     }
 }

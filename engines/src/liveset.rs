@@ -34,12 +34,43 @@ struct BitLine([u64; LINE_WORDS]);
 #[repr(C, align(64))]
 struct CountLine([u32; FAN]);
 
-/// Sum of the entries of `line` after position `k` (branch-free, so it vectorises).
+/// `AFTER[k][j]` = all ones if `j > k`, else 0: the lane mask of "entries after `k`".
+const AFTER: [[u32; FAN]; FAN] = {
+    let mut m = [[0u32; FAN]; FAN];
+    let mut k = 0;
+    while k < FAN {
+        let mut j = k + 1;
+        while j < FAN {
+            m[k][j] = u32::MAX;
+            j += 1;
+        }
+        k += 1;
+    }
+    m
+};
+
+/// `WORD_AFTER[k][j]` = all ones if `j > k`, else 0 (the same for the words of a bit line).
+const WORD_AFTER: [[u64; LINE_WORDS]; LINE_WORDS] = {
+    let mut m = [[0u64; LINE_WORDS]; LINE_WORDS];
+    let mut k = 0;
+    while k < LINE_WORDS {
+        let mut j = k + 1;
+        while j < LINE_WORDS {
+            m[k][j] = u64::MAX;
+            j += 1;
+        }
+        k += 1;
+    }
+    m
+};
+
+/// Sum of the entries of `line` after position `k`: a masked 16-lane sum from a mask table,
+/// branch-free (two AND/ADD pairs and a horizontal add with AVX2).
 #[inline(always)]
 fn sum_after(line: &CountLine, k: usize) -> u64 {
     let mut s = 0u32;
-    for (j, &c) in line.0.iter().enumerate() {
-        s += if j > k { c } else { 0 };
+    for (&c, &m) in line.0.iter().zip(&AFTER[k]) {
+        s = s.wrapping_add(c & m);
     }
     s as u64
 }
@@ -197,8 +228,8 @@ impl LiveSet {
         let wi = (slot / 64) % LINE_WORDS;
         // `>> b >> 1` drops bits 0..=b without overflowing the shift when b = 63.
         let mut s = ((line[wi] >> (slot % 64)) >> 1).count_ones() as u64;
-        for (j, &x) in line.iter().enumerate() {
-            s += if j > wi { x.count_ones() as u64 } else { 0 };
+        for (&x, &m) in line.iter().zip(&WORD_AFTER[wi]) {
+            s += (x & m).count_ones() as u64;
         }
         let mut idx = slot / LINE_BITS;
         for lv in &self.levels {

@@ -9,20 +9,39 @@
 //! right-hand rank); a miss is forwarded. Rank 0 holds the global stack of everything before the
 //! phase, so what is still infinite there is a global infinity (a cold miss).
 //!
-//! At the end of a phase the surviving entries of ranks `1..np` (disjoint, thanks to Alg. 4)
-//! are appended in rank order to rank 0's stack (Alg. 6, `reduce_parda_state`); since memory is
-//! shared there is nothing to send, and merging into rank 0 rather than renaming rank `np − 1`
-//! keeps the merge proportional to the phase's distinct blocks instead of to M.
+//! At the end of a phase the surviving entries of all ranks (disjoint, thanks to Alg. 4) are
+//! concatenated in rank order into the new global stack (Alg. 6, `reduce_parda_state`). Since
+//! memory is shared there is nothing to send: the merge picks the cheaper of two equivalent
+//! ways, (a) appending the survivors of ranks `1..np` to rank 0's stack one insert at a time,
+//! or (b) the paper's direction, building the global state in rank `np − 1`'s stack: one
+//! sequential renumbering pass leaves room below its blocks ([`FastCore::prepend`]) for the
+//! survivors of ranks `0..np − 1`, and the stacks then swap roles. When a phase touches most of
+//! the working set, (b) costs a few per cent of (a).
 //!
 //! With a bound B (Alg. 7) every stack holds at most B entries (oldest evicted), each rank
 //! forwards at most B local infinities (later misses are counted locally: at least B distinct
 //! blocks separate them from any earlier access), and distances ≥ B are overflow. Misses that
 //! cannot be resolved as hits are split into cold and overflow with a set of blocks ever seen.
 //!
+//! **Deviations from the paper, for speed (results are unaffected):**
+//!
+//! * *Streamed lists.* Alg. 3 sends a rank's local infinities as one list per round. Here a rank
+//!   sends them in pieces every [`STREAM_PIECE`] references of its chunk, and the left
+//!   neighbour processes each piece as soon as it has finished its own chunk. Alg. 4 processes
+//!   the received references one by one in order with a running `count`, so this computes the
+//!   same thing, but the left neighbour no longer waits for the whole right chunk.
+//! * *Uneven chunks.* Rank 0 (and, less so, every rank with ranks to its right) also processes
+//!   received infinities, so equal chunks leave the right-hand ranks idle while rank 0 works
+//!   through its list. Within a phase of `threads × chunk` references the chunks are sized so
+//!   that every rank's estimated work (own references plus received infinities) is equal,
+//!   using the ratio of received infinities to references measured in the previous phase.
+//!   PARDA is exact for any split of a phase into consecutive chunks.
+//!
 //! The per-rank stack is [`FastCore`] rather than an Olken tree: it supports exactly the
 //! operations PARDA needs (distance, delete, insert at the top, evict oldest, in-order
-//! iteration for the state merge) at a fraction of the cost, and because it hands out slots in
-//! time order, appending a later rank's survivors in order is just a sequence of inserts.
+//! iteration and prepending for the state merge) at a fraction of the cost, and because it
+//! hands out slots in time order, appending a later rank's survivors in order is just a
+//! sequence of inserts.
 //!
 //! The histogram equals the sequential exact one for every thread count and chunk size.
 
@@ -32,8 +51,16 @@ use crate::table::BlockSet;
 use crate::{Histogram, ReuseEngine};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-/// How many references ahead the hash bucket of a reference is prefetched.
+/// How many references ahead the block-map entry of a reference is prefetched (its bitmap
+/// word is prefetched half as far ahead).
 const PREFETCH_AHEAD: usize = 32;
+/// References of a rank's own chunk between two sends of its local infinities.
+pub const STREAM_PIECE: usize = 1 << 16;
+/// Cost of processing one received local infinity relative to analysing one reference of the
+/// own chunk (used only to size the chunks).
+const INF_COST: f64 = 1.0;
+/// Received local infinities per reference of ranks `1..np` assumed before the first phase.
+const INITIAL_INF_RATIO: f64 = 0.25;
 
 /// PARDA parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,12 +75,24 @@ pub struct PardaConfig {
 
 impl Default for PardaConfig {
     fn default() -> Self {
+        let threads = default_threads();
         PardaConfig {
-            threads: default_threads(),
-            chunk: 1 << 22,
+            threads,
+            chunk: default_chunk(threads),
             bound: None,
         }
     }
+}
+
+/// Default chunk size for `threads` ranks: 2^24 references per phase (a 128 MiB phase buffer),
+/// split among the ranks, with chunks between 2^21 and 2^23 references.
+///
+/// Larger chunks mean relatively fewer local infinities (a chunk's distinct blocks grow less
+/// than linearly with its length), i.e. less sequential work at rank 0: on the benchmark
+/// workload (M = 10^6) a 2^22-reference chunk sends about 17 % of its references to rank 0, a
+/// 2^23 one about 11 %. The phase buffer is `threads × chunk` references, hence the cap.
+pub fn default_chunk(threads: usize) -> usize {
+    ((1usize << 24) / threads.max(1)).clamp(1 << 21, 1 << 23)
 }
 
 /// The machine's available parallelism (at least 1).
@@ -137,6 +176,9 @@ impl Rank<'_> {
             if let Some(&k) = list.get(i + PREFETCH_AHEAD) {
                 self.core.prefetch(k);
             }
+            if let Some(&k) = list.get(i + PREFETCH_AHEAD / 2) {
+                self.core.prefetch_slot(k);
+            }
             match self.core.remove(z) {
                 Some(d0) => {
                     // Blocks received earlier in this phase lie between z's access here and its
@@ -173,22 +215,52 @@ impl Rank<'_> {
         }
     }
 
-    /// Rank `p` of `np` in one phase of Alg. 3 (dispatching to a POPCNT-enabled copy).
+    /// Sends local infinities to the left neighbour, or counts them at rank 0.
+    #[inline(always)]
+    fn emit(&mut self, loc_inf: Vec<u64>, tx: Option<&Sender<Vec<u64>>>) {
+        match tx {
+            Some(tx) => {
+                if !loc_inf.is_empty() {
+                    tx.send(loc_inf).expect("left neighbour outlives the phase");
+                }
+            }
+            None => self.global_infinities(loc_inf),
+        }
+    }
+
+    /// One rank's part of a phase of Alg. 3 (dispatching to a copy compiled for the CPU).
+    /// Returns Alg. 4's `count`, the number of received local infinities.
     fn run(
         self,
-        p: usize,
-        np: usize,
         chunk: &[u64],
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
-    ) {
+    ) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        if crate::cpu::has_popcnt() {
-            // SAFETY: the CPU supports POPCNT, checked just above.
-            unsafe { self.run_popcnt(p, np, chunk, rx, tx) };
-            return;
+        {
+            if crate::cpu::has_v3() {
+                // SAFETY: the CPU supports x86-64-v3, checked just above.
+                return unsafe { self.run_v3(chunk, rx, tx) };
+            }
+            if crate::cpu::has_popcnt() {
+                // SAFETY: the CPU supports POPCNT, checked just above.
+                return unsafe { self.run_popcnt(chunk, rx, tx) };
+            }
         }
-        self.run_body(p, np, chunk, rx, tx)
+        self.run_body(chunk, rx, tx)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    /// # Safety
+    /// The CPU must support the features above ([`crate::cpu::has_v3`]).
+    unsafe fn run_v3(
+        self,
+        chunk: &[u64],
+        rx: Option<Receiver<Vec<u64>>>,
+        tx: Option<Sender<Vec<u64>>>,
+    ) -> u64 {
+        self.run_body(chunk, rx, tx)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -197,40 +269,50 @@ impl Rank<'_> {
     /// The CPU must support POPCNT.
     unsafe fn run_popcnt(
         self,
-        p: usize,
-        np: usize,
         chunk: &[u64],
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
-    ) {
-        self.run_body(p, np, chunk, rx, tx)
+    ) -> u64 {
+        self.run_body(chunk, rx, tx)
     }
 
-    // See: PARDA Alg. 3 — np − p rounds: analyse, send left (or count at rank 0), receive right.
+    // See: PARDA Alg. 3 — analyse the own chunk, then the right neighbour's local infinities;
+    // send what stays infinite left (or count it at rank 0). The rounds of Alg. 3 arrive as one
+    // ordered stream of pieces (see the module documentation).
     #[inline(always)]
     fn run_body(
         mut self,
-        p: usize,
-        np: usize,
         chunk: &[u64],
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
-    ) {
-        for i in 0..np - p {
-            let loc_inf = if i == 0 {
-                self.own_chunk(chunk)
-            } else {
-                let list = rx
-                    .as_ref()
-                    .expect("rank < np-1 has a right neighbour")
-                    .recv();
-                self.received(&list.expect("right neighbour sends np-p-1 lists"))
-            };
-            match &tx {
-                Some(tx) => tx.send(loc_inf).expect("left neighbour outlives the phase"),
-                None => self.global_infinities(loc_inf),
+    ) -> u64 {
+        if !self.is_root {
+            // A rank ≥ 1 starts every phase from an empty stack (done here, in parallel).
+            self.core.clear();
+        }
+        for piece in chunk.chunks(STREAM_PIECE) {
+            let loc_inf = self.own_chunk(piece);
+            self.emit(loc_inf, tx.as_ref());
+        }
+        if let Some(rx) = rx {
+            // Ends when the right neighbour has finished (its sender is dropped).
+            for list in rx.iter() {
+                let loc_inf = self.received(&list);
+                self.emit(loc_inf, tx.as_ref());
             }
         }
+        self.count
+    }
+}
+
+/// Accesses `blocks` in order on `core` (none of them on it: they go to the top in order),
+/// with the software prefetching of the analysis loops.
+fn push_all(core: &mut FastCore, blocks: &[u64]) {
+    for (i, &z) in blocks.iter().enumerate() {
+        if let Some(&k) = blocks.get(i + PREFETCH_AHEAD) {
+            core.prefetch(k);
+        }
+        core.access(z);
     }
 }
 
@@ -250,6 +332,9 @@ pub struct PardaEngine {
     /// Blocks ever seen (bounded mode).
     seen: Option<BlockSet>,
     peak_heap: usize,
+    /// Local infinities received by rank 0 per reference of ranks `1..np` in the last phase,
+    /// and that number of references (0 before the first phase); sizes the chunks.
+    inf_ratio: (f64, usize),
 }
 
 impl PardaEngine {
@@ -264,18 +349,24 @@ impl PardaEngine {
         PardaEngine {
             cfg,
             buf: Vec::new(),
-            // Rank 0 only needs the slot → block index to evict (bounded mode); ranks 1.. need
-            // it to hand their survivors over in time order.
-            global: if cfg.bound.is_some() {
-                FastCore::with_capacity(1 << 12)
-            } else {
-                FastCore::untracked(1 << 12)
-            },
-            locals: (1..np).map(|_| FastCore::with_capacity(1 << 12)).collect(),
+            // Only the bounded form evicts, so only it needs the slot → block index; the merge
+            // lists survivors in time order without it (and stacks swap roles in the merge, so
+            // all ranks are built alike).
+            global: Self::new_core(cfg.bound),
+            locals: (1..np).map(|_| Self::new_core(cfg.bound)).collect(),
             hists: (0..np).map(|_| DenseHist::default()).collect(),
             misses: (0..np).map(|_| Vec::new()).collect(),
             seen: cfg.bound.map(|_| BlockSet::default()),
             peak_heap: 0,
+            inf_ratio: (INITIAL_INF_RATIO, 0),
+        }
+    }
+
+    fn new_core(bound: Option<u64>) -> FastCore {
+        if bound.is_some() {
+            FastCore::with_capacity(1 << 12)
+        } else {
+            FastCore::untracked(1 << 12)
         }
     }
 
@@ -293,29 +384,66 @@ impl PardaEngine {
         self.cfg.threads.saturating_mul(self.cfg.chunk)
     }
 
+    /// Chunk lengths of a phase of `len` references, rank 0 first (they sum to `len`).
+    ///
+    /// Rank `p` analyses its chunk and then the local infinities of the ranks to its right,
+    /// about `inf_ratio` per reference of theirs (fewer in fact, as hits on the way remove
+    /// some). Sizing from the last rank down so that chunk plus estimated received work is the
+    /// same for every rank balances the phase; this deviates from the paper's equal chunks
+    /// and does not change the result (any split into consecutive chunks is exact).
+    fn split(&self, len: usize) -> Vec<usize> {
+        let np = self.cfg.threads;
+        let (ratio, measured) = self.inf_ratio;
+        // Local infinities are the distinct blocks of a chunk, which grow less than linearly
+        // with its length: rescale a ratio measured on other lengths (a shorter final phase
+        // has relatively more) by the square root of the length ratio, a middle ground between
+        // "as many distinct blocks" and "as many per reference".
+        let right = (len - len / np).max(1);
+        let ratio = if measured == 0 {
+            ratio
+        } else {
+            ratio * (measured as f64 / right as f64).sqrt()
+        };
+        let r = (INF_COST * ratio).clamp(0.0, 0.9);
+        let mut w = vec![0.0f64; np];
+        let mut later = 0.0;
+        for p in (0..np).rev() {
+            w[p] = (1.0 - r * later).max(0.125);
+            later += w[p];
+        }
+        let total: f64 = w.iter().sum();
+        let mut sizes: Vec<usize> = w
+            .iter()
+            .map(|&x| ((x / total) * len as f64) as usize)
+            .collect();
+        let used: usize = sizes[..np - 1].iter().sum();
+        sizes[np - 1] = len - used.min(len);
+        sizes
+    }
+
     /// Analyses the buffered phase and folds its state into rank 0.
     fn run_phase(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        self.run_phase_on(&buf);
+        self.buf = buf;
+        self.buf.clear();
+    }
+
+    /// Analyses the phase `buf` and folds its state into rank 0.
+    fn run_phase_on(&mut self, buf: &[u64]) {
         let np = self.cfg.threads;
-        let len = self.buf.len();
+        let len = buf.len();
         if len == 0 {
             return;
         }
-        // A full phase uses chunks of C; a final partial phase is split evenly (C = N / np) so
-        // that every rank still gets work. Trailing chunks may be empty.
-        let c = if len == self.phase_len() {
-            self.cfg.chunk
-        } else {
-            len.div_ceil(np)
-        };
-        let chunk_of = |p: usize| {
-            let s = (p * c).min(len);
-            s..((p + 1) * c).min(len)
-        };
-        for core in &mut self.locals {
-            core.clear();
+        let sizes = self.split(len);
+        let mut ranges = Vec::with_capacity(np);
+        let mut start = 0;
+        for &c in &sizes {
+            ranges.push(start..start + c);
+            start += c;
         }
         let bound = self.cfg.bound;
-        let buf = &self.buf;
         let mut hists = self.hists.iter_mut();
         let mut misses = self.misses.iter_mut();
         let root = Rank {
@@ -328,18 +456,17 @@ impl PardaEngine {
             is_root: true,
         };
         if np == 1 {
-            root.run(0, 1, buf, None, None);
+            root.run(buf, None, None);
         } else {
             // Channel p carries rank p+1's local infinities to rank p.
             let (txs, rxs): (Vec<_>, Vec<_>) = (0..np - 1).map(|_| channel::<Vec<u64>>()).unzip();
             let mut rxs = rxs.into_iter();
             let mut txs = txs.into_iter();
-            std::thread::scope(|s| {
+            let received = std::thread::scope(|s| {
                 let root_rx = rxs.next();
                 for (i, ((core, hist), miss)) in
                     self.locals.iter_mut().zip(hists).zip(misses).enumerate()
                 {
-                    let p = i + 1;
                     let rank = Rank {
                         core,
                         hist,
@@ -351,35 +478,70 @@ impl PardaEngine {
                     };
                     let rx = rxs.next();
                     let tx = txs.next();
-                    let range = chunk_of(p);
-                    s.spawn(move || rank.run(p, np, &buf[range], rx, tx));
+                    let range = ranges[i + 1].clone();
+                    s.spawn(move || rank.run(&buf[range], rx, tx));
                 }
-                root.run(0, np, &buf[chunk_of(0)], root_rx, None);
+                root.run(&buf[ranges[0].clone()], root_rx, None)
             });
+            let right = len - sizes[0];
+            if right > 0 {
+                self.inf_ratio = (received as f64 / right as f64, right);
+            }
         }
-        let heap = self.heap_bytes();
+        // The phase being analysed counts as held (it is the internal buffer, taken out for
+        // the run, or a whole phase of the caller's slice analysed in place).
+        let heap = self.heap_bytes() + len * 8;
         self.peak_heap = self.peak_heap.max(heap);
         self.reduce_state();
         self.classify_misses();
-        self.buf.clear();
     }
 
-    /// Merges the surviving entries of ranks `1..np` into rank 0, oldest first.
-    // See: PARDA Alg. 6 (reduce_parda_state) — after Alg. 4 the survivors are disjoint and all
-    // later than rank 0's entries, so appending them in rank order rebuilds the global stack.
+    /// Merges the surviving entries of all ranks into the global stack, oldest first.
+    // See: PARDA Alg. 6 (reduce_parda_state) — after Alg. 4 the survivors are disjoint and each
+    // rank's are later than those of the ranks to its left, so concatenating them in rank order
+    // rebuilds the global stack.
     fn reduce_state(&mut self) {
-        let bound = self.cfg.bound;
-        for core in &self.locals {
-            core.for_each_oldest_first(|z| {
-                // Bounded runs may leave a stale copy of z in an earlier rank (lists are cut at
-                // B); `access` moves z to the top either way, so the latest copy wins.
-                self.global.access(z);
-                if let Some(b) = bound {
+        let Some((last, earlier)) = self.locals.split_last_mut() else {
+            return;
+        };
+        if let Some(b) = self.cfg.bound {
+            // Bounded: append with eviction. Bounded runs may leave a stale copy of z in an
+            // earlier rank (lists are cut at B); `access` moves z to the top either way, so
+            // the latest copy wins.
+            for core in earlier.iter().chain(std::iter::once(&*last)) {
+                core.for_each_oldest_first(|z| {
+                    self.global.access(z);
                     while self.global.len() as u64 > b {
                         self.global.pop_oldest();
                     }
+                });
+            }
+            return;
+        }
+        // Blocks that must end up below rank np-1's: rank 0's survivors, then those of ranks
+        // 1..np-1.
+        let front = self.global.len() + earlier.iter().map(FastCore::len).sum::<usize>();
+        if 2 * front < last.len() {
+            // (b) Build the global state in rank np-1's stack: renumber its blocks above `front`
+            // reserved slots (on a second thread) while listing the older survivors in order.
+            let global = &self.global;
+            let mut older = Vec::with_capacity(front);
+            std::thread::scope(|s| {
+                s.spawn(|| last.compact_leaving_front(front));
+                global.extend_oldest_first(&mut older);
+                for core in earlier.iter() {
+                    core.extend_oldest_first(&mut older);
                 }
             });
+            last.fill_front(&older);
+            // The old global stack becomes rank np-1's; it is cleared when that rank starts.
+            std::mem::swap(&mut self.global, last);
+        } else {
+            // (a) Append the survivors of ranks 1..np to rank 0's stack.
+            for core in earlier.iter().chain(std::iter::once(&*last)) {
+                let blocks = core.blocks_oldest_first();
+                push_all(&mut self.global, &blocks);
+            }
         }
     }
 
@@ -424,7 +586,20 @@ impl ReuseEngine for PardaEngine {
     fn process(&mut self, mut blocks: &[u64]) {
         let phase = self.phase_len();
         while !blocks.is_empty() {
+            if self.buf.is_empty() && blocks.len() >= phase {
+                // A whole phase in the caller's slice: analyse it in place, no copy.
+                let (now, rest) = blocks.split_at(phase);
+                self.run_phase_on(now);
+                blocks = rest;
+                continue;
+            }
             let take = (phase - self.buf.len()).min(blocks.len());
+            // Grow by doubling but never past one phase (the buffer is reused every phase).
+            let want = self.buf.len() + take;
+            if want > self.buf.capacity() {
+                let cap = want.max(2 * self.buf.capacity()).min(phase);
+                self.buf.reserve_exact(cap - self.buf.len());
+            }
             self.buf.extend_from_slice(&blocks[..take]);
             blocks = &blocks[take..];
             if self.buf.len() == phase {
@@ -440,5 +615,71 @@ impl ReuseEngine for PardaEngine {
             total.merge(h);
         }
         total.into_histogram(self.cfg.bound, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::generate;
+    use crate::FastEngine;
+
+    fn parda(blocks: &[u64], threads: usize, chunk: usize, bound: Option<u64>) -> Histogram {
+        let mut e = Box::new(PardaEngine::new(PardaConfig {
+            threads,
+            chunk,
+            bound,
+        }));
+        // Uneven batches, so phases straddle `process` calls.
+        for piece in blocks.chunks(7777) {
+            e.process(piece);
+        }
+        e.finish()
+    }
+
+    /// Long streams over a mid-sized working set: chunks that cover most of it take the
+    /// prepend merge, short ones the append merge, and chunks longer than [`STREAM_PIECE`]
+    /// stream their local infinities in several pieces; all must equal the sequential engine.
+    #[test]
+    fn many_phases_both_merges_equal_fast() {
+        let blocks = generate(400_000, 6000, 3);
+        let mut f = Box::new(FastEngine::new());
+        f.process(&blocks);
+        let want = f.finish();
+        for (threads, chunk) in [(2, 300), (2, 20_000), (3, 90_000), (4, 5000), (2, 150_000)] {
+            assert_eq!(
+                parda(&blocks, threads, chunk, None),
+                want,
+                "t={threads} c={chunk}"
+            );
+        }
+        let mut f = Box::new(FastEngine::with_bound(Some(700)));
+        f.process(&blocks);
+        let want = f.finish();
+        for (threads, chunk) in [(2, 20_000), (3, 90_000)] {
+            assert_eq!(
+                parda(&blocks, threads, chunk, Some(700)),
+                want,
+                "bounded t={threads} c={chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn split_covers_the_phase() {
+        for threads in 1..6 {
+            let e = PardaEngine::new(PardaConfig {
+                threads,
+                chunk: 1000,
+                bound: None,
+            });
+            for len in [0, 1, 5, 999, 1000 * threads] {
+                let sizes = e.split(len);
+                assert_eq!(sizes.len(), threads);
+                assert_eq!(sizes.iter().sum::<usize>(), len);
+            }
+        }
+        assert_eq!(default_chunk(2), 1 << 23);
+        assert_eq!(default_chunk(64), 1 << 21);
     }
 }

@@ -172,6 +172,16 @@ impl BlockTable {
         }
     }
 
+    /// Mutable access to the payload of `key`, if present.
+    #[inline]
+    pub fn get_mut(&mut self, key: u64) -> Option<&mut u32> {
+        if key == EMPTY {
+            return self.max_key.as_mut();
+        }
+        let (i, found) = self.find(key);
+        found.then(|| &mut self.buckets[i].val)
+    }
+
     /// Removes `key`, returning its payload. Uses backward-shift deletion so that probe chains
     /// stay intact without tombstones.
     pub fn remove(&mut self, key: u64) -> Option<u32> {
@@ -258,11 +268,11 @@ pub fn prefetch_read<T>(p: *const T) {
     let _ = p;
 }
 
-/// A set of block ids (a [`BlockTable`] with unit payload); bounded engines use it to tell cold
-/// misses from capacity misses.
+/// A set of block ids (a [`BlockMap`](crate::blockmap::BlockMap) with unit payload); bounded
+/// engines use it to tell cold misses from capacity misses.
 #[derive(Clone, Default)]
 pub struct BlockSet {
-    table: BlockTable,
+    table: crate::blockmap::BlockMap,
 }
 
 impl BlockSet {
