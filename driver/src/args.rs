@@ -46,6 +46,9 @@ pub struct RdOptions {
     pub explain: Option<ExplainTarget>,
     /// `--rd-no-instrument`: run the same pipeline without the pass and without the runtime.
     pub no_instrument: bool,
+    /// `--rd-no-inline`: call the runtime for every access and branch instead of appending
+    /// records inline (slower; for comparison and as a fallback).
+    pub no_inline: bool,
     /// `--rd-help`: print rdcc's own options.
     pub help: bool,
 }
@@ -661,6 +664,7 @@ fn parse_rd_option(rd: &mut RdOptions, name: &str, arg: &str) -> Result<(), Usag
     match name {
         "explain" => rd.explain = Some(ExplainTarget::Stderr),
         "no-instrument" => rd.no_instrument = true,
+        "no-inline" => rd.no_inline = true,
         "help" => rd.help = true,
         _ => match name.strip_prefix("explain=") {
             Some("") => return Err(UsageError("--rd-explain= needs a file name".to_string())),

@@ -64,6 +64,8 @@ pub struct CompileJob<'a> {
     pub instrument: bool,
     /// Ask the pass for its explain lines.
     pub explain: bool,
+    /// Append access and branch records inline (false for `--rd-no-inline`).
+    pub inline_records: bool,
 }
 
 /// Compiles one input; returns the pass's explain lines (empty unless asked for).
@@ -109,7 +111,13 @@ fn front_end(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
 fn instrument_and_emit(job: &CompileJob<'_>, bitcode: &Path) -> Result<Vec<String>> {
     let (ready, explain) = if job.instrument {
         let instrumented = job.temp_dir.join(format!("{}.instr.bc", job.temp_name));
-        let explain = instrument(&job.input.path, bitcode, &instrumented, job.explain)?;
+        let explain = instrument(
+            &job.input.path,
+            bitcode,
+            &instrumented,
+            job.explain,
+            job.inline_records,
+        )?;
         (instrumented, explain)
     } else {
         (bitcode.to_path_buf(), Vec::new())
@@ -119,9 +127,16 @@ fn instrument_and_emit(job: &CompileJob<'_>, bitcode: &Path) -> Result<Vec<Strin
 }
 
 /// Runs the pass in process.
-fn instrument(source: &str, bitcode: &Path, output: &Path, explain: bool) -> Result<Vec<String>> {
+fn instrument(
+    source: &str,
+    bitcode: &Path,
+    output: &Path,
+    explain: bool,
+    inline_records: bool,
+) -> Result<Vec<String>> {
     let config = rdpass::PassConfig {
         explain,
+        inline_records,
         ..rdpass::PassConfig::default()
     };
     let report = rdpass::instrument_file(bitcode, output, &config)

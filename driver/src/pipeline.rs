@@ -113,6 +113,7 @@ fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
             deps: dep_names(invocation, input),
             instrument,
             explain: explain_sink.is_some(),
+            inline_records: !invocation.rd.no_inline,
         };
         let explain = compile::compile(&job)?;
         if let Some(sink) = &mut explain_sink {
@@ -229,6 +230,8 @@ rdcc options (never given to clang):
   --rd-explain=FILE      write the same to FILE
   --rd-no-instrument     same pipeline without the pass (baseline builds); the runtime is linked
                          only if it is found
+  --rd-no-inline         call the runtime for every access and branch instead of appending trace
+                         records inline (slower, same trace)
   --rd-help              this text
 
 Handed to clang unchanged: -E, -M, -MM, -fsyntax-only, --help, -###, -print-*, -dump*, header

@@ -41,6 +41,7 @@ pub(crate) struct Hooks<'ctx> {
     pub omp_dispatch_next: FunctionValue<'ctx>,
     pub omp_for_fini: FunctionValue<'ctx>,
     pub omp_barrier: FunctionValue<'ctx>,
+    pub check: FunctionValue<'ctx>,
     /// `omp_get_thread_num` (declared when absent).
     pub omp_get_thread_num: FunctionValue<'ctx>,
     /// `omp_get_num_threads` (declared when absent).
@@ -85,6 +86,7 @@ impl<'ctx> Hooks<'ctx> {
             omp_dispatch_next: hook(abi::OMP_DISPATCH_NEXT, &[i32t, i32t, i64t, i64t])?,
             omp_for_fini: hook(abi::OMP_FOR_FINI, &[i32t])?,
             omp_barrier: hook(abi::OMP_BARRIER, &[])?,
+            check: hook(abi::CHECK, &[])?,
             omp_get_thread_num: declare_function(
                 module,
                 "omp_get_thread_num",
@@ -129,6 +131,18 @@ impl<'ctx> Hooks<'ctx> {
         };
         let base = builder.build_load(i32t, slot, "rdt.base")?.into_int_value();
         Ok(builder.build_int_add(base, i32t.const_int(local as u64, false), "rdt.id")?)
+    }
+
+    /// Declares `__thread void *__rdt_cursor` (defined by the runtime) and returns it.
+    pub(crate) fn cursor_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
+        if let Some(g) = module.get_global(abi::CURSOR_TLS) {
+            return g;
+        }
+        let ptr = self.ctx.ptr_type(AddressSpace::default());
+        let g = module.add_global(ptr, None, abi::CURSOR_TLS);
+        g.set_thread_local(true);
+        g.set_linkage(Linkage::External);
+        g
     }
 
     /// Calls a hook with `args`.

@@ -12,14 +12,23 @@
 //! 5. OpenMP calls: fork/join around `__kmpc_fork_call`, worksharing and barrier hooks right
 //!    after the libomp call returns, `__rdt_omp_region_exit` before every `ret` of an outlined
 //!    function.
+//!
+//! With inline records (see [`InlineRecords`]), 3 (fixed-size accesses) and 4 become stores
+//! at the thread-local cursor instead of calls, and `__rdt_check` follows every call and every
+//! `INLINE_RECORDS_BETWEEN_CHECKS` inline records of a block, which keeps the runtime's promise
+//! of free buffer space valid between hooks.
 
 use inkwell::builder::Builder;
+use inkwell::intrinsics::Intrinsic;
+use inkwell::module::Module;
 use inkwell::values::{
-    AsValueRef, BasicMetadataValueEnum, InstructionOpcode, InstructionValue, IntValue, PointerValue,
+    AsValueRef, BasicMetadataValueEnum, FunctionValue, GlobalValue, InstructionOpcode,
+    InstructionValue, IntValue, PointerValue,
 };
 use inkwell::{AddressSpace, IntPredicate};
-use rdtrace::abi::IdKind;
+use rdtrace::abi::{self, IdKind};
 use rdtrace::meta::BranchKind;
+use rdtrace::raw::{TAG_ACCESS, TAG_BRANCH};
 
 use crate::error::PassError;
 use crate::hooks::{position_after, position_before, Hooks};
@@ -27,12 +36,85 @@ use crate::ids::ModuleLayout;
 use crate::ir::{self, ValueRef};
 use crate::openmp::{BoundType, OmpAnalysis, RuntimeAction};
 
-/// Inserts every hook call.
+/// What inline record emission needs: the runtime's TLS cursor and the intrinsic that gives
+/// the calling thread's address of it.
+pub(crate) struct InlineRecords<'ctx> {
+    cursor: GlobalValue<'ctx>,
+    threadlocal_address: FunctionValue<'ctx>,
+}
+
+impl<'ctx> InlineRecords<'ctx> {
+    /// Declares the cursor and `llvm.threadlocal.address.p0`.
+    pub(crate) fn declare(module: &Module<'ctx>, hooks: &Hooks<'ctx>) -> Result<Self, PassError> {
+        let ptr = module.get_context().ptr_type(AddressSpace::default());
+        let intrinsic = Intrinsic::find("llvm.threadlocal.address").ok_or_else(|| {
+            PassError::Build("llvm.threadlocal.address is unknown to this LLVM".into())
+        })?;
+        let threadlocal_address = intrinsic
+            .get_declaration(module, &[ptr.into()])
+            .ok_or_else(|| PassError::Build("cannot declare llvm.threadlocal.address.p0".into()))?;
+        Ok(InlineRecords {
+            cursor: hooks.cursor_global(module),
+            threadlocal_address,
+        })
+    }
+
+    /// Appends one raw record (`tag << 56 | id`, `value`) at the cursor and advances it:
+    /// the inline equivalent of the runtime's `record`.
+    fn emit(
+        &self,
+        builder: &Builder<'ctx>,
+        hooks: &Hooks<'ctx>,
+        tag: u8,
+        id: IntValue<'ctx>,
+        value: IntValue<'ctx>,
+    ) -> Result<(), PassError> {
+        let ctx = hooks.i64().get_context();
+        let (i8t, i64t) = (ctx.i8_type(), hooks.i64());
+        let ptr = ctx.ptr_type(AddressSpace::default());
+        let slot = builder
+            .build_direct_call(
+                self.threadlocal_address,
+                &[self.cursor.as_pointer_value().into()],
+                "rdt.tls",
+            )?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| PassError::Build("llvm.threadlocal.address returned nothing".into()))?
+            .into_pointer_value();
+        let cur = builder
+            .build_load(ptr, slot, "rdt.cur")?
+            .into_pointer_value();
+        let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
+        let head = builder.build_or(wide, i64t.const_int((tag as u64) << 56, false), "rdt.head")?;
+        builder
+            .build_store(cur, head)?
+            .set_alignment(16)
+            .map_err(|e| PassError::Build(e.to_string()))?;
+        // Safety: the runtime guarantees room for this record at `cur` (16 bytes).
+        let at8 = unsafe {
+            builder.build_in_bounds_gep(i8t, cur, &[i64t.const_int(8, false)], "rdt.at8")?
+        };
+        builder
+            .build_store(at8, value)?
+            .set_alignment(8)
+            .map_err(|e| PassError::Build(e.to_string()))?;
+        // Safety: as above; one past the record is still inside the buffer's slack.
+        let next = unsafe {
+            builder.build_in_bounds_gep(i8t, cur, &[i64t.const_int(16, false)], "rdt.next")?
+        };
+        builder.build_store(slot, next)?;
+        Ok(())
+    }
+}
+
+/// Inserts every hook call (and, with `inline`, the inline records and their checks).
 pub(crate) fn insert_hooks<'ctx>(
     builder: &Builder<'ctx>,
     hooks: &Hooks<'ctx>,
     layout: &ModuleLayout<'ctx>,
     omp: &OmpAnalysis<'ctx>,
+    inline: Option<&InlineRecords<'ctx>>,
 ) -> Result<(), PassError> {
     // Anchors are taken before anything is inserted: the region-enter code goes before the
     // entry block's anchor, and the block hook after it.
@@ -55,13 +137,25 @@ pub(crate) fn insert_hooks<'ctx>(
             hooks.call(builder, hooks.basic_block, &[id.into()])?;
         }
     }
+    // Inline records per block since the block hook or the last check.
+    let mut since_check = vec![0usize; layout.blocks.len()];
     for (mi, site) in layout.mem_sites.iter().enumerate() {
         position_before(builder, site.inst);
         let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
         let addr = generic_pointer(builder, hooks, site.ptr)?;
-        match site.len {
-            None => hooks.call(builder, hooks.access, &[id.into(), addr.into()])?,
-            Some(len) => {
+        match (site.len, inline) {
+            (None, Some(inline)) => {
+                let n = &mut since_check[site.block as usize];
+                if *n == abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                    hooks.call(builder, hooks.check, &[])?;
+                    *n = 0;
+                }
+                *n += 1;
+                let value = builder.build_ptr_to_int(addr, hooks.i64(), "rdt.addrw")?;
+                inline.emit(builder, hooks, TAG_ACCESS, id, value)?;
+            }
+            (None, None) => hooks.call(builder, hooks.access, &[id.into(), addr.into()])?,
+            (Some(len), _) => {
                 // Safety: the length operand of a mem intrinsic is an integer value.
                 let len = unsafe { IntValue::new(len) };
                 let len = builder.build_int_z_extend_or_bit_cast(len, hooks.i64(), "rdt.len")?;
@@ -77,7 +171,33 @@ pub(crate) fn insert_hooks<'ctx>(
         position_before(builder, site.inst);
         let outcome = branch_outcome(builder, hooks, site.inst, site.kind)?;
         let id = hooks.global_id(builder, IdKind::Branch, br as u32)?;
-        hooks.call(builder, hooks.branch, &[id.into(), outcome.into()])?;
+        match inline {
+            // The branch is the block's last record; a block with a full count gets a check
+            // first so the branch record still fits.
+            Some(inline) => {
+                if since_check[site.block as usize] >= abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                    hooks.call(builder, hooks.check, &[])?;
+                }
+                let value = builder.build_int_z_extend(outcome, hooks.i64(), "rdt.outw")?;
+                inline.emit(builder, hooks, TAG_BRANCH, id, value)?;
+            }
+            None => hooks.call(builder, hooks.branch, &[id.into(), outcome.into()])?,
+        }
+    }
+    if inline.is_some() {
+        // After a call returns, the callee's last block may have used up to
+        // INLINE_RECORDS_BETWEEN_CHECKS records since its last hook; a check here keeps the
+        // caller's remaining records within the slack. Intrinsics run no instrumented code.
+        for call in &layout.calls {
+            if call.callee_name.starts_with("llvm.") || call.callee_name.starts_with("__rdt_") {
+                continue;
+            }
+            if call.inst.get_opcode() != InstructionOpcode::Call {
+                continue;
+            }
+            position_after(builder, call.inst);
+            hooks.call(builder, hooks.check, &[])?;
+        }
     }
     insert_openmp(builder, hooks, layout, omp)
 }

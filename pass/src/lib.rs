@@ -54,6 +54,11 @@ pub struct PassConfig {
     pub explain: bool,
     /// Name recorded in [`ModuleMeta::name`]; the module's source file name when `None`.
     pub module_name: Option<String>,
+    /// Append fixed-size access and branch records inline at the thread-local cursor
+    /// (`rdtrace::abi::CURSOR_TLS`) instead of calling `__rdt_access` / `__rdt_branch`, with a
+    /// `__rdt_check` after every call and inside very long blocks. Much cheaper per event; the
+    /// trace is the same. `rdcc` turns it on unless `--rd-no-inline` is given.
+    pub inline_records: bool,
 }
 
 /// What the pass did to a module.
@@ -98,7 +103,12 @@ pub fn instrument_module(
     let ctx = module.get_context();
     let builder = ctx.create_builder();
     let hooks = hooks::Hooks::declare(module)?;
-    instrument::insert_hooks(&builder, &hooks, &layout, &omp)?;
+    let inline = if cfg.inline_records {
+        Some(instrument::InlineRecords::declare(module, &hooks)?)
+    } else {
+        None
+    };
+    instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref())?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     module
         .verify()

@@ -110,6 +110,67 @@ fn hook_calls_match_the_input() {
 }
 
 #[test]
+fn inline_records_replace_access_and_branch_calls() {
+    for name in ALL_INPUTS {
+        let input = count_input(name);
+        let ctx = Context::create();
+        let module = load(&ctx, name);
+        let calls_in = instructions(&module)
+            .into_iter()
+            .filter(|&i| {
+                i.get_opcode() == InstructionOpcode::Call
+                    && !callee_name(i).unwrap_or_default().starts_with("llvm.")
+            })
+            .count();
+        let cfg = rdpass::PassConfig {
+            inline_records: true,
+            ..rdpass::PassConfig::default()
+        };
+        let report = rdpass::instrument_module(&module, &cfg).unwrap();
+        module.verify().unwrap();
+        // No access or branch calls are left; ranges and blocks still call the runtime.
+        assert_eq!(count_calls(&module, abi::ACCESS), 0, "{name}");
+        assert_eq!(count_calls(&module, abi::BRANCH), 0, "{name}");
+        assert_eq!(
+            count_calls(&module, abi::BASIC_BLOCK),
+            input.blocks,
+            "{name}"
+        );
+        assert_eq!(
+            count_calls(&module, abi::ACCESS_RANGE),
+            input.range_accesses,
+            "{name}"
+        );
+        // One record per fixed access and per branch: each writes the cursor back once.
+        let cursor_stores = instructions(&module)
+            .into_iter()
+            .filter(|&i| i.get_opcode() == InstructionOpcode::Store)
+            .filter(|&i| {
+                i.get_operand(1)
+                    .and_then(|o| o.value())
+                    .and_then(|v| inkwell::values::BasicValue::as_instruction_value(&v))
+                    .is_some_and(|p| {
+                        callee_name(p).is_some_and(|c| c.starts_with("llvm.threadlocal.address"))
+                    })
+            })
+            .count();
+        assert_eq!(
+            cursor_stores,
+            input.fixed_accesses + report.meta.branches.len(),
+            "{name}"
+        );
+        // A check after every call of the input that is not an intrinsic (none of these inputs
+        // has blocks long enough to need more).
+        assert_eq!(count_calls(&module, abi::CHECK), calls_in, "{name}");
+        let cursor = module.get_global(abi::CURSOR_TLS).expect("cursor declared");
+        assert!(
+            cursor.is_thread_local() && cursor.is_declaration(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn back_edges_of_loops_o0_follow_the_source() {
     // loops.c at -O0: nested() has two `for` loops, skip_odd() one `while` whose `continue` and
     // end of body both jump back to the condition, classify() one `for`: five unconditional
@@ -318,6 +379,7 @@ fn hooks_are_declared_with_the_abi_signatures() {
         (abi::OMP_DISPATCH_NEXT, "void (i32, i32, i64, i64)"),
         (abi::OMP_FOR_FINI, "void (i32)"),
         (abi::OMP_BARRIER, "void ()"),
+        (abi::CHECK, "void ()"),
     ];
     assert_eq!(expect.len(), abi::ALL_HOOKS.len());
     let nounwind = inkwell::attributes::Attribute::get_named_enum_kind_id("nounwind");

@@ -231,6 +231,12 @@ pub extern "C" fn __rdt_branch(br: u32, outcome: u32) {
     thread::record(RawEvent::new(TAG_BRANCH, 0, br, outcome as u64));
 }
 
+/// `__rdt_check`: see [`rdtrace::abi::CHECK`].
+#[no_mangle]
+pub extern "C" fn __rdt_check() {
+    thread::check();
+}
+
 /// `__rdt_omp_fork`: see [`rdtrace::abi::OMP_FORK`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_fork(region: u32) {
@@ -325,6 +331,7 @@ mod tests {
             (OMP_DISPATCH_NEXT, "__rdt_omp_dispatch_next"),
             (OMP_FOR_FINI, "__rdt_omp_for_fini"),
             (OMP_BARRIER, "__rdt_omp_barrier"),
+            (CHECK, "__rdt_check"),
         ];
         for (abi, defined) in ours {
             assert_eq!(abi, defined);

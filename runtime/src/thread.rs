@@ -1,8 +1,10 @@
 //! Per-thread event buffers and the registry that lets exit and signal handlers flush every
 //! thread's buffer.
 //!
-//! Hot path: a thread-local pointer to the thread's [`ThreadState`]; an event is a 16-byte store
-//! into a small raw buffer and a length bump. When the raw buffer (a few thousand records, so it
+//! Hot path: instrumented code appends 16-byte records at the thread-local cursor
+//! `__rdt_cursor` (see `tls.c`) without a call; hooks append through the same cursor. After any
+//! hook returns the buffer has room for `INLINE_SLACK_RECORDS` more records, which is why the
+//! pass calls `__rdt_check` after calls and inside very long blocks. When the raw buffer (a few thousand records, so it
 //! is still in cache) is full, the owning thread appends it to the chunk it is encoding; a
 //! finished chunk's compact payload goes to the background writer, which compresses and writes
 //! it. No allocation once warmed up, no system call on the traced thread.
@@ -27,10 +29,13 @@ const MAX_CHUNK_BYTES: usize = 4 << 20;
 
 /// Everything one thread needs to record and flush.
 pub struct ThreadState {
-    /// The raw buffer being filled.
+    /// The raw buffer being filled: `buffer_events` records plus the inline slack.
     events: Box<[RawEvent]>,
-    /// Valid records in `events`. Written by the owner (Release), read by flushers (Acquire).
-    len: AtomicUsize,
+    /// Records after which a hook flushes.
+    threshold: usize,
+    /// Address of the owning thread's `__rdt_cursor`: the next free record of `events`.
+    /// Written by the owner (inline code and hooks), read by flushers.
+    cursor: AtomicPtr<AtomicPtr<RawEvent>>,
     /// Held while records are encoded or a chunk is closed, by the owner or by an exit/signal
     /// flusher.
     busy: AtomicBool,
@@ -61,6 +66,15 @@ static FINISHED: std::sync::Mutex<Vec<(u32, u64)>> = std::sync::Mutex::new(Vec::
 /// Set once the final flush has written the end chunk: later events are not written.
 pub static CLOSED: AtomicBool = AtomicBool::new(false);
 
+extern "C" {
+    /// Address of the calling thread's `__rdt_cursor` (defined in `tls.c`).
+    fn __rdt_cursor_address() -> *mut AtomicPtr<RawEvent>;
+}
+
+/// Where inline records of untraced threads go (never read).
+static mut DISCARD: [RawEvent; rdtrace::abi::INLINE_SLACK_RECORDS * 2] =
+    [RawEvent { head: 0, value: 0 }; rdtrace::abi::INLINE_SLACK_RECORDS * 2];
+
 thread_local! {
     static CURRENT: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
     static EXIT_GUARD: ExitGuard = const { ExitGuard };
@@ -78,6 +92,17 @@ impl Drop for ExitGuard {
         // Safety: states are never freed.
         let s = unsafe { &*s };
         s.flush(false, true);
+        // Detach: code that still runs on this thread (later TLS destructors) must not write
+        // into a buffer another thread may get, and flushers must not read dying TLS.
+        // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
+        unsafe {
+            (*__rdt_cursor_address())
+                .store(std::ptr::addr_of_mut!(DISCARD).cast(), Ordering::Relaxed)
+        };
+        if s.lock(false) {
+            s.cursor.store(std::ptr::null_mut(), Ordering::Release);
+            s.busy.store(false, Ordering::Release);
+        }
         let (thread, count) = s.recorded();
         if let Ok(mut done) = FINISHED.lock() {
             done.push((thread, count));
@@ -89,9 +114,13 @@ impl Drop for ExitGuard {
 impl ThreadState {
     fn new() -> ThreadState {
         let cfg = config::get();
+        let slack = rdtrace::abi::INLINE_SLACK_RECORDS;
         ThreadState {
-            events: vec![RawEvent::default(); cfg.buffer_events].into_boxed_slice(),
-            len: AtomicUsize::new(0),
+            // A guard as large as the slack follows it, so that an overrun (a bug in the
+            // pass's check placement) is caught by `len` before it reaches other memory.
+            events: vec![RawEvent::default(); cfg.buffer_events + 2 * slack].into_boxed_slice(),
+            threshold: cfg.buffer_events,
+            cursor: AtomicPtr::new(std::ptr::null_mut()),
             busy: AtomicBool::new(false),
             in_use: AtomicBool::new(true),
             thread: AtomicU32::new(0),
@@ -105,6 +134,48 @@ impl ThreadState {
                 cfg.chunk_events * 2,
             )),
             compressor: UnsafeCell::new(None),
+        }
+    }
+
+    fn base(&self) -> *mut RawEvent {
+        self.events.as_ptr() as *mut RawEvent
+    }
+
+    /// The owner's TLS cursor; `None` before registration and after the owner exited.
+    fn cursor_var(&self) -> Option<&AtomicPtr<RawEvent>> {
+        let p = self.cursor.load(Ordering::Acquire);
+        // Safety: set at registration to the owner's TLS cursor, which lives as long as the
+        // owner; cleared (under `busy`) before the owner's thread-local storage goes away.
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+
+    /// Records in the buffer, from the cursor.
+    fn len(&self) -> usize {
+        let Some(cursor) = self.cursor_var() else {
+            return 0;
+        };
+        let cur = cursor.load(Ordering::Acquire) as usize;
+        let base = self.base() as usize;
+        let n = cur.wrapping_sub(base) / std::mem::size_of::<RawEvent>();
+        if cur < base || n > self.events.len() {
+            // Not our buffer (the scratch buffer of an untraced thread): nothing to flush.
+            return 0;
+        }
+        if n > self.threshold + rdtrace::abi::INLINE_SLACK_RECORDS {
+            // Inline records ran past the slack into the guard: the promise between hooks was
+            // broken, and the trace cannot be trusted. Say so loudly rather than write garbage.
+            crate::diag(
+                "inline trace records overran the thread buffer (missing __rdt_check); aborting",
+            );
+            std::process::abort();
+        }
+        n
+    }
+
+    /// Empties the buffer.
+    fn reset_cursor(&self) {
+        if let Some(cursor) = self.cursor_var() {
+            cursor.store(self.base(), Ordering::Release);
         }
     }
 
@@ -132,14 +203,17 @@ impl ThreadState {
             return;
         }
         if !CLOSED.load(Ordering::Acquire) {
-            let n = self.len.load(Ordering::Acquire);
+            let n = self.len();
             // Safety: `busy` gives exclusive access to the encoder and compressor.
             let enc = unsafe { &mut *self.encoder.get() };
             if n > 0 {
                 if !from_signal {
                     enc.reserve_mem_instrs(crate::total_mem_instrs());
                 }
+                let before = enc.chunk_events();
                 enc.append(&self.events[..n]);
+                let added = enc.chunk_events() - before;
+                self.recorded.set_relaxed_add(added as u64);
             }
             let full = enc.chunk_events() as usize >= config::get().chunk_events
                 || enc.chunk_bytes() >= MAX_CHUNK_BYTES;
@@ -168,7 +242,7 @@ impl ThreadState {
                 }
             }
         }
-        self.len.store(0, Ordering::Release);
+        self.reset_cursor();
         self.busy.store(false, Ordering::Release);
     }
 
@@ -182,19 +256,28 @@ impl ThreadState {
 
     #[inline(always)]
     fn push_slice(&self, records: &[RawEvent]) {
-        let mut n = self.len.load(Ordering::Relaxed);
-        if n + records.len() > self.events.len() {
+        if self.len() + records.len() > self.threshold {
             self.flush(false, false);
-            n = 0;
         }
-        // Safety: n + records.len() <= capacity (checked above); only the owner writes here,
-        // and a concurrent exit flusher reads at most `len` records, which were written before.
+        let Some(cursor) = self.cursor_var() else {
+            return;
+        };
+        let cur = cursor.load(Ordering::Relaxed);
+        // Safety: len + records.len() <= threshold, and the buffer has INLINE_SLACK_RECORDS
+        // more; only the owner writes records, and a concurrent exit flusher reads only up to
+        // the cursor, which moves after the records are written.
         unsafe {
-            let dst = self.events.as_ptr().add(n) as *mut RawEvent;
-            std::ptr::copy_nonoverlapping(records.as_ptr(), dst, records.len());
+            std::ptr::copy_nonoverlapping(records.as_ptr(), cur, records.len());
+            cursor.store(cur.add(records.len()), Ordering::Release);
         }
-        self.len.store(n + records.len(), Ordering::Release);
-        self.recorded.set_relaxed_add(1);
+    }
+
+    /// Flushes when the buffer is past its threshold (the slack is for inline records).
+    #[inline(always)]
+    fn check(&self) {
+        if self.len() > self.threshold {
+            self.flush(false, false);
+        }
     }
 }
 
@@ -251,7 +334,10 @@ fn register_current_thread() -> *const ThreadState {
     s.thread.store(thread, Ordering::Relaxed);
     s.seq.store(0, Ordering::Relaxed);
     s.recorded.store(0, Ordering::Relaxed);
-    s.len.store(0, Ordering::Release);
+    // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
+    let tls = unsafe { __rdt_cursor_address() };
+    s.cursor.store(tls, Ordering::Release);
+    s.reset_cursor();
     s.countdown.set(1);
     let info = ThreadInfo {
         thread,
@@ -276,6 +362,13 @@ fn current() -> Option<&'static ThreadState> {
     if p.is_null() {
         p = register_current_thread();
         if p.is_null() {
+            // Untraced thread (registry full): inline records land in a scratch buffer that
+            // every hook rewinds, so they are dropped without harm.
+            // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
+            unsafe {
+                (*__rdt_cursor_address())
+                    .store(std::ptr::addr_of_mut!(DISCARD).cast(), Ordering::Relaxed)
+            };
             return None;
         }
     }
@@ -296,6 +389,14 @@ pub fn record(e: RawEvent) {
 pub fn record_many(records: &[RawEvent]) {
     if let Some(s) = current() {
         s.push_slice(records);
+    }
+}
+
+/// `__rdt_check`: flushes when the buffer is past its threshold.
+#[inline(always)]
+pub fn check() {
+    if let Some(s) = current() {
+        s.check();
     }
 }
 

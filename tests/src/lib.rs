@@ -31,23 +31,22 @@ pub struct Tools {
     pub rda_report: PathBuf,
 }
 
-/// Finds the tools next to the test binary (`target/<profile>/`), building them once if a
-/// plain `cargo test` ran before `cargo build`.
+/// Finds the tools next to the test binary (`target/<profile>/`). Builds them once per test
+/// process first: `cargo test` does not rebuild binaries of other packages, and a stale `rdcc`
+/// would test old code (a no-op when they are up to date).
 pub fn tools() -> &'static Tools {
     static TOOLS: OnceLock<Tools> = OnceLock::new();
     TOOLS.get_or_init(|| {
         let mut dir = std::env::current_exe().unwrap();
         dir.pop(); // deps
         dir.pop(); // <profile>
-        let t = Tools {
-            rdcc: dir.join("rdcc"),
-            rda_report: dir.join("rda-report"),
-        };
-        let runtime = dir.join("librdruntime.a");
-        if !t.rdcc.exists() || !t.rda_report.exists() || !runtime.exists() {
-            let mut cmd = Command::new(env!("CARGO"));
-            cmd.current_dir(workspace()).args([
+        let mut cmd = Command::new(env!("CARGO"));
+        // Into the target directory this test binary lives in, whatever CARGO_TARGET_DIR says.
+        cmd.current_dir(workspace())
+            .env("CARGO_TARGET_DIR", dir.parent().expect("target dir"))
+            .args([
                 "build",
+                "-q",
                 "-p",
                 "rdcc",
                 "-p",
@@ -55,13 +54,15 @@ pub fn tools() -> &'static Tools {
                 "-p",
                 "rdruntime",
             ]);
-            if dir.file_name().is_some_and(|n| n == "release") {
-                cmd.arg("--release");
-            }
-            let status = cmd.status().expect("cargo runs");
-            assert!(status.success(), "building the tools failed");
+        if dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
         }
-        t
+        let status = cmd.status().expect("cargo runs");
+        assert!(status.success(), "building the tools failed");
+        Tools {
+            rdcc: dir.join("rdcc"),
+            rda_report: dir.join("rda-report"),
+        }
     })
 }
 

@@ -540,3 +540,97 @@ fn multi_file_program_has_one_module_per_source_and_disjoint_ids() {
         }
     }
 }
+
+#[test]
+fn inline_records_and_hook_calls_give_the_same_trace() {
+    // rdcc appends access and branch records inline by default; --rd-no-inline calls the
+    // runtime for each. The traces must agree event for event (addresses up to ASLR).
+    let dir = tempfile::tempdir().unwrap();
+    let mut seqs = Vec::new();
+    for (i, extra) in [&[][..], &["--rd-no-inline"][..]].iter().enumerate() {
+        let exe = dir.path().join(format!("p{i}"));
+        let mut flags = vec!["-O1", "-g"];
+        flags.extend_from_slice(extra);
+        rdcc(&[program("basic/branches.c")], &flags, &exe);
+        let tp = dir.path().join(format!("t{i}.rdtrace"));
+        assert!(run_traced(&exe, &tp, &[]).status.success());
+        let trace = rdtrace::Trace::open(&tp).unwrap();
+        let mut events = Vec::new();
+        trace.visit_thread(0, &mut events).unwrap();
+        // Normalise: drop stamps (timing), make each instruction's addresses relative to its
+        // first (the stack and globals may move between two executables).
+        let mut first: std::collections::HashMap<u32, u64> = Default::default();
+        let norm: Vec<Event> = events
+            .into_iter()
+            .filter(|e| !matches!(e, Event::Stamp { .. }))
+            .map(|e| match e {
+                Event::Access { mi, addr, len } => {
+                    let base = *first.entry(mi).or_insert(addr);
+                    Event::Access {
+                        mi,
+                        addr: addr.wrapping_sub(base),
+                        len,
+                    }
+                }
+                other => other,
+            })
+            .collect();
+        seqs.push(norm);
+    }
+    assert!(seqs[0].len() > 2000);
+    assert_eq!(seqs[0], seqs[1]);
+}
+
+#[test]
+fn inline_records_survive_huge_blocks_and_deep_returns() {
+    // One straight-line block of 5000 stores (far more than the runtime's slack), and a
+    // recursion 20000 deep whose every frame records accesses after the recursive call returns:
+    // both must be traced completely, which needs the pass's checks in long blocks and after
+    // calls.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("big.c");
+    let mut c = String::from("#include <stdio.h>\nint a[5000];\nint depth_sum(int n) {\n  if (n == 0) return 0;\n  int r = depth_sum(n - 1);\n  a[n % 5000] += r;\n  return r + a[n % 5000] + 1;\n}\nint main(void) {\n");
+    for k in 0..5000 {
+        c.push_str(&format!("  a[{k}] = {k};\n"));
+    }
+    c.push_str("  printf(\"%d\\n\", depth_sum(20000));\n  return 0;\n}\n");
+    std::fs::write(&src, c).unwrap();
+    let exe = dir.path().join("big");
+    rdcc(&[src], &["-O0", "-g"], &exe);
+    let tp = dir.path().join("t.rdtrace");
+    let out = run_traced(&exe, &tp, &[("RDTRACE_BUFFER_EVENTS", "64")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trace = rdtrace::Trace::open(&tp).unwrap();
+    let c = counts(&trace);
+    let m = &trace.meta;
+    // Stores to the global a[] from main: exactly 5000, at consecutive ints.
+    let main_stores: Vec<u64> = c
+        .accesses
+        .iter()
+        .filter(|(&mi, _)| {
+            let i = &m.mem_instrs[mi as usize];
+            i.kind == AccessKind::Store
+                && i.derivation.contains("@a")
+                && m.functions[m.blocks[i.block as usize].function as usize].name == "main"
+        })
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    assert_eq!(main_stores.len(), 5000);
+    // The recursion: the entry block of depth_sum runs 20001 times; the block after the call
+    // (the `+=` line) 20000 times, each with its loads and stores of a[].
+    let line = 6; // a[n % 5000] += r;
+    let after_call: u64 = mem_instrs_at(&trace, "big.c", line)
+        .iter()
+        .filter(|&&mi| m.mem_instrs[mi as usize].derivation.contains("@a"))
+        .map(|mi| c.accesses.get(mi).map_or(0, |v| v.len() as u64))
+        .sum();
+    assert_eq!(
+        after_call,
+        2 * 20_000,
+        "a load and a store of a[] per frame"
+    );
+}

@@ -14,42 +14,11 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
-/// `target/<profile>/` of this test binary.
-fn profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    // target/<profile>/deps/paths_e2e-<hash>
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps")
-        .to_path_buf()
-}
-
-/// Paths of `rdcc` and `rda-report`, building them (and the runtime) once if missing.
-fn tools() -> &'static (PathBuf, PathBuf) {
-    static TOOLS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        let dir = profile_dir();
-        let rdcc = dir.join("rdcc");
-        let report = dir.join("rda-report");
-        if !rdcc.exists() || !report.exists() || !dir.join("librdruntime.a").exists() {
-            let target = dir.parent().expect("target dir");
-            let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .parent()
-                .expect("workspace");
-            let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-            cmd.current_dir(workspace)
-                .env("CARGO_TARGET_DIR", target)
-                .args(["build", "-p", "rdcc", "-p", "rda-report", "-p", "rdruntime"]);
-            if dir.file_name().is_some_and(|n| n == "release") {
-                cmd.arg("--release");
-            }
-            let st = cmd.status().expect("running cargo build");
-            assert!(st.success(), "cargo build of the tools failed");
-        }
-        (rdcc, report)
-    })
+/// Paths of `rdcc` and `rda-report` (built by the shared helper).
+fn tools() -> (PathBuf, PathBuf) {
+    let t = rdtools_e2e::tools();
+    (t.rdcc.clone(), t.rda_report.clone())
 }
 
 fn program(name: &str) -> PathBuf {

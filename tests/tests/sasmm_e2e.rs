@@ -24,38 +24,10 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// `target/<profile>/`, where cargo puts the binaries next to this test's `deps/` folder.
-fn profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>")
-        .to_path_buf()
-}
-
-/// Paths of `rdcc` and `rda-report`, building them (and the runtime) when missing.
+/// Paths of `rdcc` and `rda-report` (built by the shared helper).
 fn tools() -> (PathBuf, PathBuf) {
-    let dir = profile_dir();
-    let rdcc = dir.join("rdcc");
-    let report = dir.join("rda-report");
-    if !rdcc.exists() || !report.exists() || !dir.join("librdruntime.a").exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "rdcc", "-p", "rda-report", "-p", "rdruntime"]);
-        if dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        if let Some(target) = dir.parent() {
-            cmd.env("CARGO_TARGET_DIR", target);
-        }
-        cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-        let st = cmd.status().expect("running cargo build");
-        assert!(
-            st.success(),
-            "cargo build of rdcc, rda-report and rdruntime failed"
-        );
-    }
-    (rdcc, report)
+    let t = rdtools_e2e::tools();
+    (t.rdcc.clone(), t.rda_report.clone())
 }
 
 fn kernels_dir() -> PathBuf {

@@ -27,32 +27,10 @@ fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Paths of `rdcc` and `rda-report`, built once if missing.
-fn tools() -> &'static (PathBuf, PathBuf) {
-    static TOOLS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        let dir = profile_dir();
-        let rdcc = dir.join("rdcc");
-        let report = dir.join("rda-report");
-        let runtime = dir.join("librdruntime.a");
-        if !(rdcc.is_file() && report.is_file() && runtime.is_file()) {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let mut cmd = Command::new(cargo);
-            cmd.current_dir(repo_root())
-                .args(["build", "-p", "rdcc", "-p", "rda-report", "-p", "rdruntime"])
-                .env("CARGO_TARGET_DIR", dir.parent().expect("target dir"));
-            if dir.file_name().is_some_and(|n| n == "release") {
-                cmd.arg("--release");
-            }
-            let out = cmd.output().expect("cargo runs");
-            assert!(
-                out.status.success(),
-                "building the tools failed:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        (rdcc, report)
-    })
+/// Paths of `rdcc` and `rda-report` (built by the shared helper).
+fn tools() -> (PathBuf, PathBuf) {
+    let t = rdtools_e2e::tools();
+    (t.rdcc.clone(), t.rda_report.clone())
 }
 
 fn check(out: Output, what: &str) -> String {

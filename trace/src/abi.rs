@@ -45,6 +45,21 @@ pub const OMP_FOR_FINI: &str = "__rdt_omp_for_fini";
 /// `void __rdt_omp_barrier(void)`: after `__kmpc_barrier` returned.
 pub const OMP_BARRIER: &str = "__rdt_omp_barrier";
 
+/// `void __rdt_check(void)`: makes sure the calling thread's buffer has room for
+/// [`INLINE_RECORDS_BETWEEN_CHECKS`] more inline records (called after calls and inside very
+/// long blocks by code that appends records inline).
+pub const CHECK: &str = "__rdt_check";
+/// `__thread void *__rdt_cursor`: where the calling thread's next raw record goes. Instrumented
+/// code built with inline records writes a [`crate::raw::RawEvent`] there and advances it by 16
+/// bytes, without a call. The runtime guarantees that after any hook returns there is room for
+/// [`INLINE_SLACK_RECORDS`] records.
+pub const CURSOR_TLS: &str = "__rdt_cursor";
+/// Room the runtime leaves after every hook, in records.
+pub const INLINE_SLACK_RECORDS: usize = 2048;
+/// Most inline records the pass emits between two hook calls on one path inside a block (a
+/// call's callee can add as many again before its own last hook); half the slack, so both fit.
+pub const INLINE_RECORDS_BETWEEN_CHECKS: usize = 512;
+
 /// Every hook name, for tools that check a module or binary for them.
 pub const ALL_HOOKS: &[&str] = &[
     REGISTER_MODULE,
@@ -60,6 +75,7 @@ pub const ALL_HOOKS: &[&str] = &[
     OMP_DISPATCH_NEXT,
     OMP_FOR_FINI,
     OMP_BARRIER,
+    CHECK,
 ];
 
 /// Name of the module-private global `[IdKind::COUNT x i32]` that holds a module's id bases.
