@@ -278,34 +278,53 @@ impl ChunkEncoder {
         };
         while i < events.len() {
             let e = events[i];
-            // Fast path for the common case, a predicted access: one table entry touched, no
-            // output unless the run is full. Same rules as `Predictor::access`.
-            if e.tag() == TAG_ACCESS && e.id() == p.expected_mi {
-                let id = e.id() as usize;
+            // Fast path for the common case, a stretch of predicted accesses, with the predictor
+            // state in locals (so it stays in registers while the table is written) and one
+            // compare of the record head for tag, aux and instruction. Same rules as
+            // `Predictor::access`; anything else leaves for the general path below.
+            if e.head == (TAG_ACCESS as u64) << 56 | p.expected_mi as u64 {
                 let generation = p.generation;
-                if let Some(ent) = p.table.get(id) {
-                    if ent.generation == generation
-                        && ent.last != 0
-                        && ent.last.wrapping_add(ent.stride) == e.value
-                    {
-                        if p.prev_mi != u32::MAX {
-                            p.table[p.prev_mi as usize].next_plus_one = e.id().wrapping_add(1);
-                        }
-                        let ent = &mut p.table[id];
-                        ent.last = e.value;
-                        p.expected_mi = match ent.next_plus_one {
-                            0 => e.id().wrapping_add(1),
-                            n => n - 1,
-                        };
-                        p.prev_mi = e.id();
-                        run += 1;
-                        if run == RUN_MAX {
-                            flush_run(out, &mut run);
-                        }
-                        count += 1;
-                        i += 1;
-                        continue;
+                let mut expected = p.expected_mi;
+                let mut prev = p.prev_mi;
+                let table = &mut p.table[..];
+                let mut j = i;
+                while j < events.len() {
+                    let e = events[j];
+                    if e.head != (TAG_ACCESS as u64) << 56 | expected as u64 {
+                        break;
                     }
+                    let Some(ent) = table.get(expected as usize) else {
+                        break;
+                    };
+                    if ent.generation != generation
+                        || ent.last == 0
+                        || ent.last.wrapping_add(ent.stride) != e.value
+                    {
+                        break;
+                    }
+                    if prev != u32::MAX {
+                        table[prev as usize].next_plus_one = expected.wrapping_add(1);
+                    }
+                    let ent = &mut table[expected as usize];
+                    ent.last = e.value;
+                    prev = expected;
+                    expected = match ent.next_plus_one {
+                        0 => prev.wrapping_add(1),
+                        n => n - 1,
+                    };
+                    run += 1;
+                    if run == RUN_MAX {
+                        out.push((RUN_MAX - 1) as u8);
+                        run = 0;
+                    }
+                    j += 1;
+                }
+                p.expected_mi = expected;
+                p.prev_mi = prev;
+                if j > i {
+                    count += (j - i) as u32;
+                    i = j;
+                    continue;
                 }
             }
             let tag = e.tag();
