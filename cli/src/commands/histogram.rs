@@ -46,8 +46,8 @@ pub struct HistogramArgs {
     pub per_thread: bool,
     /// Engine: fast (default, exact), olken (exact, baseline), parda (exact, parallel),
     /// hprda (approximate, parallel), naive (exact, slow; for checking).
-    #[arg(long, default_value = "fast")]
-    pub engine: String,
+    #[arg(long, default_value = "fast", value_parser = parse_engine)]
+    pub engine: EngineKind,
     /// Worker threads for parallel engines.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -147,6 +147,12 @@ pub fn engine_config(
         cfg.chunk = c.max(1);
     }
     cfg
+}
+
+/// Parses `--engine` (a usage error, exit status 2, when unknown).
+pub fn parse_engine(s: &str) -> Result<EngineKind, String> {
+    s.parse()
+        .map_err(|e: rdengines::UnknownEngine| e.to_string())
 }
 
 /// Parses `--line`: a power of two (a usage error otherwise, exit status 2).
@@ -349,10 +355,7 @@ pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 
 /// Runs `histogram`.
 pub fn run(args: &HistogramArgs) -> Result<()> {
-    let kind: EngineKind = args
-        .engine
-        .parse()
-        .map_err(|e| anyhow::anyhow!("--engine: {e}"))?;
+    let kind = args.engine;
     let cfg = engine_config(args.threads, args.bound, args.chunk);
     let gran = granularity(args.line);
     let new_feeder = || BlockFeeder::new(make_engine(kind, &cfg), gran);
