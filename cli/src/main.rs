@@ -10,7 +10,7 @@ mod plot;
 mod progress;
 mod tracefile;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 /// Reuse-distance (locality) analysis of traces written by programs built with `rdcc`.
 #[derive(Parser, Debug)]
@@ -43,7 +43,3 @@ mod tests {
         Cli::command().debug_assert();
     }
 }
-
-// Keep `Subcommand` in scope for the derive in `commands`.
-#[allow(unused_imports)]
-use Subcommand as _;

@@ -398,7 +398,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                     let (_, e) = r?;
                     e.visit(&mut f);
                     n += 1;
-                    if n % 65536 == 0 {
+                    if n.is_multiple_of(65536) {
                         bar.set_position(n);
                     }
                 }
