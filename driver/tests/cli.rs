@@ -146,11 +146,19 @@ fn object_registers_its_module_with_the_runtime() {
         "no {} in {syms:?}",
         abi::REGISTER_MODULE
     );
+    // By default the loop's load is appended inline at the runtime's thread-local cursor.
     assert!(
-        references(&syms, abi::ACCESS),
-        "the loop's load is not traced: {syms:?}"
+        references(&syms, abi::CURSOR_TLS) && !references(&syms, abi::ACCESS),
+        "the loop's load is not traced inline: {syms:?}"
     );
     assert!(defines(&syms, "sum"));
+    // With --rd-no-inline it calls the access hook instead.
+    success(rdcc(dir.path()).args(["-O2", "--rd-no-inline", "-c", "sum.c", "-o", "sum2.o"]));
+    let syms = symbols(&dir.path().join("sum2.o"));
+    assert!(
+        references(&syms, abi::ACCESS) && !references(&syms, abi::CURSOR_TLS),
+        "the loop's load is not traced by a call: {syms:?}"
+    );
 }
 
 #[test]
