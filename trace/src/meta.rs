@@ -240,6 +240,22 @@ pub struct ModuleMeta {
     pub workshares: Vec<WorkshareMeta>,
 }
 
+/// Entity counts of a struct with the seven id-kind tables, in [`IdKind::ALL`] order (shared by
+/// [`ModuleMeta`] and [`ProgramMeta`], whose tables have the same names).
+macro_rules! counts_of {
+    ($m:expr) => {
+        [
+            $m.functions.len() as u32,
+            $m.blocks.len() as u32,
+            $m.mem_instrs.len() as u32,
+            $m.branches.len() as u32,
+            $m.loops.len() as u32,
+            $m.regions.len() as u32,
+            $m.workshares.len() as u32,
+        ]
+    };
+}
+
 /// Magic at the start of a module metadata blob.
 pub const BLOB_MAGIC: [u8; 4] = *b"RDMM";
 /// Length of the fixed blob header: magic, version, one count per [`IdKind`].
@@ -248,15 +264,7 @@ pub const BLOB_HEADER_LEN: usize = 8 + 4 * IdKind::COUNT;
 impl ModuleMeta {
     /// Number of entities of each kind, in [`IdKind::ALL`] order.
     pub fn counts(&self) -> [u32; IdKind::COUNT] {
-        [
-            self.functions.len() as u32,
-            self.blocks.len() as u32,
-            self.mem_instrs.len() as u32,
-            self.branches.len() as u32,
-            self.loops.len() as u32,
-            self.regions.len() as u32,
-            self.workshares.len() as u32,
-        ]
+        counts_of!(self)
     }
 
     /// Serialises the module into the blob the pass embeds: a fixed header
@@ -423,15 +431,7 @@ impl ProgramMeta {
 
     /// Number of entities of each kind, in [`IdKind::ALL`] order (the bases of the next module).
     pub fn counts(&self) -> [u32; IdKind::COUNT] {
-        [
-            self.functions.len() as u32,
-            self.blocks.len() as u32,
-            self.mem_instrs.len() as u32,
-            self.branches.len() as u32,
-            self.loops.len() as u32,
-            self.regions.len() as u32,
-            self.workshares.len() as u32,
-        ]
+        counts_of!(self)
     }
 
     /// Formats a location as `file:line:col` (or `?` when unknown).
