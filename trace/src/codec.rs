@@ -452,13 +452,55 @@ impl ChunkEncoder {
 pub struct DecodeError {
     /// Byte offset in the (decompressed) payload.
     pub offset: usize,
+    /// Events delivered to the visitor before the bad one (all of them passed every check).
+    pub events: u64,
     /// What was wrong.
     pub what: String,
 }
 
-/// Decodes events chunk payloads. `mem_instr_sizes[mi]` gives each instruction's static access
-/// size (from the metadata); an id outside the table is an error (the trace and its metadata
-/// disagree).
+/// Largest length a ranged access (memcpy/memmove/memset) may carry: 1 GiB. A longer range is
+/// reported as corrupt rather than handed to analyses, which touch every line of a range.
+pub const MAX_RANGE_LEN: u64 = 1 << 30;
+
+/// What the metadata allows an event to name. The decoder checks every decoded id, outcome and
+/// length against it before the event reaches a visitor, so analyses may index their metadata
+/// tables with any id they are given (see `docs/trace-format.md`, "What the reader validates").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventBounds {
+    /// Static access size of each memory instruction (0: a ranged instruction, whose length
+    /// comes with each event).
+    pub mem_instr_sizes: Vec<u32>,
+    /// Number of outcomes (successors) of each branch.
+    pub branch_outcomes: Vec<u32>,
+    /// Number of basic blocks.
+    pub blocks: u32,
+    /// Number of OpenMP parallel regions.
+    pub regions: u32,
+    /// Number of worksharing loops.
+    pub workshares: u32,
+}
+
+impl EventBounds {
+    /// The bounds a program's merged metadata sets.
+    pub fn of(meta: &crate::meta::ProgramMeta) -> Self {
+        EventBounds {
+            mem_instr_sizes: meta.mem_instrs.iter().map(|m| m.size).collect(),
+            branch_outcomes: meta
+                .branches
+                .iter()
+                .map(|b| b.successors.len() as u32)
+                .collect(),
+            blocks: meta.blocks.len() as u32,
+            regions: meta.regions.len() as u32,
+            workshares: meta.workshares.len() as u32,
+        }
+    }
+}
+
+/// Decodes events chunk payloads, validating every event against [`EventBounds`]: an id
+/// outside the metadata, a branch outcome the branch does not have, a range longer than
+/// [`MAX_RANGE_LEN`] or more events than the chunk header announced are errors, reported
+/// before the offending event reaches the visitor.
 pub struct ChunkDecoder {
     predictor: Predictor,
 }
@@ -466,6 +508,8 @@ pub struct ChunkDecoder {
 struct Cursor<'a> {
     data: &'a [u8],
     pos: usize,
+    /// Events delivered so far (for [`DecodeError::events`]).
+    count: u64,
 }
 
 impl Cursor<'_> {
@@ -501,9 +545,25 @@ impl Cursor<'_> {
         let v = self.varint()?;
         u32::try_from(v).map_err(|_| self.err("id does not fit 32 bits"))
     }
+    /// An id of `kind` that must be below `count`.
+    fn id(&mut self, kind: &str, count: u32) -> Result<u32, DecodeError> {
+        let id = self.u32()?;
+        self.check_id(kind, id, count)
+    }
+    #[inline(always)]
+    fn check_id(&self, kind: &str, id: u32, count: u32) -> Result<u32, DecodeError> {
+        if id < count {
+            Ok(id)
+        } else {
+            Err(self.err(&format!(
+                "{kind} {id} is not in the metadata ({count} known)"
+            )))
+        }
+    }
     fn err(&self, what: &str) -> DecodeError {
         DecodeError {
             offset: self.pos,
+            events: self.count,
             what: what.to_string(),
         }
     }
@@ -518,10 +578,13 @@ impl ChunkDecoder {
     }
 
     /// Decodes a payload, calling the visitor for every event; returns the number of events.
+    /// More than `max_events` events is an error (the header's count bounds the work a corrupt
+    /// payload can cause: a run byte stands for up to 64 accesses).
     pub fn decode(
         &mut self,
         payload: &[u8],
-        mem_instr_sizes: &[u32],
+        bounds: &EventBounds,
+        max_events: u64,
         v: &mut impl EventVisitor,
     ) -> Result<u64, DecodeError> {
         let p = &mut self.predictor;
@@ -529,70 +592,120 @@ impl ChunkDecoder {
         let mut c = Cursor {
             data: payload,
             pos: 0,
+            count: 0,
         };
-        let mut count = 0u64;
+        let sizes = &bounds.mem_instr_sizes;
         let size_of = |c: &Cursor, mi: u32| {
-            mem_instr_sizes
-                .get(mi as usize)
-                .copied()
-                .ok_or_else(|| c.err(&format!("memory instruction {mi} is not in the metadata")))
+            sizes.get(mi as usize).copied().ok_or_else(|| {
+                c.err(&format!(
+                    "memory instruction {mi} is not in the metadata ({} known)",
+                    sizes.len()
+                ))
+            })
         };
         while c.pos < payload.len() {
             let b = c.byte()?;
+            if c.count >= max_events {
+                c.pos -= 1;
+                return Err(c.err(&format!(
+                    "more events than the {max_events} the chunk header announces"
+                )));
+            }
             match b {
                 0x00..=0x3f => {
+                    if c.count + b as u64 >= max_events {
+                        c.pos -= 1;
+                        return Err(c.err(&format!(
+                            "a run of {} accesses overruns the {max_events} events the chunk header announces",
+                            b as u64 + 1
+                        )));
+                    }
                     for _ in 0..=b {
                         let mi = p.expected_mi();
                         // Checked before `access`, which would grow the table to a corrupt id.
                         let len = size_of(&c, mi)? as u64;
                         let (_, addr) = p.access(mi, |predicted| predicted);
                         v.access(mi, addr, len);
-                        count += 1;
+                        c.count += 1;
                     }
                     continue;
                 }
                 OP_ACCESS | OP_RANGE => {
                     let dmi = unzigzag(c.varint()?) as i32 as u32;
                     let mi = p.expected_mi().wrapping_add(dmi);
+                    // Ranges may name any instruction (tools write static accesses as ranges).
                     let static_len = size_of(&c, mi)? as u64;
                     let daddr = unzigzag(c.varint()?) as u64;
-                    let (_, addr) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
                     let len = if b == OP_RANGE {
-                        c.varint()?
+                        let len = c.varint()?;
+                        if len > MAX_RANGE_LEN {
+                            return Err(c.err(&format!(
+                                "ranged access of {len} bytes exceeds the {MAX_RANGE_LEN} byte limit"
+                            )));
+                        }
+                        len
                     } else {
                         static_len
                     };
+                    let (_, addr) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
                     v.access(mi, addr, len);
                 }
                 OP_BLOCK => {
                     let d = unzigzag(c.varint()?) as i32 as u32;
-                    p.prev_bb = p.prev_bb.wrapping_add(1).wrapping_add(d);
-                    v.block(p.prev_bb);
+                    let bb = p.prev_bb.wrapping_add(1).wrapping_add(d);
+                    p.prev_bb = c.check_id("block", bb, bounds.blocks)?;
+                    v.block(bb);
                 }
                 0x80..=0xbf => {
                     let d = (b & 0x3f) as i32 - 32;
-                    p.prev_bb = p.prev_bb.wrapping_add(1).wrapping_add(d as u32);
-                    v.block(p.prev_bb);
+                    let bb = p.prev_bb.wrapping_add(1).wrapping_add(d as u32);
+                    p.prev_bb = c.check_id("block", bb, bounds.blocks)?;
+                    v.block(bb);
                 }
-                0xc0..=0xff => {
-                    let d = (b & 0x1f) as i32 - 16;
-                    p.prev_br = p.prev_br.wrapping_add(d as u32);
-                    v.branch(p.prev_br, ((b >> 5) & 1) as u32);
+                0xc0..=0xff | OP_BRANCH => {
+                    let (br, outcome) = if b == OP_BRANCH {
+                        let d = unzigzag(c.varint()?) as i32 as u32;
+                        (p.prev_br.wrapping_add(d), c.u32()?)
+                    } else {
+                        let d = (b & 0x1f) as i32 - 16;
+                        (p.prev_br.wrapping_add(d as u32), ((b >> 5) & 1) as u32)
+                    };
+                    let outcomes = bounds.branch_outcomes.get(br as usize).copied();
+                    let Some(outcomes) = outcomes else {
+                        return Err(c.err(&format!(
+                            "branch {br} is not in the metadata ({} known)",
+                            bounds.branch_outcomes.len()
+                        )));
+                    };
+                    if outcome >= outcomes {
+                        return Err(c.err(&format!(
+                            "branch {br} has {outcomes} successors, the event says outcome {outcome}"
+                        )));
+                    }
+                    p.prev_br = br;
+                    v.branch(br, outcome);
                 }
-                OP_BRANCH => {
-                    let d = unzigzag(c.varint()?) as i32 as u32;
-                    p.prev_br = p.prev_br.wrapping_add(d);
-                    let outcome = c.u32()?;
-                    v.branch(p.prev_br, outcome);
-                }
-                OP_FORK => v.other(Event::Fork { region: c.u32()? }),
-                OP_JOIN => v.other(Event::Join { region: c.u32()? }),
-                OP_REGION_EXIT => v.other(Event::RegionExit { region: c.u32()? }),
-                OP_WS_FINI => v.other(Event::WorkshareFini { ws: c.u32()? }),
+                OP_FORK => v.other(Event::Fork {
+                    region: c.id("region", bounds.regions)?,
+                }),
+                OP_JOIN => v.other(Event::Join {
+                    region: c.id("region", bounds.regions)?,
+                }),
+                OP_REGION_EXIT => v.other(Event::RegionExit {
+                    region: c.id("region", bounds.regions)?,
+                }),
+                OP_WS_FINI => v.other(Event::WorkshareFini {
+                    ws: c.id("worksharing loop", bounds.workshares)?,
+                }),
                 OP_REGION_ENTER => {
-                    let region = c.u32()?;
+                    let region = c.id("region", bounds.regions)?;
                     let omp_thread = c.u32()?;
                     let team_size = c.u32()?;
+                    if omp_thread >= team_size {
+                        return Err(c.err(&format!(
+                            "region enter as OpenMP thread {omp_thread} of a team of {team_size}"
+                        )));
+                    }
                     v.other(Event::RegionEnter {
                         region,
                         omp_thread,
@@ -600,7 +713,7 @@ impl ChunkDecoder {
                     });
                 }
                 OP_WS_INIT => {
-                    let ws = c.u32()?;
+                    let ws = c.id("worksharing loop", bounds.workshares)?;
                     let schedule = unzigzag(c.varint()?) as i32;
                     let mut vals = [0i64; 5];
                     for x in vals.iter_mut() {
@@ -618,7 +731,7 @@ impl ChunkDecoder {
                     });
                 }
                 OP_WS_NEXT => {
-                    let ws = c.u32()?;
+                    let ws = c.id("worksharing loop", bounds.workshares)?;
                     let more = c.varint()? != 0;
                     let lower = unzigzag(c.varint()?);
                     let upper = unzigzag(c.varint()?);
@@ -639,9 +752,9 @@ impl ChunkDecoder {
                     return Err(c.err(&format!("unknown event opcode 0x{other:02x}")));
                 }
             }
-            count += 1;
+            c.count += 1;
         }
-        Ok(count)
+        Ok(c.count)
     }
 }
 
@@ -736,8 +849,14 @@ mod tests {
             ]
         );
         let mut events = Vec::new();
+        let bounds = EventBounds {
+            mem_instr_sizes: vec![8, 8],
+            branch_outcomes: vec![2],
+            blocks: 4,
+            ..Default::default()
+        };
         ChunkDecoder::new(2)
-            .decode(bytes, &[8, 8], &mut events)
+            .decode(bytes, &bounds, 12, &mut events)
             .unwrap();
         assert_eq!(events.len(), 12);
         assert_eq!(
@@ -773,21 +892,111 @@ mod tests {
         assert_eq!(pieces.chunk_events(), 0, "take_chunk starts a new chunk");
     }
 
+    /// Bounds of a tiny program: two 8-byte instructions and one ranged one, three blocks, a
+    /// two-way branch, one region, one worksharing loop.
+    fn small() -> EventBounds {
+        EventBounds {
+            mem_instr_sizes: vec![8, 8, 0],
+            branch_outcomes: vec![2],
+            blocks: 3,
+            regions: 1,
+            workshares: 1,
+        }
+    }
+
+    fn decode_err(payload: &[u8]) -> DecodeError {
+        ChunkDecoder::new(3)
+            .decode(payload, &small(), 1000, &mut Vec::new())
+            .unwrap_err()
+    }
+
     #[test]
     fn corrupt_ids_are_errors_not_allocations() {
         // An access whose instruction id is far outside the metadata.
-        let payload = [OP_ACCESS, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00];
-        let err = ChunkDecoder::new(2)
-            .decode(&payload, &[8, 8], &mut Vec::new())
-            .unwrap_err();
+        let err = decode_err(&[OP_ACCESS, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00]);
         assert!(err.what.contains("not in the metadata"), "{err:?}");
-        let err = ChunkDecoder::new(2)
-            .decode(&[0x4f], &[8], &mut Vec::new())
-            .unwrap_err();
+        let err = decode_err(&[0x4f]);
         assert!(err.what.contains("unknown event opcode 0x4f"), "{err:?}");
-        let err = ChunkDecoder::new(2)
-            .decode(&[OP_ACCESS, 0x80], &[8], &mut Vec::new())
-            .unwrap_err();
+        let err = decode_err(&[OP_ACCESS, 0x80]);
         assert!(err.what.contains("ends inside"), "{err:?}");
+    }
+
+    /// Issue 10: every id, outcome and length is checked before the visitor sees the event, and
+    /// the error says how many good events came before it.
+    #[test]
+    fn issue10_decoder_rejects_what_the_metadata_does_not_allow() {
+        let cases: &[(&[u8], &str)] = &[
+            // Block 3 of 3 (short form: prev -1, delta 3 -> 0x80 | 35).
+            (&[0x80 | 35], "block 3 is not in the metadata"),
+            (&[OP_BLOCK, 0x0a], "block 5 is not in the metadata"),
+            // Branch 1 of 1 (short form, br = 0 + 17 - 16).
+            (&[0xc0 | 17], "branch 1 is not in the metadata"),
+            (&[OP_BRANCH, 0x00, 0x02], "branch 0 has 2 successors"),
+            (&[OP_FORK, 0x01], "region 1 is not in the metadata"),
+            (&[OP_JOIN, 0x07], "region 7"),
+            (&[OP_REGION_EXIT, 0x02], "region 2"),
+            (
+                &[OP_REGION_ENTER, 0x00, 0x04, 0x04],
+                "OpenMP thread 4 of a team of 4",
+            ),
+            (
+                &[OP_REGION_ENTER, 0x00, 0x00, 0x00],
+                "OpenMP thread 0 of a team of 0",
+            ),
+            (&[OP_WS_FINI, 0x01], "worksharing loop 1"),
+            (&[OP_WS_NEXT, 0x09, 0, 0, 0], "worksharing loop 9"),
+            (&[OP_WS_INIT, 0x03, 0, 0, 0, 0, 0, 0], "worksharing loop 3"),
+            // A range by instruction 2 of 2^40 bytes: expected 0, so dmi = z(2) = 4.
+            (
+                &[OP_RANGE, 0x04, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20],
+                "exceeds the 1073741824 byte limit",
+            ),
+        ];
+        for (payload, want) in cases {
+            let err = decode_err(payload);
+            assert!(err.what.contains(want), "{payload:02x?}: {err:?}");
+            assert_eq!(err.events, 0, "{payload:02x?}");
+        }
+        // Good events before the bad one are delivered and counted.
+        let mut events = Vec::new();
+        let err = ChunkDecoder::new(3)
+            .decode(&[0xa0, 0xa0, 0x80 | 35], &small(), 10, &mut events)
+            .unwrap_err();
+        assert_eq!(events, vec![Event::Block { bb: 0 }, Event::Block { bb: 1 }]);
+        assert_eq!(err.events, 2);
+        // A range of exactly the limit is fine.
+        let mut events = Vec::new();
+        ChunkDecoder::new(3)
+            .decode(
+                &[OP_RANGE, 0x04, 0x00, 0x80, 0x80, 0x80, 0x80, 0x04],
+                &small(),
+                1,
+                &mut events,
+            )
+            .unwrap();
+        assert_eq!(
+            events,
+            vec![Event::Access {
+                mi: 2,
+                addr: 0,
+                len: MAX_RANGE_LEN
+            }]
+        );
+    }
+
+    /// Issue 10: a payload cannot make the decoder do more work than the header's event count
+    /// (a flipped count or a payload of run bytes would otherwise mean billions of visits).
+    #[test]
+    fn issue10_event_count_bounds_decoding() {
+        // Instruction 0 then a run: 1 + 64 events, header says 10.
+        let err = ChunkDecoder::new(3)
+            .decode(&[OP_ACCESS, 0, 0x10, 0x3f], &small(), 10, &mut Vec::new())
+            .unwrap_err();
+        assert!(err.what.contains("overruns the 10 events"), "{err:?}");
+        assert_eq!(err.events, 1);
+        let err = ChunkDecoder::new(3)
+            .decode(&[OP_BARRIER, OP_BARRIER], &small(), 1, &mut Vec::new())
+            .unwrap_err();
+        assert!(err.what.contains("more events than the 1"), "{err:?}");
     }
 }

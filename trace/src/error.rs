@@ -41,6 +41,9 @@ pub enum TraceError {
         /// What is wrong.
         what: String,
     },
+    /// A warning, turned into an error by [`crate::reader::OpenOptions::strict`].
+    #[error("{0} (strict reading: warnings are errors)")]
+    Strict(String),
     /// Metadata that does not decode or does not fit together.
     #[error("bad metadata: {0}")]
     BadMetadata(String),

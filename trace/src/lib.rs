@@ -27,4 +27,4 @@ pub mod writer;
 
 pub use error::{Result, TraceError};
 pub use event::{Event, EventVisitor};
-pub use reader::Trace;
+pub use reader::{OpenOptions, Trace};

@@ -281,10 +281,97 @@ impl ModuleMeta {
     }
 
     /// Parses a blob written by [`ModuleMeta::to_blob`].
+    /// Every cross-reference is checked ([`ModuleMeta::validate`]), so readers may index the
+    /// tables with the ids the metadata holds.
     pub fn from_blob(blob: &[u8]) -> Result<Self, TraceError> {
-        blob_counts(blob)?;
-        postcard::from_bytes(&blob[BLOB_HEADER_LEN..])
-            .map_err(|e| TraceError::BadMetadata(format!("module metadata does not decode: {e}")))
+        let counts = blob_counts(blob)?;
+        let meta: ModuleMeta = postcard::from_bytes(&blob[BLOB_HEADER_LEN..]).map_err(|e| {
+            TraceError::BadMetadata(format!("module metadata does not decode: {e}"))
+        })?;
+        if meta.counts() != counts {
+            return Err(TraceError::BadMetadata(format!(
+                "module {} has counts {:?}, its blob header says {counts:?}",
+                meta.name,
+                meta.counts()
+            )));
+        }
+        meta.validate()?;
+        Ok(meta)
+    }
+
+    /// Checks that every id the module's tables hold refers to an entry of the module (blocks
+    /// to functions and loops, instructions to blocks, ranges of blocks and instructions within
+    /// their tables, locations to files, ...).
+    pub fn validate(&self) -> Result<(), TraceError> {
+        let [nf, nb, nm, _nbr, nl, _nr, _nw] = self.counts();
+        let nfiles = self.files.len() as u32;
+        let bad = |what: String| {
+            Err(TraceError::BadMetadata(format!(
+                "module {}: {what}",
+                self.name
+            )))
+        };
+        let loc_ok = |l: &Option<SourceLoc>| l.is_none_or(|l| l.file < nfiles);
+        let range_ok =
+            |first: u32, n: u32, len: u32| first.checked_add(n).is_some_and(|e| e <= len);
+        for (i, f) in self.functions.iter().enumerate() {
+            if !loc_ok(&f.loc) || !range_ok(f.first_block, f.num_blocks, nb) {
+                return bad(format!("function {i} refers outside the module"));
+            }
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.function >= nf
+                || !loc_ok(&b.loc)
+                || b.successors.iter().any(|&s| s >= nb)
+                || b.loop_id.is_some_and(|l| l >= nl)
+                || !range_ok(b.first_mem_instr, b.num_mem_instrs, nm)
+            {
+                return bad(format!("block {i} refers outside the module"));
+            }
+        }
+        for (i, m) in self.mem_instrs.iter().enumerate() {
+            if m.block >= nb || !loc_ok(&m.loc) {
+                return bad(format!("memory instruction {i} refers outside the module"));
+            }
+        }
+        for (i, b) in self.branches.iter().enumerate() {
+            if b.block >= nb
+                || !loc_ok(&b.loc)
+                || b.successors.iter().any(|&s| s >= nb)
+                || b.back_edge_of.len() != b.successors.len()
+                || b.back_edge_of.iter().flatten().any(|&l| l >= nl)
+            {
+                return bad(format!("branch {i} refers outside the module"));
+            }
+        }
+        for (i, l) in self.loops.iter().enumerate() {
+            // Depth one more than the parent's keeps the parent links a forest (no cycles).
+            let depth_ok = match l.parent {
+                None => l.depth == 1,
+                Some(p) => self
+                    .loops
+                    .get(p as usize)
+                    .is_some_and(|p| p.depth.checked_add(1) == Some(l.depth)),
+            };
+            if l.function >= nf || l.header >= nb || !depth_ok || !loc_ok(&l.loc) {
+                return bad(format!("loop {i} refers outside the module"));
+            }
+        }
+        for (i, r) in self.regions.iter().enumerate() {
+            if r.outlined_function >= nf || r.fork_block >= nb || !loc_ok(&r.loc) {
+                return bad(format!("region {i} refers outside the module"));
+            }
+        }
+        for (i, w) in self.workshares.iter().enumerate() {
+            if w.function >= nf
+                || w.block >= nb
+                || w.loop_id.is_some_and(|l| l >= nl)
+                || !loc_ok(&w.loc)
+            {
+                return bad(format!("worksharing loop {i} refers outside the module"));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -3,15 +3,28 @@
 //! [`Trace::open`] scans chunk headers (seeking over event payloads), decodes the program,
 //! module, thread and end chunks, and keeps an index of event chunks. Events are then decoded
 //! one chunk at a time, so memory stays bounded by one chunk per thread whatever the trace
-//! length. Checksums of event chunks are verified when they are decoded.
+//! length.
+//!
+//! **Contract.** Every value read from the file is validated here, once, before anything uses
+//! it as a length, index, count or allocation size: chunk lengths against the file's size and
+//! [`MAX_CHUNK_PAYLOAD`], decompressed sizes against the header, and, when the trace is opened,
+//! every event of every chunk against the metadata ([`EventBounds`]: ids within their tables,
+//! branch outcomes within the branch's successors, ranges at most [`crate::codec::MAX_RANGE_LEN`] bytes,
+//! OpenMP thread numbers within their team) and the header's event count. Analyses may
+//! therefore index `ProgramMeta` tables with any id the reader hands them.
+//!
+//! **Salvage.** An events chunk that fails its checks (checksum, decompression, decoding, a
+//! disagreement with the metadata) ends its thread's stream at the last good event before it,
+//! with a warning naming the file, the offset and the thread, as truncation does; other threads
+//! are read in full. With [`OpenOptions::strict`] every warning is an error instead.
 
 use crate::chunk::*;
-use crate::codec::ChunkDecoder;
+use crate::codec::{ChunkDecoder, DecodeError, EventBounds};
 use crate::error::{Result, TraceError};
 use crate::event::{Event, EventVisitor};
 use crate::meta::{ModuleMeta, ProgramMeta};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -25,11 +38,21 @@ pub struct EventChunkRef {
     pub thread: u32,
     /// Per-thread sequence number.
     pub seq: u32,
-    /// Number of events.
+    /// Number of events the reader delivers from this chunk: the header's count, or for the
+    /// chunk where a salvaged thread ends, the good events before the first bad one.
     pub events: u32,
     /// Stored payload length.
     pub stored_len: u32,
     header: [u8; CHUNK_HEADER_LEN],
+    /// Whether this chunk failed validation and its thread ends inside it (after `events`).
+    salvaged: bool,
+}
+
+/// How [`Trace::open_with`] treats damage it can read past.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Every warning (truncation, missing end chunk, sequence gap, salvaged chunk) is an error.
+    pub strict: bool,
 }
 
 /// An open trace: its metadata and an index of its event chunks.
@@ -48,7 +71,7 @@ pub struct Trace {
     pub exit: Option<ExitInfo>,
     warnings: Vec<String>,
     chunks: Vec<EventChunkRef>,
-    mem_instr_sizes: Vec<u32>,
+    bounds: EventBounds,
     file_len: u64,
 }
 
@@ -71,10 +94,74 @@ fn read_full(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// Puts a chunk's decompressed payload in `out`. The size allocated is the header's `raw_len`
+/// (at most [`MAX_CHUNK_PAYLOAD`]), and only once the zstd frame's own content size agrees.
+fn decompress(
+    zstd: &mut zstd::bulk::Decompressor<'static>,
+    header: &ChunkHeader,
+    stored: &[u8],
+    out: &mut Vec<u8>,
+) -> std::result::Result<(), String> {
+    match header.codec {
+        Codec::Raw => {
+            if header.raw_len != header.stored_len {
+                return Err(format!(
+                    "raw payload of {} bytes, header says {} after decompression",
+                    header.stored_len, header.raw_len
+                ));
+            }
+            out.clear();
+            out.extend_from_slice(stored);
+        }
+        Codec::Zstd => {
+            // The frame states its size: check it before allocating the header's.
+            match zstd::zstd_safe::get_frame_content_size(stored) {
+                Ok(Some(n)) if n != header.raw_len as u64 => {
+                    return Err(format!(
+                        "zstd frame holds {n} bytes, header says {}",
+                        header.raw_len
+                    ))
+                }
+                Ok(_) => {}
+                Err(_) => return Err("zstd frame header is damaged".into()),
+            }
+            out.resize(header.raw_len as usize, 0);
+            let n = zstd
+                .decompress_to_buffer(stored, &mut out[..])
+                .map_err(|e| format!("zstd: {e}"))?;
+            if n != header.raw_len as usize {
+                return Err(format!(
+                    "payload decompresses to {n} bytes, header says {}",
+                    header.raw_len
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Counts events without keeping them (validation pass).
+struct Count;
+impl EventVisitor for Count {}
+
 impl Trace {
-    /// Opens and indexes a trace file.
+    /// Opens and indexes a trace file, salvaging what damage allows (see the module docs).
     pub fn open(path: impl AsRef<Path>) -> Result<Trace> {
-        let path = path.as_ref();
+        Trace::open_with(path, OpenOptions::default())
+    }
+
+    /// Opens and indexes a trace file with explicit options.
+    pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<Trace> {
+        let trace = Trace::open_lenient(path.as_ref())?;
+        if options.strict {
+            if let Some(w) = trace.warnings.first() {
+                return Err(TraceError::Strict(w.clone()));
+            }
+        }
+        Ok(trace)
+    }
+
+    fn open_lenient(path: &Path) -> Result<Trace> {
         let mut f = File::open(path).map_err(|e| io_err(path, e))?;
         let file_len = f.metadata().map_err(|e| io_err(path, e))?.len();
         let mut header = [0u8; FILE_HEADER_LEN];
@@ -93,7 +180,7 @@ impl Trace {
             exit: None,
             warnings: Vec::new(),
             chunks: Vec::new(),
-            mem_instr_sizes: Vec::new(),
+            bounds: EventBounds::default(),
             file_len,
         };
         if n < FILE_HEADER_LEN {
@@ -163,6 +250,7 @@ impl Trace {
                     events: header.events,
                     stored_len: header.stored_len,
                     header: h,
+                    salvaged: false,
                 });
                 f.seek(SeekFrom::Start(end))
                     .map_err(|e| io_err(&self.path, e))?;
@@ -173,12 +261,9 @@ impl Trace {
                 if !crc_matches(&h, &stored) {
                     return Err(self.corrupt(offset, "checksum mismatch"));
                 }
-                let payload = match header.codec {
-                    Codec::Raw => stored.clone(),
-                    Codec::Zstd => zstd
-                        .decompress(&stored, header.raw_len as usize)
-                        .map_err(|e| self.corrupt(offset, format!("zstd: {e}")))?,
-                };
+                let mut payload = Vec::new();
+                decompress(&mut zstd, &header, &stored, &mut payload)
+                    .map_err(|what| self.corrupt(offset, what))?;
                 let bad = |what: &str, e: postcard::Error| {
                     self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
                 };
@@ -215,7 +300,12 @@ impl Trace {
                 .add_module(meta, bases)
                 .map_err(|e| self.corrupt(offset, e.to_string()))?;
         }
-        self.mem_instr_sizes = self.meta.mem_instrs.iter().map(|m| m.size).collect();
+        self.bounds = EventBounds::of(&self.meta);
+        // Each thread's chunks in sequence order (a signal-time flush may have written them
+        // out of order); a stable sort keeps the threads interleaved as in the file.
+        self.chunks.sort_by_key(|c| c.seq);
+        self.validate_events(f)?;
+        self.check_sequences();
         self.threads.sort_by_key(|t| t.thread);
         self.threads.dedup_by_key(|t| t.thread);
         // Every thread with events gets an entry even if its thread chunk was lost.
@@ -235,10 +325,6 @@ impl Trace {
                 );
             }
         }
-        // Each thread's chunks in sequence order (a signal-time flush may have written them
-        // out of order); a stable sort keeps the threads interleaved as in the file.
-        self.chunks.sort_by_key(|c| c.seq);
-        self.check_sequences();
         if self.exit.is_none() && self.warnings.is_empty() {
             self.warnings.push(format!(
                 "{}: no end chunk: the program did not finish normally (killed, or crashed without a flush)",
@@ -248,24 +334,99 @@ impl Trace {
         Ok(())
     }
 
-    fn check_sequences(&mut self) {
-        let mut next: Vec<u32> = Vec::new();
-        for c in &self.chunks {
-            let t = c.thread as usize;
-            if next.len() <= t {
-                next.resize(t + 1, 0);
+    /// Decodes every events chunk once (checksum, decompression, every event against the
+    /// metadata, the event count). The first bad chunk of a thread ends that thread: its good
+    /// events are kept, the thread's later chunks are dropped, and a warning says where.
+    fn validate_events(&mut self, f: &mut File) -> Result<()> {
+        let mut zstd = zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?;
+        let mut decoder = ChunkDecoder::new(self.bounds.mem_instr_sizes.len());
+        let mut stored = Vec::new();
+        let mut payload = Vec::new();
+        // Threads already ended by a bad chunk.
+        let mut ended: BTreeMap<u32, ()> = BTreeMap::new();
+        let mut keep = Vec::with_capacity(self.chunks.len());
+        let mut warnings = Vec::new();
+        for i in 0..self.chunks.len() {
+            let mut c = self.chunks[i];
+            if ended.contains_key(&c.thread) {
+                continue;
             }
-            if c.seq != next[t] {
+            let bad = (|| -> Result<std::result::Result<(), (u64, String)>> {
+                let header = match parse_chunk_header(&c.header) {
+                    Ok(h) => h,
+                    Err(what) => return Ok(Err((0, what))),
+                };
+                f.seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
+                    .map_err(|e| io_err(&self.path, e))?;
+                stored.resize(c.stored_len as usize, 0);
+                f.read_exact(&mut stored)
+                    .map_err(|e| io_err(&self.path, e))?;
+                if !crc_matches(&c.header, &stored) {
+                    return Ok(Err((0, "checksum mismatch".into())));
+                }
+                if header.events as u64 > 64 * header.raw_len as u64 {
+                    return Ok(Err((
+                        0,
+                        format!(
+                            "{} events cannot fit in {} payload bytes",
+                            header.events, header.raw_len
+                        ),
+                    )));
+                }
+                if let Err(what) = decompress(&mut zstd, &header, &stored, &mut payload) {
+                    return Ok(Err((0, what)));
+                }
+                Ok(
+                    match decoder.decode(&payload, &self.bounds, c.events as u64, &mut Count) {
+                        Ok(n) if n == c.events as u64 => Ok(()),
+                        Ok(n) => Err((n, format!("decoded {n} events, header says {}", c.events))),
+                        Err(DecodeError {
+                            offset,
+                            events,
+                            what,
+                        }) => Err((events, format!("event at payload byte {offset}: {what}"))),
+                    },
+                )
+            })()?;
+            if let Err((good, what)) = bad {
+                warnings.push(format!(
+                    "{}: thread {}: corrupt chunk at offset {}: {what}; the thread's events end at its \
+                     last good event ({good} events of this chunk kept, later chunks of the thread skipped)",
+                    self.path.display(),
+                    c.thread,
+                    c.offset,
+                ));
+                ended.insert(c.thread, ());
+                if good == 0 {
+                    continue;
+                }
+                c.events = good as u32;
+                c.salvaged = true;
+            }
+            keep.push(c);
+        }
+        self.chunks = keep;
+        self.warnings.extend(warnings);
+        Ok(())
+    }
+
+    /// Warns about gaps in each thread's sequence numbers (lost chunks). Keyed by thread in a
+    /// map, never sized by a thread index read from the file.
+    fn check_sequences(&mut self) {
+        let mut next: BTreeMap<u32, u32> = BTreeMap::new();
+        for c in &self.chunks {
+            let expected = next.entry(c.thread).or_insert(0);
+            if c.seq != *expected {
                 self.warnings.push(format!(
                     "{}: thread {} chunk at offset {} has sequence number {} where {} was expected; events are missing",
                     self.path.display(),
                     c.thread,
                     c.offset,
                     c.seq,
-                    next[t]
+                    expected
                 ));
             }
-            next[t] = c.seq + 1;
+            *expected = c.seq.wrapping_add(1);
         }
     }
 
@@ -306,7 +467,7 @@ impl Trace {
             file: File::open(&self.path).map_err(|e| io_err(&self.path, e))?,
             stored: Vec::new(),
             payload: Vec::new(),
-            decoder: ChunkDecoder::new(self.mem_instr_sizes.len()),
+            decoder: ChunkDecoder::new(self.bounds.mem_instr_sizes.len()),
             zstd: zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?,
         })
     }
@@ -404,42 +565,24 @@ impl ChunkReader<'_> {
         if !crc_matches(&c.header, &self.stored) {
             return Err(trace.corrupt(c.offset, "checksum mismatch"));
         }
-        let payload: &[u8] = match header.codec {
-            Codec::Raw => &self.stored,
-            Codec::Zstd => {
-                self.payload.resize(header.raw_len as usize, 0);
-                let n = self
-                    .zstd
-                    .decompress_to_buffer(&self.stored, &mut self.payload[..])
-                    .map_err(|e| trace.corrupt(c.offset, format!("zstd: {e}")))?;
-                if n != header.raw_len as usize {
-                    return Err(trace.corrupt(
-                        c.offset,
-                        format!(
-                            "payload decompresses to {n} bytes, header says {}",
-                            header.raw_len
-                        ),
-                    ));
-                }
-                &self.payload
-            }
-        };
-        let n = self
+        decompress(&mut self.zstd, &header, &self.stored, &mut self.payload)
+            .map_err(|what| trace.corrupt(c.offset, what))?;
+        let decoded = self
             .decoder
-            .decode(payload, &trace.mem_instr_sizes, v)
-            .map_err(|e| {
-                trace.corrupt(
-                    c.offset,
-                    format!("event at payload byte {}: {}", e.offset, e.what),
-                )
-            })?;
-        if n != c.events as u64 {
-            return Err(trace.corrupt(
+            .decode(&self.payload, &trace.bounds, header.events as u64, v);
+        match decoded {
+            Ok(n) if n == c.events as u64 => Ok(n),
+            // Where a salvaged thread ends: the same error as at open, after the same events.
+            Err(e) if c.salvaged && e.events == c.events as u64 => Ok(e.events),
+            Ok(n) => Err(trace.corrupt(
                 c.offset,
                 format!("decoded {n} events, header says {}", c.events),
-            ));
+            )),
+            Err(e) => Err(trace.corrupt(
+                c.offset,
+                format!("event at payload byte {}: {}", e.offset, e.what),
+            )),
         }
-        Ok(n)
     }
 }
 

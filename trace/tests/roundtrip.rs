@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
 use rdtrace::meta::*;
 use rdtrace::writer::TraceWriter;
-use rdtrace::{Event, Trace, TraceError};
+use rdtrace::{Event, OpenOptions, Trace, TraceError};
 use std::path::Path;
 
 /// A module with `n` memory instructions of 8 bytes each in one block.
@@ -44,6 +44,35 @@ fn module(name: &str, n: u32) -> ModuleMeta {
                 loc: None,
                 class: VarClass::Shared,
                 derivation: "global @A".into(),
+            })
+            .collect(),
+        // Enough branches, regions and worksharing loops for every id `arb_event` makes.
+        branches: (0..2500)
+            .map(|_| BranchMeta {
+                block: 0,
+                kind: BranchKind::Switch,
+                successors: vec![0; 4],
+                back_edge_of: vec![None; 4],
+                loc: None,
+            })
+            .collect(),
+        regions: (0..2)
+            .map(|_| RegionMeta {
+                outlined_function: 0,
+                fork_block: 0,
+                loc: None,
+                shared_args: vec![],
+            })
+            .collect(),
+        workshares: (0..2)
+            .map(|_| WorkshareMeta {
+                function: 0,
+                block: 0,
+                kind: WorkshareKind::Static,
+                schedule: None,
+                chunk: None,
+                loop_id: None,
+                loc: None,
             })
             .collect(),
         ..Default::default()
@@ -101,12 +130,12 @@ fn arb_event() -> impl Strategy<Value = Event> {
         (0u32..3, 0u32..8, 1u32..9).prop_map(|(region, omp_thread, team_size)| {
             Event::RegionEnter {
                 region,
-                omp_thread,
+                omp_thread: omp_thread % team_size,
                 team_size,
             }
         }),
         (
-            any::<u32>(),
+            0u32..4,
             -40i32..40,
             any::<i64>(),
             any::<i64>(),
@@ -248,25 +277,140 @@ fn truncated_file_reads_whole_chunks_with_a_warning() {
     assert_eq!(read_thread(&trace, 0), events[..2000].to_vec());
 }
 
+/// Issue 10: a damaged events chunk ends its thread at the last good event, with a warning
+/// naming the file, the offset and the thread; `strict` makes the same warning an error.
 #[test]
-fn flipped_payload_bit_is_a_corrupt_chunk_error_naming_the_offset() {
+fn issue10_flipped_payload_bit_ends_the_thread_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
-    let (p, _) = sample(dir.path());
+    let (p, events) = sample(dir.path());
     let trace = Trace::open(&p).unwrap();
     let at = trace.event_chunks()[1].offset;
     let mut bytes = std::fs::read(&p).unwrap();
     bytes[at as usize + 40] ^= 0x10;
     std::fs::write(&p, &bytes).unwrap();
     let trace = Trace::open(&p).unwrap();
-    let err = trace.visit_thread(0, &mut Vec::new()).unwrap_err();
-    let msg = err.to_string();
+    // Chunk 0 (1000 events) is whole; chunk 1 fails its checksum, so nothing of it is kept
+    // and chunk 2, although intact, comes after the damage in the same thread.
+    assert_eq!(read_thread(&trace, 0), events[..1000].to_vec());
+    assert_eq!(trace.total_events(), 1000);
+    let w = trace.warnings().join("\n");
     assert!(
-        matches!(err, TraceError::CorruptChunk { offset, .. } if offset == at),
-        "{msg}"
+        w.contains("x.rdtrace")
+            && w.contains(&format!("corrupt chunk at offset {at}"))
+            && w.contains("thread 0")
+            && w.contains("checksum mismatch"),
+        "{w}"
     );
+    let err = Trace::open_with(&p, OpenOptions { strict: true }).unwrap_err();
+    assert!(matches!(err, TraceError::Strict(_)), "{err}");
+    assert!(err.to_string().contains("checksum mismatch"), "{err}");
+}
+
+/// Issue 10: events that contradict the metadata (a block id past the table, as a program
+/// that scribbled over its trace buffer leaves) end only that thread's stream, after the good
+/// events of the same chunk; other threads read in full.
+#[test]
+fn issue10_events_contradicting_metadata_end_only_their_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("s.rdtrace");
+    let good: Vec<Event> = (0..25).map(|i| Event::Block { bb: i % 2 }).collect();
+    let mut bad = good.clone();
+    bad[13] = Event::Block { bb: 99 }; // the modules have 2 blocks
+    write_trace(&p, &[good.clone(), bad], 10);
+    let trace = Trace::open(&p).unwrap();
+    assert_eq!(read_thread(&trace, 0), good);
+    // Chunk 0 (events 0..10) whole, chunk 1 cut before event 13, chunk 2 skipped.
+    assert_eq!(read_thread(&trace, 1), good[..13].to_vec());
+    let chunk = trace
+        .event_chunks()
+        .iter()
+        .find(|c| c.thread == 1 && c.seq == 1)
+        .unwrap();
+    assert_eq!(chunk.events, 3);
+    let w = trace.warnings().join("\n");
     assert!(
-        msg.contains("checksum mismatch") && msg.contains("x.rdtrace"),
-        "{msg}"
+        w.contains("thread 1")
+            && w.contains(&format!("offset {}", chunk.offset))
+            && w.contains("block 99 is not in the metadata"),
+        "{w}"
+    );
+    // The merged stream and the per-chunk reader agree on where thread 1 ends.
+    let merged = trace
+        .merged()
+        .unwrap()
+        .filter(|r| matches!(r, Ok((1, _))))
+        .count();
+    assert_eq!(merged, 13);
+    assert!(Trace::open_with(&p, OpenOptions { strict: true }).is_err());
+}
+
+/// Issue 10: a range whose length no program could have touched (2^40 bytes, as a flipped
+/// varint makes) is refused by the reader, not handed to analyses that walk every line.
+#[test]
+fn issue10_huge_range_length_is_refused_by_the_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("r.rdtrace");
+    let events = vec![
+        Event::Access {
+            mi: 0,
+            addr: 0x1000,
+            len: 8,
+        },
+        Event::Access {
+            mi: 1,
+            addr: 0x2000,
+            len: 1 << 40,
+        },
+    ];
+    write_trace(&p, &[events.clone()], 10);
+    let trace = Trace::open(&p).unwrap();
+    assert_eq!(read_thread(&trace, 0), events[..1].to_vec());
+    let w = trace.warnings().join("\n");
+    assert!(
+        w.contains("ranged access of 1099511627776 bytes exceeds"),
+        "{w}"
+    );
+}
+
+/// Issue 10: `check_sequences` used to size a vector from an events chunk's thread field
+/// before any checksum was checked; a flipped high byte asked for gigabytes. Now the flipped
+/// chunk fails its checksum and is dropped with a warning, and a chunk whose thread field was
+/// rewritten with a valid checksum is simply another thread.
+#[test]
+fn issue10_thread_field_is_never_an_allocation_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let (p, events) = sample(dir.path());
+    let trace = Trace::open(&p).unwrap();
+    let at = trace.event_chunks()[1].offset as usize;
+    let pristine = std::fs::read(&p).unwrap();
+    let mut bytes = pristine.clone();
+    bytes[at + 11] = 0xff; // thread field, high byte: thread 0xff000000
+    std::fs::write(&p, &bytes).unwrap();
+    let trace = Trace::open(&p).unwrap();
+    assert_eq!(trace.thread_indices(), vec![0]);
+    assert_eq!(
+        read_thread(&trace, 0),
+        [&events[..1000], &events[2000..]].concat()
+    );
+    let w = trace.warnings().join("\n");
+    assert!(
+        w.contains("thread 4278190080") && w.contains("checksum mismatch"),
+        "{w}"
+    );
+    assert!(w.contains("sequence number 2 where 1 was expected"), "{w}");
+    // The same change with the checksum recomputed: a valid chunk of thread 0xff000000.
+    let header: [u8; 32] = bytes[at..at + 32].try_into().unwrap();
+    let stored_len = u32::from_le_bytes(header[16..20].try_into().unwrap()) as usize;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header[..28]);
+    crc.update(&bytes[at + 32..at + 32 + stored_len]);
+    bytes[at + 28..at + 32].copy_from_slice(&crc.finalize().to_le_bytes());
+    std::fs::write(&p, &bytes).unwrap();
+    let trace = Trace::open(&p).unwrap();
+    assert_eq!(trace.thread_indices(), vec![0, 0xff00_0000]);
+    assert_eq!(
+        read_thread(&trace, 0xff00_0000),
+        events[1000..2000].to_vec()
     );
 }
 
@@ -320,9 +464,9 @@ fn merged_order_follows_stamps() {
     ];
     let b = vec![
         Event::Stamp { time: 20 },
-        Event::Block { bb: 2 },
+        Event::Block { bb: 0 },
         Event::Stamp { time: 40 },
-        Event::Block { bb: 3 },
+        Event::Block { bb: 1 },
     ];
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("m.rdtrace");
@@ -336,5 +480,5 @@ fn merged_order_follows_stamps() {
             _ => None,
         })
         .collect();
-    assert_eq!(blocks, vec![(0, 0), (1, 2), (0, 1), (1, 3)]);
+    assert_eq!(blocks, vec![(0, 0), (1, 0), (0, 1), (1, 1)]);
 }

@@ -15,6 +15,8 @@ use std::path::PathBuf;
 pub struct DumpArgs {
     /// Trace file.
     pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
     /// Print at most this many events.
     #[arg(long, default_value_t = 100)]
     pub limit: u64,
@@ -106,7 +108,7 @@ pub fn describe(meta: &ProgramMeta, e: &Event) -> (String, String) {
 
 /// Runs `dump`.
 pub fn run(args: &DumpArgs) -> Result<()> {
-    let trace = crate::tracefile::open(&args.trace)?;
+    let trace = crate::tracefile::open(&args.trace, &args.open)?;
     let mut rows = Vec::new();
     let mut index = 0u64;
     let mut take = |thread: u32, e: Event| -> bool {

@@ -37,6 +37,8 @@ pub enum TableStyle {
 pub struct HistogramArgs {
     /// Trace file (or address file with --input-format).
     pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
     /// Cache-line size in bytes (a power of two); 1 compares byte addresses.
     #[arg(long, default_value_t = 64, value_parser = parse_line)]
     pub line: u32,
@@ -117,16 +119,19 @@ impl BlockFeeder {
 impl EventVisitor for BlockFeeder {
     #[inline]
     fn access(&mut self, _mi: u32, addr: u64, len: u64) {
-        let batch = &mut self.batch;
+        let (batch, engine) = (&mut self.batch, &mut self.engine);
         let mut n = 0;
+        // A range (up to rdtrace's MAX_RANGE_LEN) can touch millions of blocks: drain as the
+        // batch fills rather than growing it with the range.
         self.granularity.for_each_block(addr, len, |b| {
             batch.push(b);
             n += 1;
+            if batch.len() >= BATCH {
+                engine.process(batch);
+                batch.clear();
+            }
         });
         self.references += n;
-        if self.batch.len() >= BATCH {
-            self.drain();
-        }
     }
 }
 
@@ -374,7 +379,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             f.finish()
         }
         InputFormat::Rdtrace => {
-            let trace = crate::tracefile::open(&args.trace)?;
+            let trace = crate::tracefile::open(&args.trace, &args.open)?;
             let bar = crate::progress::bar(trace.total_events(), "analysing", args.out.quiet);
             if args.per_thread {
                 let mut reader = trace.chunk_reader()?;

@@ -14,6 +14,8 @@ pub struct InfoArgs {
     /// Trace file.
     pub trace: PathBuf,
     #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    #[command(flatten)]
     pub out: OutputArgs,
 }
 
@@ -105,7 +107,7 @@ struct InfoJson<'a> {
 
 /// Runs `info`.
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let trace = crate::tracefile::open(&args.trace)?;
+    let trace = crate::tracefile::open(&args.trace, &args.open)?;
     let bar = crate::progress::bar(trace.total_events(), "reading", args.out.quiet);
     let mut total = EventCounts::default();
     let mut threads = Vec::new();

@@ -71,6 +71,8 @@ pub struct PathsArgs {
     /// Trace file.
     pub trace: PathBuf,
     #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    #[command(flatten)]
     pub analysis: AnalysisArgs,
     /// Show only this memory instruction (and plot it with --plot).
     #[arg(long, value_name = "MI")]
@@ -128,6 +130,8 @@ pub struct PredictArgs {
     /// Validation run as FILE:SIZE.
     #[arg(long, value_parser = parse_sized)]
     pub validate: SizedTrace,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
     /// Minimum overlap for a predicted pattern to count as correct.
@@ -251,7 +255,7 @@ fn shown_history(ins: &InstructionPaths, histories: &[u32]) -> Option<u32> {
 
 fn run_paths(args: &PathsArgs) -> Result<()> {
     let cfg = args.analysis.config();
-    let trace = crate::tracefile::open(&args.trace)?;
+    let trace = crate::tracefile::open(&args.trace, &args.open)?;
     let profile = profile(&trace, &cfg, args.out.quiet)?;
     let report: PathReport = analyse(&profile);
     let meta = &trace.meta;
@@ -525,7 +529,7 @@ fn run_predict(args: &PredictArgs) -> Result<()> {
     let cfg = args.analysis.config();
     let mut profiles = Vec::new();
     for run in args.train.iter().chain(std::iter::once(&args.validate)) {
-        let trace = crate::tracefile::open(&run.path)?;
+        let trace = crate::tracefile::open(&run.path, &args.open)?;
         let p = profile(&trace, &cfg, args.out.quiet)
             .with_context(|| format!("profiling {}", run.path.display()))?;
         profiles.push(p);

@@ -10,6 +10,7 @@
 //! the local rate (hits per L2 access) is printed next to it.
 
 use crate::output::{emit, OutputArgs, Table};
+use crate::tracefile::OpenArgs;
 use anyhow::{bail, Context, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::{
@@ -175,6 +176,8 @@ impl ModelArgs {
 pub struct PredictArgs {
     /// Trace of a sequential run (OMP_NUM_THREADS=1).
     pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
     /// Core counts to predict.
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
     pub cores: Vec<u16>,
@@ -193,6 +196,8 @@ pub struct MeasureArgs {
     /// Trace of a real run (any number of threads).
     pub trace: PathBuf,
     #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    #[command(flatten)]
     pub caches: CacheArgs,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -207,6 +212,8 @@ pub struct ValidateArgs {
     /// Trace of a sequential run (the model's input).
     #[arg(long)]
     pub seq: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
     /// A real run as CORES=TRACE (repeat for each core count).
     #[arg(long = "real", value_name = "CORES=TRACE", required = true, value_parser = parse_real)]
     pub real: Vec<(usize, PathBuf)>,
@@ -257,8 +264,8 @@ fn pct(x: f64) -> String {
     format!("{:.2}", 100.0 * x)
 }
 
-fn open_seq(path: &std::path::Path) -> Result<SequentialTrace> {
-    let trace = crate::tracefile::open(path)?;
+fn open_seq(path: &std::path::Path, open: &OpenArgs) -> Result<SequentialTrace> {
+    let trace = crate::tracefile::open(path, open)?;
     // The model's errors already name the file.
     Ok(SequentialTrace::from_trace(&trace)?)
 }
@@ -276,7 +283,7 @@ fn predict_all(
 
 fn run_predict(a: &PredictArgs) -> Result<()> {
     let cfg = a.model.config()?;
-    let seq = open_seq(&a.trace)?;
+    let seq = open_seq(&a.trace, &a.open)?;
     let cores: Vec<usize> = a.cores.iter().map(|&m| m as usize).collect();
     let preds = predict_all(&seq, &cfg, &cores)?;
     let rows: Vec<PredictRow> = preds.iter().map(PredictRow::new).collect();
@@ -319,15 +326,20 @@ struct MeasureJson<'a> {
     m: &'a Measurement,
 }
 
-fn measure_file(path: &std::path::Path, l1: CacheConfig, l2: CacheConfig) -> Result<Measurement> {
-    let trace = crate::tracefile::open(path)?;
+fn measure_file(
+    path: &std::path::Path,
+    open: &OpenArgs,
+    l1: CacheConfig,
+    l2: CacheConfig,
+) -> Result<Measurement> {
+    let trace = crate::tracefile::open(path, open)?;
     measure(&trace, MeasureConfig { l1, l2 })
         .with_context(|| format!("measuring {}", path.display()))
 }
 
 fn run_measure(a: &MeasureArgs) -> Result<()> {
     let (l1, l2) = a.caches.parse()?;
-    let m = measure_file(&a.trace, l1, l2)?;
+    let m = measure_file(&a.trace, &a.open, l1, l2)?;
     let mut t = Table::new(["level", "accesses", "hits", "hit %"]).titled(format!(
         "Exact LRU simulation of {} ({} threads; L1 {l1} private, L2 {l2} shared)",
         a.trace.display(),
@@ -411,12 +423,12 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
     let cfg = a.model.config()?;
     let mut reals = a.real.clone();
     reals.sort_by_key(|r| r.0);
-    let seq = open_seq(&a.seq)?;
+    let seq = open_seq(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
     let preds = predict_all(&seq, &cfg, &cores)?;
     let mut rows = Vec::new();
     for ((m, path), p) in reals.iter().zip(&preds) {
-        let meas = measure_file(path, cfg.l1, cfg.l2)?;
+        let meas = measure_file(path, &a.open, cfg.l1, cfg.l2)?;
         if meas.threads != *m {
             eprintln!(
                 "rda-report: warning: {} has {} threads with accesses, labelled {m} cores",

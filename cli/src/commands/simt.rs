@@ -50,6 +50,8 @@ pub enum PolicyArg {
 pub struct SimtArgs {
     /// Trace file (an rdtools trace, or a GPU text trace with --input-format gpu-text).
     pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
     /// Input format.
     #[arg(long, value_enum, default_value_t = SimtInput::Rdtrace)]
     pub input_format: SimtInput,
@@ -270,7 +272,7 @@ fn load(args: &SimtArgs, simt: &SimtConfig) -> Result<(Vec<Source>, Vec<SkippedL
             ))
         }
         SimtInput::Rdtrace => {
-            let trace = crate::tracefile::open(&args.trace)?;
+            let trace = crate::tracefile::open(&args.trace, &args.open)?;
             let import = import_trace(&trace, simt).with_context(|| {
                 format!(
                     "mapping the loops of {} to GPU threads",
