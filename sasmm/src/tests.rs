@@ -103,6 +103,13 @@ fn module() -> ModuleMeta {
             loop_id: Some(0),
             loc: None,
         }],
+        // The region the hand-made streams fork (the reader checks region ids).
+        regions: vec![RegionMeta {
+            outlined_function: 1,
+            fork_block: 0,
+            loc: None,
+            shared_args: vec![],
+        }],
         ..Default::default()
     }
 }

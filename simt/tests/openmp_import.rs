@@ -6,7 +6,7 @@
 use rdsimt::openmp::{import_trace, MiScope, SimtConfig};
 use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
 use rdtrace::meta::{
-    AccessKind, BlockMeta, FunctionMeta, LoopMeta, MemInstrMeta, ModuleMeta, VarClass,
+    AccessKind, BlockMeta, FunctionMeta, LoopMeta, MemInstrMeta, ModuleMeta, RegionMeta, VarClass,
     WorkshareKind, WorkshareMeta,
 };
 use rdtrace::writer::TraceWriter;
@@ -81,6 +81,13 @@ fn module() -> ModuleMeta {
             ws(WorkshareKind::Static, Some(2)),
             ws(WorkshareKind::Static, None),
         ],
+        // The region the threads enter (the reader checks region ids).
+        regions: vec![RegionMeta {
+            outlined_function: 0,
+            fork_block: 0,
+            loc: None,
+            shared_args: vec![],
+        }],
         ..Default::default()
     }
 }

@@ -384,14 +384,27 @@ fn damaged_traces_get_clear_answers() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["total"].as_u64().unwrap() > 0);
 
-    // A flipped bit in a payload: exit 1 and the offset of the chunk.
+    // A flipped bit in a payload (issue 10): the thread ends before that chunk, with a
+    // warning naming the file, the offset and the thread; exit 0. With --strict: exit 1.
     let flip = dir.path().join("flip.rdtrace");
     let mut b = bytes.clone();
     b[chunks[2].offset as usize + 40] ^= 1;
     std::fs::write(&flip, &b).unwrap();
+    let (ok, out, err) = rda_report(&["histogram", flip.to_str().unwrap(), "--json"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains(&format!(
+            "thread 0: corrupt chunk at offset {}",
+            chunks[2].offset
+        )) && err.contains("flip.rdtrace"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["total"].as_u64().unwrap() > 0);
     let o = std::process::Command::new(&tools().rda_report)
         .arg("histogram")
         .arg(&flip)
+        .arg("--strict")
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
