@@ -235,8 +235,9 @@ fn mutant(seed: &[u8], rng: &mut Rng, i: usize) -> (String, Vec<u8>) {
     }
 }
 
-/// The analyses, cycled over the mutants.
-fn commands(trace: &Path) -> Vec<Vec<String>> {
+/// The analyses, cycled over the mutants (`predict` models sequential traces; multi-threaded
+/// ones get the per-thread histogram in its place).
+fn commands(trace: &Path, sequential: bool) -> Vec<Vec<String>> {
     let t = trace.to_str().unwrap().to_string();
     let c = |args: &[&str]| -> Vec<String> {
         let mut v = vec![args[0].to_string(), t.clone()];
@@ -246,7 +247,11 @@ fn commands(trace: &Path) -> Vec<Vec<String>> {
     vec![
         c(&["info"]),
         c(&["histogram"]),
-        c(&["predict", "--cores", "1,2"]),
+        if sequential {
+            c(&["predict", "--cores", "1,2"])
+        } else {
+            c(&["histogram", "--per-thread"])
+        },
         c(&["paths"]),
         c(&["measure"]),
         c(&["dump", "--limit", "300"]),
@@ -345,8 +350,8 @@ fn issue10_mutated_traces_never_panic_hang_or_exhaust_memory() {
     let dir = tempfile::tempdir().unwrap();
     let seeds = seeds(dir.path());
     // The pristine seeds: every analysis succeeds without warnings.
-    for s in &seeds {
-        for args in commands(s) {
+    for (k, s) in seeds.iter().enumerate() {
+        for args in commands(s, k == 0) {
             let r = run_limited(&args);
             assert!(
                 matches!(r, Ok((0, _))),
@@ -360,7 +365,7 @@ fn issue10_mutated_traces_never_panic_hang_or_exhaust_memory() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ k as u64);
         for i in 0..MUTANTS_PER_SEED {
             let (what, m) = mutant(&bytes, &mut rng, i);
-            jobs.push((format!("seed {k} mutant {i}: {what}"), m));
+            jobs.push((format!("seed {k} mutant {i}: {what}"), k == 0, m));
         }
     }
     let next = AtomicUsize::new(0);
@@ -373,7 +378,7 @@ fn issue10_mutated_traces_never_panic_hang_or_exhaust_memory() {
             let dir = dir.path();
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((what, bytes)) = jobs.get(i) else {
+                let Some((what, sequential, bytes)) = jobs.get(i) else {
                     break;
                 };
                 let path = dir.join(format!("mutant{w}.rdtrace"));
@@ -389,7 +394,7 @@ fn issue10_mutated_traces_never_panic_hang_or_exhaust_memory() {
                         }
                     }
                 }
-                let all = commands(&path);
+                let all = commands(&path, *sequential);
                 let args = &all[i % all.len()];
                 match run_limited(args) {
                     Ok((code, _)) => outcomes.lock().unwrap()[code as usize] += 1,
@@ -451,7 +456,7 @@ fn issue10_huge_range_length_neither_allocates_nor_hangs() {
     let mut e = vec![0x41, 0x00, 0x00];
     put_varint(&mut e, 1 << 40);
     let t = crafted(dir.path(), &e);
-    for args in commands(&t) {
+    for args in commands(&t, true) {
         let (code, err) = run_limited(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(
@@ -478,7 +483,7 @@ fn issue10_block_id_outside_the_metadata_is_not_an_index() {
         (4_294_963_925i64 as i32 as i64).unsigned_abs() * 2 - 1,
     );
     let t = crafted(dir.path(), &e);
-    for args in commands(&t) {
+    for args in commands(&t, true) {
         let (code, err) = run_limited(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(
