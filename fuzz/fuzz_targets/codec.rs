@@ -49,8 +49,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let (head, payload) = data.split_at(4);
     let bounds = EventBounds {
-        mem_instr_sizes: (0..head[0] as u32).map(|i| [0, 1, 4, 8][i as usize % 4]).collect(),
-        branch_outcomes: (0..head[1] as u32).map(|i| 1 + i % 3).collect(),
+        mem_instr_sizes: (0..head[0] as u32)
+            .map(|i| [0, 1, 4, 8][i as usize % 4])
+            .collect(),
+        branch_outcomes: (0..head[1] as u32).map(|i| 2 + i % 3).collect(),
         blocks: head[2] as u32,
         regions: (head[3] & 0xf) as u32,
         workshares: (head[3] >> 4) as u32,

@@ -116,7 +116,7 @@ fn hostile_event(rng: &mut Rng) -> Vec<u8> {
         1 << 40,
         u32::MAX as u64,
         u64::MAX >> 1,
-        0xffff_ffff_fff,
+        0x0fff_ffff_ffff,
     ][rng.below(5)];
     match rng.below(7) {
         0 => {

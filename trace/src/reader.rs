@@ -24,7 +24,7 @@ use crate::error::{Result, TraceError};
 use crate::event::{Event, EventVisitor};
 use crate::meta::{ModuleMeta, ProgramMeta};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -343,12 +343,12 @@ impl Trace {
         let mut stored = Vec::new();
         let mut payload = Vec::new();
         // Threads already ended by a bad chunk.
-        let mut ended: BTreeMap<u32, ()> = BTreeMap::new();
+        let mut ended: BTreeSet<u32> = BTreeSet::new();
         let mut keep = Vec::with_capacity(self.chunks.len());
         let mut warnings = Vec::new();
         for i in 0..self.chunks.len() {
             let mut c = self.chunks[i];
-            if ended.contains_key(&c.thread) {
+            if ended.contains(&c.thread) {
                 continue;
             }
             let bad = (|| -> Result<std::result::Result<(), (u64, String)>> {
@@ -396,7 +396,7 @@ impl Trace {
                     c.thread,
                     c.offset,
                 ));
-                ended.insert(c.thread, ());
+                ended.insert(c.thread);
                 if good == 0 {
                     continue;
                 }

@@ -362,7 +362,7 @@ fn issue10_huge_range_length_is_refused_by_the_reader() {
             len: 1 << 40,
         },
     ];
-    write_trace(&p, &[events.clone()], 10);
+    write_trace(&p, std::slice::from_ref(&events), 10);
     let trace = Trace::open(&p).unwrap();
     assert_eq!(read_thread(&trace, 0), events[..1].to_vec());
     let w = trace.warnings().join("\n");
