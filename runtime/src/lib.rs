@@ -157,10 +157,12 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
 }
 
 /// A forked child shares the parent's trace file descriptor and has no writer thread: it stops
-/// tracing rather than interleave garbage into the parent's file.
+/// tracing rather than interleave garbage into the parent's file (no events, no thread chunks,
+/// and no end chunk when it exits).
 extern "C" fn in_forked_child() {
     writer::disable();
     thread::CLOSED.store(true, Ordering::Release);
+    output::detach();
 }
 
 extern "C" fn at_exit() {

@@ -27,6 +27,14 @@ pub fn open(path: &std::ffi::CStr) -> Result<(), std::io::Error> {
     Ok(())
 }
 
+/// Forgets the file in a forked child: the descriptor is the parent's file, and nothing the
+/// child does (thread chunks, its exit's end chunk) may land in it. The child's copy of the
+/// descriptor stays open (closing it would not affect the parent, but the program may not expect
+/// a descriptor to vanish); it is close-on-exec.
+pub fn detach() {
+    FD.store(-1, Ordering::Release);
+}
+
 /// Whether a trace file is open.
 pub fn is_open() -> bool {
     FD.load(Ordering::Acquire) >= 0
