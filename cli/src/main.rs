@@ -2,9 +2,11 @@
 //!
 //! Analyses live in library crates and return plain data; this binary parses flags into their
 //! `*Config` structs and renders results through [`output`] (tables, JSON, CSV) and [`plot`]
-//! (SVG). Exit status: 0 success, 1 failure (bad trace, I/O), 2 usage error.
+//! (SVG). Exit status: 0 success, 1 failure (bad trace, I/O), 2 usage error, decided here only
+//! (see [`exit`]).
 
 mod commands;
+mod exit;
 mod output;
 mod plot;
 mod progress;
@@ -26,11 +28,9 @@ struct Cli {
 }
 
 fn main() {
+    // Parse errors exit here with clap's status 2 (--help and --version with 0).
     let cli = Cli::parse();
-    if let Err(e) = commands::run(cli.command) {
-        eprintln!("rda-report: error: {e:#}");
-        std::process::exit(1);
-    }
+    std::process::exit(exit::report(commands::run(cli.command)));
 }
 
 #[cfg(test)]

@@ -26,12 +26,22 @@ use inkwell::values::{
     InstructionValue, IntValue, PointerValue,
 };
 use inkwell::{AddressSpace, IntPredicate};
-use rdtrace::abi::{self, IdKind};
+use rdtrace::abi::{self, IdKind, RECORD_ALIGN, RECORD_SIZE};
 use rdtrace::meta::BranchKind;
 use rdtrace::raw::{TAG_ACCESS, TAG_BRANCH};
 
 use crate::error::PassError;
 use crate::hooks::{position_after, position_before, Hooks};
+
+// The record's first word is stored with `align RECORD_ALIGN` and its second at offset 8 with
+// `align 8`: that is only sound if records are that large and the runtime's record type (whose
+// alignment `rdtrace::raw` asserts equal to RECORD_ALIGN) is at least 8-aligned.
+const _: () = assert!(RECORD_ALIGN.is_power_of_two() && RECORD_ALIGN >= 8);
+const _: () = assert!(RECORD_SIZE == 16 && RECORD_SIZE.is_multiple_of(RECORD_ALIGN));
+const _: () = assert!(
+    std::mem::align_of::<rdtrace::raw::RawEvent>() == RECORD_ALIGN as usize
+        && std::mem::size_of::<rdtrace::raw::RawEvent>() == RECORD_SIZE as usize
+);
 use crate::ids::ModuleLayout;
 use crate::ir::{self, ValueRef};
 use crate::openmp::{BoundType, OmpAnalysis, RuntimeAction};
@@ -89,7 +99,7 @@ impl<'ctx> InlineRecords<'ctx> {
         let head = builder.build_or(wide, i64t.const_int((tag as u64) << 56, false), "rdt.head")?;
         builder
             .build_store(cur, head)?
-            .set_alignment(16)
+            .set_alignment(RECORD_ALIGN)
             .map_err(|e| PassError::Build(e.to_string()))?;
         // Safety: the runtime guarantees room for this record at `cur` (16 bytes).
         let at8 = unsafe {
@@ -101,7 +111,12 @@ impl<'ctx> InlineRecords<'ctx> {
             .map_err(|e| PassError::Build(e.to_string()))?;
         // Safety: as above; one past the record is still inside the buffer's slack.
         let next = unsafe {
-            builder.build_in_bounds_gep(i8t, cur, &[i64t.const_int(16, false)], "rdt.next")?
+            builder.build_in_bounds_gep(
+                i8t,
+                cur,
+                &[i64t.const_int(RECORD_SIZE as u64, false)],
+                "rdt.next",
+            )?
         };
         builder.build_store(slot, next)?;
         Ok(())

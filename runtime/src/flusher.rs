@@ -29,8 +29,11 @@ impl Compressor {
     /// A compressor at the configured level (level 0: chunks are stored raw).
     pub fn new() -> Compressor {
         let level = config::get().zstd_level;
+        // Room for the largest chunk's compressed frame, so framing never grows it (the writer
+        // must not allocate in its steady state; see `writer`).
+        let bound = zstd::zstd_safe::compress_bound(crate::thread::max_payload_bytes());
         Compressor {
-            frame: Vec::new(),
+            frame: Vec::with_capacity(rdtrace::chunk::CHUNK_HEADER_LEN + bound),
             zstd: (level > 0)
                 .then(|| zstd::bulk::Compressor::new(level).ok())
                 .flatten(),

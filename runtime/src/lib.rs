@@ -12,6 +12,7 @@
 
 mod clock;
 mod config;
+mod endframe;
 mod flusher;
 mod output;
 mod signals;
@@ -20,19 +21,24 @@ mod writer;
 
 use rdtrace::abi::IdKind;
 use rdtrace::chunk::{
-    file_header, frame_chunk, postcard_bytes, ChunkKind, ExitInfo, ExitReason, ModuleRecord,
-    ProgramInfo,
+    chunk_header, file_header, frame_chunk, postcard_bytes, ChunkKind, Codec, ExitReason,
+    ModuleRecord, ProgramInfo,
 };
 use rdtrace::raw::*;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::sync::Mutex;
 
-/// Prints one diagnostic line on stderr, prefixed so users know it is ours.
+/// Prints one diagnostic line on stderr, prefixed so users know it is ours. Allocates nothing
+/// (one `writev`), so it is usable from a signal handler.
 pub(crate) fn diag(msg: &str) {
-    let line = format!("rdtrace: {msg}\n");
-    // Safety: writing a valid buffer to fd 2.
-    unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
+    let parts: [&[u8]; 3] = [b"rdtrace: ", msg.as_bytes(), b"\n"];
+    let iov = parts.map(|p| libc::iovec {
+        iov_base: p.as_ptr() as *mut c_void,
+        iov_len: p.len(),
+    });
+    // Safety: three valid buffers written to fd 2.
+    unsafe { libc::writev(2, iov.as_ptr(), iov.len() as libc::c_int) };
 }
 
 /// Kernel thread id of the caller.
@@ -112,16 +118,19 @@ pub(crate) fn write_meta_chunk(kind: ChunkKind, thread: u32, payload: &[u8]) {
     output::write_all(&frame, false);
 }
 
-/// Flushes everything and writes the end chunk, once.
+/// Flushes everything and writes the end chunk, once. With `from_signal` it allocates
+/// nothing and takes no lock without a bounded wait: thread buffers are encoded into their
+/// preallocated payload buffers and written raw, and the end record goes into a buffer kept
+/// ready by thread registration ([`endframe`]).
 pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
     static FINISHED: AtomicU8 = AtomicU8::new(0);
     if FINISHED.swap(1, Ordering::AcqRel) != 0 || !output::is_open() {
         return;
     }
     if from_signal {
-        // Let the writer finish what it was given, then write the partial buffers inline, so
-        // each thread's chunks still land in sequence order.
-        writer::spin_drain();
+        // Write what the writer was given (it may be stuck), then the partial buffers inline,
+        // so each thread's chunks still land in sequence order.
+        writer::take_over();
         thread::flush_all(true);
     } else {
         // Hand the partial buffers over and wait until everything is in the file, before the
@@ -130,25 +139,17 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
         writer::drain();
     }
     thread::CLOSED.store(true, Ordering::Release);
-    let exit = ExitInfo {
-        reason,
-        end_time: clock::now(),
-        events_recorded: thread::recorded_per_thread(),
-    };
+    let (payload, total, threads) = endframe::end_payload(reason, clock::now());
     if from_signal {
-        // No compression and no allocator-heavy work here; the record is tiny.
-        let payload = postcard_bytes(&exit);
-        let mut frame = Vec::with_capacity(payload.len() + 64);
-        frame_chunk(&mut frame, ChunkKind::End, 0, 0, &payload, 0, None);
-        output::write_all(&frame, true);
+        // Uncompressed, framed on the stack: header and payload in one locked write.
+        let len = payload.len() as u32;
+        let header = chunk_header(ChunkKind::End, Codec::Raw, 0, 0, payload, len, 0);
+        output::write_parts(&[&header, payload], true);
     } else {
-        write_meta_chunk(ChunkKind::End, 0, &postcard_bytes(&exit));
+        write_meta_chunk(ChunkKind::End, 0, payload);
         if !config::get().quiet {
-            let total: u64 = exit.events_recorded.iter().sum();
             diag(&format!(
-                "{} events from {} threads written to {}",
-                total,
-                exit.events_recorded.len(),
+                "{total} events from {threads} threads written to {}",
                 config::get().path
             ));
         }
@@ -156,10 +157,12 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
 }
 
 /// A forked child shares the parent's trace file descriptor and has no writer thread: it stops
-/// tracing rather than interleave garbage into the parent's file.
+/// tracing rather than interleave garbage into the parent's file (no events, no thread chunks,
+/// and no end chunk when it exits).
 extern "C" fn in_forked_child() {
     writer::disable();
     thread::CLOSED.store(true, Ordering::Release);
+    output::detach();
 }
 
 extern "C" fn at_exit() {

@@ -12,12 +12,17 @@
 //! States are never freed: a thread that exits flushes and returns its state to a free list, and
 //! a later thread reuses it. That way a handler holding a pointer taken from the registry can
 //! never see freed memory.
+//!
+//! The signal path allocates nothing: each encoder's payload buffer has room for a whole raw
+//! buffer's worst-case encoding ([`payload_capacity`]), chunks are closed before their payload
+//! could reach that capacity, records whose instruction the predictor table does not cover yet
+//! are cut, and event counts live in preallocated slots ([`crate::endframe`]).
 
 use crate::flusher::{write_raw_chunk, Compressor};
 use crate::{clock, config, writer};
 use rdtrace::chunk::{ChunkKind, ThreadInfo};
 use rdtrace::codec::ChunkEncoder;
-use rdtrace::raw::{RawEvent, TAG_STAMP};
+use rdtrace::raw::{RawEvent, TAG_ACCESS, TAG_ACCESS_RANGE, TAG_STAMP};
 use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
@@ -26,6 +31,34 @@ pub const MAX_THREADS: usize = 4096;
 
 /// A chunk is closed at this many payload bytes even if it has fewer events than configured.
 const MAX_CHUNK_BYTES: usize = 4 << 20;
+
+/// Most payload bytes the chunk encoder writes per raw record: an access is an opcode, a 5-byte
+/// instruction delta and a 10-byte address delta; every other event is at most that per record
+/// (a run byte belongs to accesses that wrote nothing themselves). Checked in the tests.
+pub const MAX_ENCODED_RECORD_BYTES: usize = 16;
+
+/// Capacity of every chunk payload buffer (encoders' and the writer's pool): room for a chunk of
+/// typical density, and always for the worst-case encoding of a whole raw buffer with its guard,
+/// so a signal handler can encode a buffer into a freshly started chunk without growing it.
+pub fn payload_capacity() -> usize {
+    let cfg = config::get();
+    let records = cfg.buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS;
+    (cfg.chunk_events * 4).max(MAX_ENCODED_RECORD_BYTES * records + 64)
+}
+
+/// Most payload bytes of one chunk: an ordinary flush appends a whole buffer (with its guard)
+/// to a chunk below [`close_at_bytes`] and then closes it.
+pub fn max_payload_bytes() -> usize {
+    let records = config::get().buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS;
+    close_at_bytes() + MAX_ENCODED_RECORD_BYTES * records + 2
+}
+
+/// Payload bytes at which an ordinary flush closes the chunk: below [`payload_capacity`], so
+/// the open chunk's buffer always has room for its final run byte (the signal path closes it
+/// without growing it).
+fn close_at_bytes() -> usize {
+    (payload_capacity() - 1).min(MAX_CHUNK_BYTES)
+}
 
 /// Everything one thread needs to record and flush.
 pub struct ThreadState {
@@ -46,23 +79,23 @@ pub struct ThreadState {
     recorded: AtomicU64,
     /// Blocks until the next stamp (owner only).
     countdown: Cell<u32>,
+    /// Memory instructions the encoder's predictor table covers (under `busy`): the signal
+    /// path must not encode an access beyond it, which would grow the table.
+    table_mem_instrs: Cell<usize>,
     /// The chunk being encoded.
     encoder: UnsafeCell<ChunkEncoder>,
     /// Compressor for closing chunks on this thread when there is no writer thread.
     compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (countdown, events, encoder, compressor) are only touched by the
-// owner, or by a flusher while it holds `busy`.
+// Safety: the non-Sync parts (countdown, events, encoder, compressor, table_mem_instrs) are only
+// touched by the owner, or by a flusher while it holds `busy`.
 unsafe impl Sync for ThreadState {}
 
 static REGISTRY: [AtomicPtr<ThreadState>; MAX_THREADS] =
     [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_THREADS];
 static REGISTERED: AtomicUsize = AtomicUsize::new(0);
-static NEXT_THREAD: AtomicU32 = AtomicU32::new(0);
 static DROPPED_WARNED: AtomicBool = AtomicBool::new(false);
-/// Event counts of threads that have exited (their states may be reused by others).
-static FINISHED: std::sync::Mutex<Vec<(u32, u64)>> = std::sync::Mutex::new(Vec::new());
 /// Set once the final flush has written the end chunk: later events are not written.
 pub static CLOSED: AtomicBool = AtomicBool::new(false);
 
@@ -71,13 +104,27 @@ extern "C" {
     fn __rdt_cursor_address() -> *mut AtomicPtr<RawEvent>;
 }
 
-/// Where inline records of untraced threads go (never read).
+/// Where inline records of untraced threads go (never read). Its element type makes it
+/// `RECORD_ALIGN`-aligned, as the pass's stores require.
 static mut DISCARD: [RawEvent; rdtrace::abi::INLINE_SLACK_RECORDS * 2] =
     [RawEvent { head: 0, value: 0 }; rdtrace::abi::INLINE_SLACK_RECORDS * 2];
+const _: () = assert!(std::mem::align_of::<[RawEvent; 1]>() == rdtrace::abi::RECORD_ALIGN as usize);
+
+/// `CURRENT` of a thread that could not be registered (registry full): it is not retried on
+/// every hook; its records go to [`DISCARD`]. Never dereferenced.
+const UNTRACED: *const ThreadState = std::ptr::dangling();
 
 thread_local! {
     static CURRENT: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
     static EXIT_GUARD: ExitGuard = const { ExitGuard };
+}
+
+/// Points the calling thread's cursor at the discard buffer (rewinding it).
+fn discard_records() {
+    // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
+    unsafe {
+        (*__rdt_cursor_address()).store(std::ptr::addr_of_mut!(DISCARD).cast(), Ordering::Relaxed)
+    };
 }
 
 /// Flushes the thread's buffer when the thread exits (TLS destructor).
@@ -86,7 +133,7 @@ struct ExitGuard;
 impl Drop for ExitGuard {
     fn drop(&mut self) {
         let s = CURRENT.with(|c| c.replace(std::ptr::null()));
-        if s.is_null() {
+        if s.is_null() || s == UNTRACED {
             return;
         }
         // Safety: states are never freed.
@@ -94,19 +141,12 @@ impl Drop for ExitGuard {
         s.flush(false, true);
         // Detach: code that still runs on this thread (later TLS destructors) must not write
         // into a buffer another thread may get, and flushers must not read dying TLS.
-        // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
-        unsafe {
-            (*__rdt_cursor_address())
-                .store(std::ptr::addr_of_mut!(DISCARD).cast(), Ordering::Relaxed)
-        };
+        discard_records();
         if s.lock(false) {
             s.cursor.store(std::ptr::null_mut(), Ordering::Release);
             s.busy.store(false, Ordering::Release);
         }
-        let (thread, count) = s.recorded();
-        if let Ok(mut done) = FINISHED.lock() {
-            done.push((thread, count));
-        }
+        // The thread's count stays in its slot (published by every flush).
         s.in_use.store(false, Ordering::Release);
     }
 }
@@ -127,11 +167,10 @@ impl ThreadState {
             seq: AtomicU32::new(0),
             recorded: AtomicU64::new(0),
             countdown: Cell::new(1),
-            // A regular chunk is well under a byte per event; irregular ones grow the buffer
-            // once and keep it.
+            table_mem_instrs: Cell::new(crate::total_mem_instrs()),
             encoder: UnsafeCell::new(ChunkEncoder::new(
                 crate::total_mem_instrs(),
-                cfg.chunk_events * 2,
+                payload_capacity(),
             )),
             compressor: UnsafeCell::new(None),
         }
@@ -197,61 +236,105 @@ impl ThreadState {
 
     /// Encodes the raw buffer into the current chunk; closes the chunk when it is full or when
     /// `close` (exit, thread end, signal). Closed chunks go to the writer thread, or are
-    /// written here (compressed, or raw from a signal handler).
+    /// written here (compressed, or raw from a signal handler, without allocating).
     pub fn flush(&self, from_signal: bool, close: bool) {
         if !self.lock(from_signal) {
             return;
         }
         if !CLOSED.load(Ordering::Acquire) {
             let n = self.len();
-            // Safety: `busy` gives exclusive access to the encoder and compressor.
-            let enc = unsafe { &mut *self.encoder.get() };
-            if n > 0 {
-                if !from_signal {
-                    enc.reserve_mem_instrs(crate::total_mem_instrs());
-                }
-                let before = enc.chunk_events();
-                enc.append(&self.events[..n]);
-                let added = enc.chunk_events() - before;
-                self.recorded.set_relaxed_add(added as u64);
-            }
-            let full = enc.chunk_events() as usize >= config::get().chunk_events
-                || enc.chunk_bytes() >= MAX_CHUNK_BYTES;
-            if (full || close) && enc.chunk_events() > 0 {
-                let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-                let thread = self.thread.load(Ordering::Relaxed);
-                if from_signal {
-                    let (payload, count) = enc.finish_chunk();
-                    write_raw_chunk(thread, seq, payload, count, true);
-                    enc.start_chunk();
-                } else if writer::running() {
-                    let (payload, count) = enc.take_chunk(writer::take_payload());
-                    writer::submit(writer::Job {
-                        payload,
-                        count,
-                        thread,
-                        seq,
-                    });
-                } else {
-                    let (payload, count) = enc.finish_chunk();
-                    // Safety: as above.
-                    let c =
-                        unsafe { &mut *self.compressor.get() }.get_or_insert_with(Compressor::new);
-                    c.write(thread, seq, payload, count);
-                    enc.start_chunk();
-                }
+            if from_signal {
+                self.flush_from_signal(n);
+            } else {
+                self.flush_normal(n, close);
             }
         }
         self.reset_cursor();
         self.busy.store(false, Ordering::Release);
     }
 
-    /// Events recorded so far by the thread that owns (or owned) this state.
-    pub fn recorded(&self) -> (u32, u64) {
-        (
-            self.thread.load(Ordering::Relaxed),
-            self.recorded.load(Ordering::Relaxed),
-        )
+    /// Adds `added` events to this thread's count and publishes it for the end record.
+    fn count(&self, added: u32) {
+        self.recorded.set_relaxed_add(added as u64);
+        if let Some(slot) = crate::endframe::slot(self.thread.load(Ordering::Relaxed)) {
+            slot.store(self.recorded.load(Ordering::Relaxed), Ordering::Release);
+        }
+    }
+
+    /// The ordinary flush (owner, thread exit, `exit()`): may allocate.
+    fn flush_normal(&self, n: usize, close: bool) {
+        // Safety: `busy` gives exclusive access to the encoder and compressor.
+        let enc = unsafe { &mut *self.encoder.get() };
+        if n > 0 {
+            let mem_instrs = crate::total_mem_instrs();
+            enc.reserve_mem_instrs(mem_instrs);
+            self.table_mem_instrs
+                .set(self.table_mem_instrs.get().max(mem_instrs));
+            let before = enc.chunk_events();
+            enc.append(&self.events[..n]);
+            self.count(enc.chunk_events() - before);
+        }
+        let full = enc.chunk_events() as usize >= config::get().chunk_events
+            || enc.chunk_bytes() >= close_at_bytes();
+        if (full || close) && enc.chunk_events() > 0 {
+            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+            let thread = self.thread.load(Ordering::Relaxed);
+            if writer::running() {
+                let (payload, count) = enc.take_chunk(writer::take_payload());
+                writer::submit(writer::Job {
+                    payload,
+                    count,
+                    thread,
+                    seq,
+                });
+            } else {
+                let (payload, count) = enc.finish_chunk();
+                // Safety: as above.
+                let c = unsafe { &mut *self.compressor.get() }.get_or_insert_with(Compressor::new);
+                c.write(thread, seq, payload, count);
+                enc.start_chunk();
+            }
+        }
+    }
+
+    /// The fatal-signal flush: encodes and writes raw, allocating nothing. The open chunk's
+    /// payload is below [`close_at_bytes`] (ordinary flushes close it there) and its buffer holds
+    /// [`payload_capacity`] bytes; when the buffered records might not fit behind it, it is
+    /// written first and they go into a fresh chunk, where their worst case fits.
+    fn flush_from_signal(&self, n: usize) {
+        // Safety: `busy` gives exclusive access to the encoder.
+        let enc = unsafe { &mut *self.encoder.get() };
+        let covered = self.table_mem_instrs.get();
+        // An access by an instruction the table does not cover (a module registered since the
+        // last ordinary flush, or a clobbered record) would grow the table: the stream ends
+        // before it.
+        let records = &self.events[..n];
+        let cut = records
+            .iter()
+            .position(|r| {
+                matches!(r.tag(), TAG_ACCESS | TAG_ACCESS_RANGE) && r.id() as usize >= covered
+            })
+            .unwrap_or(n);
+        let thread = self.thread.load(Ordering::Relaxed);
+        let write = |enc: &mut ChunkEncoder| {
+            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+            let (payload, count) = enc.finish_chunk();
+            write_raw_chunk(thread, seq, payload, count, true);
+            enc.start_chunk();
+        };
+        if enc.chunk_events() > 0
+            && enc.chunk_bytes() + MAX_ENCODED_RECORD_BYTES * cut + 2 > payload_capacity()
+        {
+            write(enc);
+        }
+        if cut > 0 {
+            let before = enc.chunk_events();
+            enc.append(&records[..cut]);
+            self.count(enc.chunk_events() - before);
+        }
+        if enc.chunk_events() > 0 {
+            write(enc);
+        }
     }
 
     #[inline(always)]
@@ -298,8 +381,7 @@ impl RelaxedAdd for AtomicU64 {
 #[cold]
 fn register_current_thread() -> *const ThreadState {
     crate::ensure_init();
-    let thread = NEXT_THREAD.fetch_add(1, Ordering::Relaxed);
-    let registered = REGISTERED.load(Ordering::Acquire);
+    let registered = REGISTERED.load(Ordering::Acquire).min(MAX_THREADS);
     let mut state: *const ThreadState = std::ptr::null();
     for slot in REGISTRY.iter().take(registered) {
         let p = slot.load(Ordering::Acquire);
@@ -315,7 +397,6 @@ fn register_current_thread() -> *const ThreadState {
         }
     }
     if state.is_null() {
-        writer::THREADS.fetch_add(1, Ordering::Relaxed);
         let idx = REGISTERED.fetch_add(1, Ordering::AcqRel);
         if idx >= MAX_THREADS {
             if !DROPPED_WARNED.swap(true, Ordering::Relaxed) {
@@ -325,10 +406,12 @@ fn register_current_thread() -> *const ThreadState {
             }
             return std::ptr::null();
         }
+        writer::THREADS.fetch_add(1, Ordering::Relaxed);
         let p = Box::into_raw(Box::new(ThreadState::new()));
         REGISTRY[idx].store(p, Ordering::Release);
         state = p;
     }
+    let thread = crate::endframe::new_thread_index();
     // Safety: state is a live, never-freed state now owned by this thread.
     let s = unsafe { &*state };
     s.thread.store(thread, Ordering::Relaxed);
@@ -359,16 +442,17 @@ fn register_current_thread() -> *const ThreadState {
 #[inline(always)]
 fn current() -> Option<&'static ThreadState> {
     let mut p = CURRENT.try_with(|c| c.get()).unwrap_or(std::ptr::null());
+    if p == UNTRACED {
+        // Inline records land in the scratch buffer, which every hook rewinds.
+        discard_records();
+        return None;
+    }
     if p.is_null() {
         p = register_current_thread();
         if p.is_null() {
-            // Untraced thread (registry full): inline records land in a scratch buffer that
-            // every hook rewinds, so they are dropped without harm.
-            // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
-            unsafe {
-                (*__rdt_cursor_address())
-                    .store(std::ptr::addr_of_mut!(DISCARD).cast(), Ordering::Relaxed)
-            };
+            // Registry full: remember it, so later hooks do not try again.
+            let _ = CURRENT.try_with(|c| c.set(UNTRACED));
+            discard_records();
             return None;
         }
     }
@@ -433,27 +517,72 @@ pub fn flush_all(from_signal: bool) {
     }
 }
 
-/// Events recorded per thread index, for the end chunk.
-pub fn recorded_per_thread() -> Vec<u64> {
-    let mut out = vec![0u64; NEXT_THREAD.load(Ordering::Relaxed) as usize];
-    if let Ok(done) = FINISHED.try_lock() {
-        for &(t, k) in done.iter() {
-            if let Some(x) = out.get_mut(t as usize) {
-                *x = k;
+#[cfg(test)]
+mod tests {
+    use super::MAX_ENCODED_RECORD_BYTES;
+    use rdtrace::codec::ChunkEncoder;
+    use rdtrace::raw::*;
+
+    /// The signal path's room estimate holds: no mix of records (extreme ids and values,
+    /// multi-record events, runs of predicted accesses) encodes to more than
+    /// `MAX_ENCODED_RECORD_BYTES` per record plus the run bytes at the two ends.
+    #[test]
+    fn encoding_never_exceeds_the_per_record_bound() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..200 {
+            let mut records = Vec::new();
+            while records.len() < 4000 {
+                let r = rnd();
+                let id = if r & 1 == 0 {
+                    (r >> 8) as u32
+                } else {
+                    (r >> 8) as u32 % 4
+                };
+                let v = if r & 2 == 0 {
+                    rnd()
+                } else {
+                    0x1000 + 8 * records.len() as u64
+                };
+                match (r >> 2) % 12 {
+                    0..=3 => records.push(RawEvent::new(TAG_ACCESS, 0, id % 64, v)),
+                    4 => {
+                        records.push(RawEvent::new(TAG_ACCESS_RANGE, 0, id % 64, v));
+                        records.push(RawEvent::new(TAG_EXT, 0, 0, rnd()));
+                    }
+                    5 => records.push(RawEvent::new(TAG_BLOCK, 0, id, 0)),
+                    6 => records.push(RawEvent::new(TAG_BRANCH, 0, id, v)),
+                    7 => records.push(RawEvent::new(TAG_REGION_ENTER, 0, id, v)),
+                    8 => {
+                        records.push(RawEvent::new(TAG_WS_INIT, (r >> 40) as u32, id, v));
+                        for _ in 0..4 {
+                            records.push(RawEvent::new(TAG_EXT, 0, 0, rnd()));
+                        }
+                    }
+                    9 => {
+                        records.push(RawEvent::new(TAG_WS_NEXT, 1, id, v));
+                        records.push(RawEvent::new(TAG_EXT, 0, 0, rnd()));
+                    }
+                    10 => records.push(RawEvent::new(TAG_STAMP, 0, 0, v)),
+                    _ => records.push(RawEvent::new(TAG_FORK, 0, id, 0)),
+                }
             }
+            let mut enc = ChunkEncoder::new(64, 1 << 20);
+            // Split like buffers: the bound must hold for each append into an open chunk.
+            let split = 1 + round * 17 % records.len();
+            let (a, b) = records.split_at(split);
+            for part in [a, b] {
+                let before = enc.chunk_bytes();
+                enc.append(part);
+                assert!(enc.chunk_bytes() - before <= MAX_ENCODED_RECORD_BYTES * part.len() + 2);
+            }
+            let (payload, _) = enc.finish_chunk();
+            assert!(payload.len() <= MAX_ENCODED_RECORD_BYTES * records.len() + 2);
         }
     }
-    let n = REGISTERED.load(Ordering::Acquire).min(MAX_THREADS);
-    for slot in REGISTRY.iter().take(n) {
-        let p = slot.load(Ordering::Acquire);
-        // Safety: states are never freed.
-        if !p.is_null() && unsafe { &*p }.in_use.load(Ordering::Acquire) {
-            // Safety: as above.
-            let (t, k) = unsafe { &*p }.recorded();
-            if let Some(x) = out.get_mut(t as usize) {
-                *x = k;
-            }
-        }
-    }
-    out
 }

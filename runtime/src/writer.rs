@@ -6,10 +6,14 @@
 //! growing the queue. One writer drains one FIFO queue, so each thread's chunks are written in
 //! order.
 //!
-//! Exit drains the queue with a condition variable; a signal handler, which cannot block on
-//! locks, spins (bounded) on the pending count while the writer thread keeps working.
+//! Exit drains the queue with a condition variable. A signal handler cannot rely on the writer:
+//! the writer may be blocked in an allocator whose lock the crashing thread holds. So the
+//! handler takes over ([`take_over`]): it waits (bounded) for the writer's job in flight, then
+//! writes the queued payloads itself, uncompressed, in queue order. The writer's steady state
+//! allocates nothing under the queue lock (queue and free list are sized for the largest pool
+//! at start-up), so the handler can get that lock.
 
-use crate::flusher::Compressor;
+use crate::flusher::{write_raw_chunk, Compressor};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -43,6 +47,13 @@ static IDLE: Condvar = Condvar::new();
 /// Jobs queued or being written.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 static RUNNING: AtomicBool = AtomicBool::new(false);
+/// The writer has taken a job off the queue and not yet written it.
+static IN_FLIGHT: AtomicBool = AtomicBool::new(false);
+/// A signal handler has taken over: the writer takes no more jobs.
+static TAKEN_OVER: AtomicBool = AtomicBool::new(false);
+/// Most payload buffers in the pool (each thread holds one, at most one more per thread is
+/// queued, plus a few): the queue and the free list never need more room than this.
+const MAX_BUFFERS: usize = 2 * crate::thread::MAX_THREADS + 4;
 /// Threads that have ever traced (sizes the buffer pool).
 pub static THREADS: AtomicUsize = AtomicUsize::new(0);
 
@@ -53,6 +64,11 @@ pub fn running() -> bool {
 
 /// Starts the writer thread; false (inline encoding) when it cannot be started.
 pub fn start() -> bool {
+    {
+        let mut s = lock();
+        s.queue.reserve(MAX_BUFFERS);
+        s.free.reserve(MAX_BUFFERS);
+    }
     let ok = std::thread::Builder::new()
         .name("rdtrace-writer".into())
         .spawn(run)
@@ -79,11 +95,11 @@ pub fn take_payload() -> Vec<u8> {
             b.clear();
             return b;
         }
-        let bound = 2 * THREADS.load(Ordering::Relaxed) + 4;
+        let bound = (2 * THREADS.load(Ordering::Relaxed) + 4).min(MAX_BUFFERS);
         if s.allocated < bound || !running() {
             s.allocated += 1;
             drop(s);
-            return Vec::with_capacity(crate::config::get().chunk_events * 2);
+            return Vec::with_capacity(crate::thread::payload_capacity());
         }
         s = SPACE.wait(s).unwrap_or_else(|e| e.into_inner());
     }
@@ -107,16 +123,46 @@ pub fn drain() {
     }
 }
 
-/// Signal-handler version of [`drain`]: spins without locks, for at most about a second.
-pub fn spin_drain() {
+/// Signal-handler version of [`drain`], allocating nothing: waits (bounded, about a second) for
+/// the job the writer is writing, then writes every queued payload here, uncompressed, in queue
+/// order, and stops the writer from taking more. Gives up (those chunks are lost, the trace
+/// ends before them) if the queue lock cannot be had within the same bound.
+pub fn take_over() {
+    if !running() {
+        return;
+    }
+    TAKEN_OVER.store(true, Ordering::Release);
     let start = crate::clock::now();
+    let timed_out = |spins: u64| {
+        spins > 200_000_000
+            || (spins.is_multiple_of(4096)
+                && crate::clock::now().wrapping_sub(start) > 4_000_000_000)
+    };
     let mut spins = 0u64;
-    while PENDING.load(Ordering::Acquire) > 0 && running() && spins < 200_000_000 {
-        std::hint::spin_loop();
-        spins += 1;
-        if spins.is_multiple_of(4096) && crate::clock::now().wrapping_sub(start) > 4_000_000_000 {
-            break;
+    let mut guard = loop {
+        match SHARED.try_lock() {
+            Ok(g) => break g,
+            Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                spins += 1;
+                if timed_out(spins) {
+                    return;
+                }
+                std::hint::spin_loop();
+            }
         }
+    };
+    // The writer cannot take another job now; let it finish the one it has (it clears the
+    // flag before it takes the lock again).
+    while IN_FLIGHT.load(Ordering::Acquire) && !timed_out(spins) {
+        spins += 1;
+        std::hint::spin_loop();
+    }
+    while let Some(job) = guard.queue.pop_front() {
+        write_raw_chunk(job.thread, job.seq, &job.payload, job.count, true);
+        // Keep the buffer: freeing it would call the allocator.
+        guard.free.push(job.payload);
+        PENDING.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -126,13 +172,17 @@ fn run() {
         let job = {
             let mut s = lock();
             loop {
-                if let Some(j) = s.queue.pop_front() {
-                    break j;
+                if !TAKEN_OVER.load(Ordering::Acquire) {
+                    if let Some(j) = s.queue.pop_front() {
+                        IN_FLIGHT.store(true, Ordering::Release);
+                        break j;
+                    }
                 }
                 s = READY.wait(s).unwrap_or_else(|e| e.into_inner());
             }
         };
         compressor.write(job.thread, job.seq, &job.payload, job.count);
+        IN_FLIGHT.store(false, Ordering::Release);
         let mut s = lock();
         s.free.push(job.payload);
         drop(s);

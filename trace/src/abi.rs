@@ -54,6 +54,13 @@ pub const CHECK: &str = "__rdt_check";
 /// bytes, without a call. The runtime guarantees that after any hook returns there is room for
 /// [`INLINE_SLACK_RECORDS`] records.
 pub const CURSOR_TLS: &str = "__rdt_cursor";
+/// Size in bytes of one raw record ([`crate::raw::RawEvent`]) at the cursor.
+pub const RECORD_SIZE: u32 = 16;
+/// Alignment in bytes of every raw record, and of the stores the pass emits for the record's
+/// first word: the runtime's buffers (thread buffers and the untraced threads' discard buffer)
+/// are arrays of [`crate::raw::RawEvent`], whose alignment is asserted equal to this at compile
+/// time, and the pass stores with exactly this alignment, so the promise LLVM relies on holds.
+pub const RECORD_ALIGN: u32 = 16;
 /// Room the runtime leaves after every hook, in records.
 pub const INLINE_SLACK_RECORDS: usize = 2048;
 /// Most inline records the pass emits between two hook calls on one path inside a block (a

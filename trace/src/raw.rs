@@ -5,9 +5,11 @@
 //! Layout: `head = tag << 56 | aux << 32 | id`, `value` = an address, a length, a stamp or a
 //! bound. Events that need more than one value are followed by [`TAG_EXT`] records.
 
-/// One raw event record. Part of ABI between runtime and encoder: 16 bytes, no padding.
+/// One raw event record. Part of ABI between runtime, pass and encoder: 16 bytes, no padding,
+/// 16-byte aligned (the pass's inline stores of `head` carry `align 16`; see
+/// [`crate::abi::RECORD_ALIGN`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
+#[repr(C, align(16))]
 pub struct RawEvent {
     /// `tag << 56 | aux << 32 | id`.
     pub head: u64,
@@ -15,7 +17,11 @@ pub struct RawEvent {
     pub value: u64,
 }
 
-const _: () = assert!(std::mem::size_of::<RawEvent>() == 16);
+const _: () = assert!(std::mem::size_of::<RawEvent>() == crate::abi::RECORD_SIZE as usize);
+// The pass emits `store ..., align RECORD_ALIGN` at the cursor; LLVM may assume that alignment,
+// so every buffer of records must really have it.
+const _: () = assert!(std::mem::align_of::<RawEvent>() == crate::abi::RECORD_ALIGN as usize);
+const _: () = assert!(std::mem::offset_of!(RawEvent, value) == 8);
 
 /// Block entry: id = block.
 pub const TAG_BLOCK: u8 = 1;

@@ -1,6 +1,7 @@
 //! `rda-report histogram`: reuse-distance histogram of a trace (or of a PARDA-style address
 //! file) with any engine.
 
+use crate::exit::usage;
 use crate::output::{emit, percent, Format, OutputArgs, Table};
 use anyhow::{bail, Context, Result};
 use rdengines::{make_engine, EngineConfig, EngineKind, Granularity, Histogram, ReuseEngine};
@@ -368,7 +369,9 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     let all = match args.input_format {
         InputFormat::PardaText | InputFormat::PardaBinary => {
             if args.per_thread {
-                bail!("--per-thread needs an rdtools trace");
+                return Err(usage(
+                    "--per-thread needs an rdtools trace, not a PARDA input",
+                ));
             }
             let mut f = new_feeder();
             if args.input_format == InputFormat::PardaText {

@@ -3,8 +3,9 @@
 //! sizes. The analysis lives in `rdpaths`; this module maps flags onto its configuration and
 //! prints what it returns.
 
+use crate::exit::usage;
 use crate::output::{emit, Format, OutputArgs, Table};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use rdpaths::analysis::{group_by_history, paths_of, InstructionPaths, PathKey};
 use rdpaths::predict::{predict, PredictConfig, PredictionReport, SizedProfile};
 use rdpaths::{
@@ -255,6 +256,8 @@ fn shown_history(ins: &InstructionPaths, histories: &[u32]) -> Option<u32> {
 
 fn run_paths(args: &PathsArgs) -> Result<()> {
     let cfg = args.analysis.config();
+    // Bad flag values are usage errors, found before the trace is read.
+    cfg.validate()?;
     let trace = crate::tracefile::open(&args.trace, &args.open)?;
     let profile = profile(&trace, &cfg, args.out.quiet)?;
     let report: PathReport = analyse(&profile);
@@ -267,10 +270,10 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
     };
     if let Some(mi) = args.instr {
         if mi as usize >= meta.mem_instrs.len() {
-            bail!(
+            return Err(usage(format!(
                 "--instr {mi}: the program has {} memory instructions",
                 meta.mem_instrs.len()
-            );
+            )));
         }
     }
 
@@ -464,7 +467,9 @@ fn plot_instruction(
 ) -> Result<()> {
     let groups = group_by_history(profile, n);
     let Some(paths) = groups.get(&mi) else {
-        bail!("--instr {mi}: the instruction made no accesses");
+        return Err(usage(format!(
+            "--instr {mi}: the instruction made no accesses (nothing to plot)"
+        )));
     };
     let mut all = rdpaths::bins::Bins::new();
     for p in paths {
@@ -516,17 +521,13 @@ struct PredictJson<'a> {
 
 fn run_predict(args: &PredictArgs) -> Result<()> {
     if args.train.len() != 2 {
-        // A usage error: clap prints it and exits with status 2.
-        clap::Error::raw(
-            clap::error::ErrorKind::WrongNumberOfValues,
-            format!(
-                "paths-predict needs exactly two --train runs (got {})\n",
-                args.train.len()
-            ),
-        )
-        .exit();
+        return Err(usage(format!(
+            "paths-predict needs exactly two --train runs (got {})",
+            args.train.len()
+        )));
     }
     let cfg = args.analysis.config();
+    cfg.validate()?;
     let mut profiles = Vec::new();
     for run in args.train.iter().chain(std::iter::once(&args.validate)) {
         let trace = crate::tracefile::open(&run.path, &args.open)?;

@@ -9,9 +9,10 @@
 //! (1 − L2 misses / references, cachegrind's convention and what eq. 7 over the CRD estimates);
 //! the local rate (hits per L2 access) is printed next to it.
 
+use crate::exit::usage;
 use crate::output::{emit, OutputArgs, Table};
 use crate::tracefile::OpenArgs;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::{
     measure, predict_many, BbWeighting, Interleave, MeasureConfig, Measurement, OffsetPolicy,
@@ -164,6 +165,11 @@ impl ModelArgs {
             WeightingArg::Mimicked => BbWeighting::Mimicked,
             WeightingArg::Paper => BbWeighting::Paper,
         };
+        // Flag values the model would refuse are usage errors, found before any trace is read.
+        if c.mimic.chunk == Some(0) {
+            return Err(usage("--chunk must be at least 1"));
+        }
+        c.profile.validate().map_err(|e| usage(e.to_string()))?;
         Ok(c)
     }
 }
@@ -276,7 +282,7 @@ fn predict_all(
     cores: &[usize],
 ) -> Result<Vec<Prediction>> {
     if cores.is_empty() || cores.contains(&0) {
-        bail!("--cores needs core counts of at least 1");
+        return Err(usage("--cores needs core counts of at least 1"));
     }
     predict_many(seq, cfg, cores).context("predicting")
 }

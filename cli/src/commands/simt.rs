@@ -3,6 +3,7 @@
 //! the thesis's six scenarios turns their blocks into MI streams, and the command prints the
 //! DS-vs-RD characteristic (tables, JSON, CSV) and draws it as SVG.
 
+use crate::exit::usage;
 use crate::output::{emit, OutputArgs, Table};
 use anyhow::{Context, Result};
 use rdsimt::gpu_text::{read_gpu_text_file, write_gpu_text};
@@ -111,31 +112,22 @@ fn parse_granularity(s: &str) -> std::result::Result<Granularity, String> {
     Granularity::parse(s).map_err(|e| e.to_string())
 }
 
-/// Exits with status 2 for flags that do not fit together.
-fn usage_error(message: String) -> ! {
-    clap::Error::raw(
-        clap::error::ErrorKind::ArgumentConflict,
-        format!("{message}\n"),
-    )
-    .exit()
-}
-
-/// Flags that apply only to some scenarios or inputs.
-fn check_usage(args: &SimtArgs, scenario: Scenario) {
+/// Flags that apply only to some scenarios or inputs (a usage error, exit status 2).
+fn check_usage(args: &SimtArgs, scenario: Scenario) -> Result<()> {
     let n = scenario.number();
     if args.k.is_some() && scenario != Scenario::ConcurrentBlocks {
-        usage_error(format!(
+        return Err(usage(format!(
             "--k applies to scenario 4 only (this is scenario {n})"
-        ));
+        )));
     }
     let clustered = matches!(
         scenario,
         Scenario::ClusterLocal | Scenario::ClusterAggregate
     );
     if (args.clusters.is_some() || args.lsu.is_some()) && !clustered {
-        usage_error(format!(
+        return Err(usage(format!(
             "--clusters and --lsu apply to scenarios 5 and 6 only (this is scenario {n})"
-        ));
+        )));
     }
     if args.input_format == SimtInput::GpuText
         && (args.block.is_some()
@@ -143,12 +135,12 @@ fn check_usage(args: &SimtArgs, scenario: Scenario) {
             || args.mi_scope.is_some()
             || args.include_private)
     {
-        usage_error(
+        return Err(usage(
             "--block, --warp, --mi-scope and --include-private map OpenMP loops to GPU threads; \
-             a GPU text trace already has its blocks and MIs"
-                .into(),
-        );
+             a GPU text trace already has its blocks and MIs",
+        ));
     }
+    Ok(())
 }
 
 /// A kernel to analyse, with where it came from.
@@ -311,7 +303,7 @@ fn load(args: &SimtArgs, simt: &SimtConfig) -> Result<(Vec<Source>, Vec<SkippedL
 /// Runs `simt`.
 pub fn run(args: &SimtArgs) -> Result<()> {
     let scenario = Scenario::from_number(args.scenario).expect("clap checks the range");
-    check_usage(args, scenario);
+    check_usage(args, scenario)?;
     let simt = SimtConfig {
         block_size: args.block.unwrap_or(256) as usize,
         warp_size: args.warp.unwrap_or(32) as usize,
@@ -336,11 +328,13 @@ pub fn run(args: &SimtArgs) -> Result<()> {
     };
     let (mut sources, skipped) = load(args, &simt)?;
     let indices: Vec<usize> = match args.kernel {
-        Some(n) if n >= sources.len() => anyhow::bail!(
-            "--kernel {n}: {} has {} kernel(s), numbered from 0",
-            args.trace.display(),
-            sources.len()
-        ),
+        Some(n) if n >= sources.len() => {
+            return Err(usage(format!(
+                "--kernel {n}: {} has {} kernel(s), numbered from 0",
+                args.trace.display(),
+                sources.len()
+            )))
+        }
         Some(n) => {
             sources = vec![sources.swap_remove(n)];
             vec![n]

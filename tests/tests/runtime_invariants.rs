@@ -1,0 +1,159 @@
+//! The runtime's invariants, seen from programs built with `rdcc`.
+//!
+//! The fatal-signal flush allocates nothing: a program that dies by a signal raised inside
+//! `malloc`, with the allocator's lock held, still leaves a complete, readable trace.
+//! `test-programs/signals/malloc_lock.c` (built with plain clang, standing for libc's allocator)
+//! wraps every allocation function of the program and of the runtime (`-Wl,--wrap=...`) with one
+//! lock, and exits with status 97 when an allocation happens on the thread that holds it, which
+//! is what an allocating signal handler would do (a real allocator would deadlock there).
+
+use rdtools_e2e::*;
+use rdtrace::chunk::ExitReason;
+use rdtrace::meta::AccessKind;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::Command;
+
+const WRAP: &str = "-Wl,--wrap=malloc,--wrap=free,--wrap=calloc,--wrap=realloc,\
+--wrap=posix_memalign,--wrap=aligned_alloc,--wrap=memalign";
+const SRC: &str = "signals/crash_in_malloc.c";
+/// The program's defaults: main stores a[0..N), the worker b[0..M).
+const N: usize = 50_000;
+const M: usize = 30_000;
+
+/// Builds the program with `-DSIG=sig` into `dir`.
+fn build(dir: &Path, sig: &str) -> std::path::PathBuf {
+    let obj = dir.join("malloc_lock.o");
+    let o = Command::new("clang-19")
+        .args(["-O2", "-c"])
+        .arg(program("signals/malloc_lock.c"))
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .expect("clang-19 runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let exe = dir.join(format!("crash_{sig}"));
+    let define = format!("-DSIG={sig}");
+    rdcc(
+        &[program(SRC), obj],
+        &["-O1", "-g", "-pthread", &define, WRAP],
+        &exe,
+    );
+    exe
+}
+
+/// Stores of `a[i] = i` (main) and `b[i] = i` (worker) per thread: `(thread, line) -> count`.
+fn stores_per_thread(trace: &rdtrace::Trace) -> Vec<(u64, u64)> {
+    let store_at = |needle: &str| -> u32 {
+        let line = line_of(SRC, needle);
+        let ids: Vec<u32> = mem_instrs_at(trace, "crash_in_malloc.c", line)
+            .into_iter()
+            .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
+            .collect();
+        assert_eq!(ids.len(), 1, "{needle}");
+        ids[0]
+    };
+    let (sa, sb) = (store_at("a[i] = i;"), store_at("b[i] = i;"));
+    trace
+        .thread_indices()
+        .into_iter()
+        .map(|t| {
+            let mut c = Counts::default();
+            trace.visit_thread(t, &mut c).unwrap();
+            let n = |mi: u32| c.accesses.get(&mi).map_or(0, |v| v.len() as u64);
+            (n(sa), n(sb))
+        })
+        .collect()
+}
+
+fn check(sig: &str, signo: i32, env: &[(&str, &str)]) {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build(dir.path(), sig);
+    let trace_path = dir.path().join("t.rdtrace");
+    let out = run_traced(&exe, &trace_path, env);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("allocation inside the fatal-signal flush"),
+        "the signal flush allocated: {err}"
+    );
+    assert_eq!(out.status.signal(), Some(signo), "{:?} {err}", out.status);
+    let trace = rdtrace::Trace::open(&trace_path).unwrap();
+    assert_eq!(
+        trace.exit.as_ref().map(|e| e.reason),
+        Some(ExitReason::Signal(signo))
+    );
+    // Main thread: every a[] store, no b[] store; the worker (alive, blocked in pause() when
+    // the signal came, so flushed by the main thread's handler): every b[] store.
+    let mut per_thread = stores_per_thread(&trace);
+    per_thread.sort();
+    assert_eq!(per_thread, vec![(0, M as u64), (N as u64, 0)]);
+    // The end record's counts match what the file holds.
+    let exit = trace.exit.as_ref().unwrap();
+    for t in trace.thread_indices() {
+        let mut c = Counts::default();
+        trace.visit_thread(t, &mut c).unwrap();
+        let events = c.blocks.values().sum::<u64>()
+            + c.accesses.values().map(|v| v.len() as u64).sum::<u64>()
+            + c.branches.values().sum::<u64>()
+            + c.other.len() as u64;
+        assert_eq!(exit.events_recorded[t as usize], events, "thread {t}");
+    }
+    let (ok, text, e) = rda_report(&["info", trace_path.to_str().unwrap()]);
+    assert!(ok, "{e}");
+    assert!(text.contains(&format!("signal {signo}")), "{text}");
+}
+
+#[test]
+fn sigsegv_inside_malloc_with_the_lock_held_keeps_the_trace() {
+    check("SIGSEGV", libc_sig::SEGV, &[]);
+}
+
+#[test]
+fn sigsegv_inside_malloc_without_the_writer_thread_keeps_the_trace() {
+    check("SIGSEGV", libc_sig::SEGV, &[("RDTRACE_WRITER", "0")]);
+}
+
+#[test]
+fn abort_inside_malloc_keeps_the_trace() {
+    // Small chunks: the flush also writes chunks the writer had not finished.
+    check(
+        "SIGABRT",
+        libc_sig::ABRT,
+        &[("RDTRACE_CHUNK_EVENTS", "5000")],
+    );
+}
+
+/// Threads past the registry are untraced once (a sentinel), not registered again on every
+/// hook: they get no thread index, so the end record has exactly one count per traced thread.
+#[test]
+fn threads_past_the_registry_are_dropped_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("many");
+    rdcc(
+        &[program("signals/many_threads.c")],
+        &["-O0", "-g", "-pthread"],
+        &exe,
+    );
+    let trace_path = dir.path().join("t.rdtrace");
+    let out = run_traced(&exe, &trace_path, &[("RDTRACE_BUFFER_EVENTS", "64")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // 4100 workers each add 0 + 1 + ... + 99 = 4950.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "sum = 20295000\n");
+    assert_eq!(err.matches("more than 4096 threads").count(), 1, "{err}");
+    let trace = rdtrace::Trace::open(&trace_path).unwrap();
+    assert_eq!(trace.thread_indices().len(), 4096);
+    let exit = trace.exit.as_ref().unwrap();
+    assert_eq!(exit.reason, ExitReason::Exit);
+    assert_eq!(exit.events_recorded.len(), 4096);
+    // Every traced worker ran the same code: the same number of events.
+    let mut per_worker: Vec<u64> = exit.events_recorded[1..].to_vec();
+    per_worker.dedup();
+    assert_eq!(per_worker.len(), 1, "{per_worker:?}");
+}
+
+/// Signal numbers on Linux (x86-64 and aarch64 agree on these).
+mod libc_sig {
+    pub const SEGV: i32 = 11;
+    pub const ABRT: i32 = 6;
+}
