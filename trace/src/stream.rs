@@ -48,8 +48,10 @@
 //! floor := "RDCK" kind=6:u8 codec=0:u8 flags:u16 thread=0:u32 seq=0:u32
 //!          stored_len:u32 raw_len:u32 entries:u32 crc32:u32  (entry := thread:u32 next_seq:u32 time:u64)*
 //! ```
-//! An entry says: thread `thread`'s chunks from `next_seq` on start at a merge key of at least
-//! `time`; `time = u64::MAX` ([`ENDED`]) says the thread writes no chunk from `next_seq` on.
+//! An entry says: thread `thread` has written chunks `0..next_seq`, its next event is a stamp,
+//! and that stamp's time is at least `time`; `time = u64::MAX` ([`ENDED`]) says the thread
+//! writes no chunk from `next_seq` on. (The runtime publishes floors only for threads that
+//! parked or exited right after closing a chunk, and a parked thread's first event is a stamp.)
 
 use crate::chunk::*;
 use crate::codec::ChunkDecoder;
@@ -565,6 +567,16 @@ impl<R: Read> LiveTrace<R> {
         }
     }
 
+    /// The floor of thread `t` when it applies now: the stream is trusted, and the floor was
+    /// taken after the chunks the reader has decoded (none of the thread's events is missing).
+    fn floor_of(&self, t: u32) -> Option<u64> {
+        let th = &self.threads[&t];
+        match th.floor {
+            Some((seq, time)) if self.floors_trusted && seq == th.next_seq => Some(time),
+            _ => None,
+        }
+    }
+
     /// Consumes thread `t`'s event at its position.
     fn take_event(&mut self, t: u32) -> Event {
         let th = self.threads.get_mut(&t).expect("known thread");
@@ -597,7 +609,13 @@ impl<R: Read> LiveTrace<R> {
                         continue;
                     }
                     Fill::Stalled => {
-                        self.read_chunk()?;
+                        if self.floor_of(t).is_some() {
+                            // A floor also says the thread's next event is a stamp (it parked
+                            // or ended after closing its chunk): its segment is complete.
+                            self.current = None;
+                        } else {
+                            self.read_chunk()?;
+                        }
                         continue;
                     }
                 }
@@ -625,15 +643,10 @@ impl<R: Read> LiveTrace<R> {
                         self.heap.push(Reverse((key, t)));
                     }
                     Fill::Exhausted => {}
-                    Fill::Stalled => {
-                        let th = &self.threads[&t];
-                        match th.floor {
-                            Some((seq, time)) if self.floors_trusted && seq == th.next_seq => {
-                                bound = bound.min(time)
-                            }
-                            _ => blocked = true,
-                        }
-                    }
+                    Fill::Stalled => match self.floor_of(t) {
+                        Some(time) => bound = bound.min(time),
+                        None => blocked = true,
+                    },
                 }
             }
             match self.heap.peek() {
