@@ -59,7 +59,7 @@ use crate::error::{Result, TraceError};
 use crate::event::{Event, EventVisitor};
 use crate::meta::{ModuleMeta, ProgramMeta};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -129,6 +129,7 @@ struct StoredChunk {
 
 #[derive(Default)]
 struct LiveThread {
+    id: u32,
     start_time: u64,
     next_seq: u32,
     pending: BTreeMap<u32, StoredChunk>,
@@ -147,8 +148,9 @@ enum Fill {
 }
 
 /// A trace read live from a stream; see the module documentation.
-pub struct LiveTrace<R: Read> {
-    input: R,
+pub struct LiveTrace<'a> {
+    /// Boxed, so the whole reader is compiled (optimised) in this crate, not in each caller.
+    input: Box<dyn Read + 'a>,
     name: PathBuf,
     offset: u64,
     /// Format version of the stream.
@@ -168,25 +170,28 @@ pub struct LiveTrace<R: Read> {
     decoder: ChunkDecoder,
     zstd: zstd::bulk::Decompressor<'static>,
     payload: Vec<u8>,
-    threads: BTreeMap<u32, LiveThread>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
-    current: Option<u32>,
+    /// Threads in order of first appearance; `slots` maps a thread index to its slot.
+    threads: Vec<LiveThread>,
+    slots: HashMap<u32, usize>,
+    heap: BinaryHeap<Reverse<(u64, u32, usize)>>,
+    current: Option<usize>,
     floors_trusted: bool,
     stats: StreamStats,
     pending_bytes: u64,
     pending_events: u64,
 }
 
-impl<R: Read> LiveTrace<R> {
+impl<'a> LiveTrace<'a> {
     /// Reads the stream header. `name` labels errors (e.g. `"<pipe>"`); `tee`, when given,
     /// receives a copy of the trace as a plain file (floor chunks dropped, version 1 header)
     /// that [`crate::Trace::open`] reads.
     pub fn new(
-        mut input: R,
+        input: impl Read + 'a,
         name: impl Into<PathBuf>,
         mut tee: Option<Box<dyn Write>>,
     ) -> Result<Self> {
         let name = name.into();
+        let mut input: Box<dyn Read + 'a> = Box::new(input);
         let mut header = [0u8; FILE_HEADER_LEN];
         let n = read_full(&mut input, &mut header).map_err(|e| io_err(&name, e))?;
         if n < FILE_HEADER_LEN || header[..8] != FILE_MAGIC {
@@ -220,7 +225,8 @@ impl<R: Read> LiveTrace<R> {
             decoder: ChunkDecoder::new(0),
             zstd: zstd::bulk::Decompressor::new().map_err(|e| io_err(&name, e))?,
             payload: Vec::new(),
-            threads: BTreeMap::new(),
+            threads: Vec::new(),
+            slots: HashMap::new(),
             heap: BinaryHeap::new(),
             current: None,
             floors_trusted: version >= crate::version::V_LIVE_STREAM,
@@ -252,7 +258,9 @@ impl<R: Read> LiveTrace<R> {
     /// Thread indices seen so far (from thread chunks and events chunks), ascending: the
     /// threads [`crate::Trace::thread_indices`] lists for the same run once the input ended.
     pub fn thread_indices(&self) -> Vec<u32> {
-        self.threads.keys().copied().collect()
+        let mut ids: Vec<u32> = self.threads.iter().map(|th| th.id).collect();
+        ids.sort_unstable();
+        ids
     }
 
     fn corrupt(&self, offset: u64, what: impl Into<String>) -> TraceError {
@@ -264,7 +272,15 @@ impl<R: Read> LiveTrace<R> {
     }
 
     fn thread(&mut self, t: u32) -> &mut LiveThread {
-        self.threads.entry(t).or_default()
+        let next = self.threads.len();
+        let i = *self.slots.entry(t).or_insert(next);
+        if i == next {
+            self.threads.push(LiveThread {
+                id: t,
+                ..Default::default()
+            });
+        }
+        &mut self.threads[i]
     }
 
     fn note_pending(&mut self) {
@@ -486,12 +502,11 @@ impl<R: Read> LiveTrace<R> {
         Ok(n)
     }
 
-    /// Takes the next chunk of thread `t` in sequence order, if it is here (after the end of
-    /// input, skipping gaps with a warning, as the offline reader does).
-    fn take_next(&mut self, t: u32) -> Option<StoredChunk> {
+    /// Takes the next chunk of thread slot `i` in sequence order, if it is here (after the end
+    /// of input, skipping gaps with a warning, as the offline reader does).
+    fn take_next(&mut self, i: usize) -> Option<StoredChunk> {
         let finished = self.finished;
-        let name = self.name.display().to_string();
-        let th = self.threads.get_mut(&t)?;
+        let th = &mut self.threads[i];
         if let Some(c) = th.pending.remove(&th.next_seq) {
             th.next_seq += 1;
             return Some(c);
@@ -499,11 +514,15 @@ impl<R: Read> LiveTrace<R> {
         if finished {
             let (&seq, _) = th.pending.iter().next()?;
             let c = th.pending.remove(&seq)?;
-            self.warnings.push(format!(
-                "{name}: thread {t} chunk at offset {} has sequence number {seq} where {} was expected; events are missing",
-                c.offset, th.next_seq
-            ));
+            let w = format!(
+                "{}: thread {} chunk at offset {} has sequence number {seq} where {} was expected; events are missing",
+                self.name.display(),
+                th.id,
+                c.offset,
+                th.next_seq
+            );
             th.next_seq = seq + 1;
+            self.warnings.push(w);
             return Some(c);
         }
         None
@@ -517,47 +536,43 @@ impl<R: Read> LiveTrace<R> {
     pub fn next_thread_chunk(&mut self, events: &mut Vec<Event>) -> Result<Option<u32>> {
         events.clear();
         loop {
-            let ready: Vec<u32> = self
-                .threads
-                .iter()
-                .filter(|(_, th)| !th.pending.is_empty())
-                .map(|(&t, _)| t)
-                .collect();
-            for t in ready {
-                if let Some(c) = self.take_next(t) {
+            for i in 0..self.threads.len() {
+                if self.threads[i].pending.is_empty() {
+                    continue;
+                }
+                if let Some(c) = self.take_next(i) {
                     let n = self.decode(&c, events)?;
                     self.pending_events -= n;
-                    return Ok(Some(t));
+                    return Ok(Some(self.threads[i].id));
                 }
             }
-            if !self.read_chunk()? && self.threads.values().all(|th| th.pending.is_empty()) {
+            if !self.read_chunk()? && self.threads.iter().all(|th| th.pending.is_empty()) {
                 return Ok(None);
             }
         }
     }
 
-    /// Makes sure thread `t` has a decoded event at its position.
-    fn fill(&mut self, t: u32) -> Result<Fill> {
+    /// Makes sure thread slot `i` has a decoded event at its position.
+    fn fill(&mut self, i: usize) -> Result<Fill> {
         loop {
-            let th = &self.threads[&t];
+            let th = &self.threads[i];
             if th.pos < th.events.len() {
                 return Ok(Fill::Ready);
             }
             if th.exhausted {
                 return Ok(Fill::Exhausted);
             }
-            if let Some(c) = self.take_next(t) {
-                let th = self.threads.get_mut(&t).expect("known thread");
-                let mut events = std::mem::take(&mut th.events);
+            if let Some(c) = self.take_next(i) {
+                let mut events = std::mem::take(&mut self.threads[i].events);
                 events.clear();
                 let r = self.decode(&c, &mut events);
-                let th = self.threads.get_mut(&t).expect("known thread");
+                let th = &mut self.threads[i];
                 th.events = events;
                 th.pos = 0;
                 r?;
                 continue;
             }
-            let th = self.threads.get_mut(&t).expect("known thread");
+            let th = &mut self.threads[i];
             let ended = th.floor == Some((th.next_seq, ENDED)) && th.pending.is_empty();
             if self.finished || ended {
                 th.exhausted = true;
@@ -567,49 +582,65 @@ impl<R: Read> LiveTrace<R> {
         }
     }
 
-    /// The floor of thread `t` when it applies now: the stream is trusted, and the floor was
-    /// taken after the chunks the reader has decoded (none of the thread's events is missing).
-    fn floor_of(&self, t: u32) -> Option<u64> {
-        let th = &self.threads[&t];
+    /// The floor of thread slot `i` when it applies now: the stream is trusted, and the floor
+    /// was taken after the chunks the reader has decoded (none of the thread's events is
+    /// missing).
+    fn floor_of(&self, i: usize) -> Option<u64> {
+        let th = &self.threads[i];
         match th.floor {
             Some((seq, time)) if self.floors_trusted && seq == th.next_seq => Some(time),
             _ => None,
         }
     }
 
-    /// Consumes thread `t`'s event at its position.
-    fn take_event(&mut self, t: u32) -> Event {
-        let th = self.threads.get_mut(&t).expect("known thread");
-        let e = th.events[th.pos];
-        th.pos += 1;
-        self.pending_events -= 1;
-        e
-    }
-
     /// The next `(thread, event)` of the run in the order [`crate::Trace::merged`] gives for the
     /// same trace, reading input as needed; `None` at the end. See the module documentation for
     /// how far it may lag. Not to be mixed with [`LiveTrace::next_thread_chunk`].
     pub fn next_merged(&mut self) -> Result<Option<(u32, Event)>> {
+        // Fast path: inside the current segment.
+        if let Some(i) = self.current {
+            let th = &mut self.threads[i];
+            if let Some(&e) = th.events.get(th.pos) {
+                if !matches!(e, Event::Stamp { .. }) {
+                    th.pos += 1;
+                    self.pending_events -= 1;
+                    return Ok(Some((th.id, e)));
+                }
+            }
+        }
+        self.next_merged_slow()
+    }
+
+    fn take_event(&mut self, i: usize) -> (u32, Event) {
+        let th = &mut self.threads[i];
+        let e = th.events[th.pos];
+        th.pos += 1;
+        self.pending_events -= 1;
+        (th.id, e)
+    }
+
+    fn next_merged_slow(&mut self) -> Result<Option<(u32, Event)>> {
+        // See: the offline merge (`Trace::merged`): the same heap of (segment key, thread).
         loop {
-            if let Some(t) = self.current {
-                match self.fill(t)? {
+            if let Some(i) = self.current {
+                match self.fill(i)? {
                     Fill::Ready => {
-                        let th = &self.threads[&t];
+                        let th = &mut self.threads[i];
                         if let Event::Stamp { time } = th.events[th.pos] {
                             // The segment ends: requeue the thread at its next stamp.
-                            self.heap.push(Reverse((time, t)));
-                            self.threads.get_mut(&t).expect("known").in_heap = true;
+                            th.in_heap = true;
+                            self.heap.push(Reverse((time, th.id, i)));
                             self.current = None;
                             continue;
                         }
-                        return Ok(Some((t, self.take_event(t))));
+                        return Ok(Some(self.take_event(i)));
                     }
                     Fill::Exhausted => {
                         self.current = None;
                         continue;
                     }
                     Fill::Stalled => {
-                        if self.floor_of(t).is_some() {
+                        if self.floor_of(i).is_some() {
                             // A floor also says the thread's next event is a stamp (it parked
                             // or ended after closing its chunk): its segment is complete.
                             self.current = None;
@@ -624,45 +655,42 @@ impl<R: Read> LiveTrace<R> {
             // bounds it, before the smallest key in the heap may go.
             let mut bound = u64::MAX;
             let mut blocked = false;
-            let unkeyed: Vec<u32> = self
-                .threads
-                .iter()
-                .filter(|(_, th)| !th.in_heap && !th.exhausted)
-                .map(|(&t, _)| t)
-                .collect();
-            for t in unkeyed {
-                match self.fill(t)? {
+            for i in 0..self.threads.len() {
+                let th = &self.threads[i];
+                if th.in_heap || th.exhausted {
+                    continue;
+                }
+                match self.fill(i)? {
                     Fill::Ready => {
-                        let th = self.threads.get_mut(&t).expect("known");
+                        let th = &mut self.threads[i];
                         let key = match th.events[th.pos] {
                             Event::Stamp { time } => time,
                             // Events before a thread's first stamp start at its registration.
                             _ => th.start_time,
                         };
                         th.in_heap = true;
-                        self.heap.push(Reverse((key, t)));
+                        self.heap.push(Reverse((key, th.id, i)));
                     }
                     Fill::Exhausted => {}
-                    Fill::Stalled => match self.floor_of(t) {
+                    Fill::Stalled => match self.floor_of(i) {
                         Some(time) => bound = bound.min(time),
                         None => blocked = true,
                     },
                 }
             }
             match self.heap.peek() {
-                Some(&Reverse((time, t))) if !blocked && time < bound => {
+                Some(&Reverse((time, _, i))) if !blocked && time < bound => {
                     self.heap.pop();
-                    self.threads.get_mut(&t).expect("known").in_heap = false;
-                    self.current = Some(t);
+                    self.threads[i].in_heap = false;
+                    self.current = Some(i);
                     // The segment's first event (its stamp) goes unconditionally.
-                    return Ok(Some((t, self.take_event(t))));
+                    return Ok(Some(self.take_event(i)));
                 }
                 None if !blocked && bound == u64::MAX && self.finished => return Ok(None),
                 _ => {
-                    if !self.read_chunk()? && self.finished {
-                        // Input ended: the next round sees every thread exhausted or ready.
-                        continue;
-                    }
+                    // After the end of input the next round finds every thread ready or
+                    // exhausted, so this cannot spin.
+                    self.read_chunk()?;
                 }
             }
         }

@@ -70,6 +70,9 @@ pub struct LiveArgs {
     /// the same report.
     #[arg(long, value_name = "FILE")]
     pub tee: Option<PathBuf>,
+    /// Print what the live reader held and its peak memory on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
@@ -206,10 +209,30 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
     for w in live.warnings() {
         eprintln!("rda-report: warning: {w}");
     }
+    if a.stats {
+        let s = live.stats();
+        eprintln!(
+            "rda-report: live: {} bytes read from the pipe ({} events chunks, {} floor chunks); \
+             held at most {} compressed bytes and {} events; peak RSS {} KiB",
+            s.bytes_read,
+            s.event_chunks,
+            s.floor_chunks,
+            s.max_pending_bytes,
+            s.max_pending_events,
+            peak_rss_kib().map_or("unknown".to_string(), |k| k.to_string())
+        );
+    }
     result
 }
 
-fn analyse_histogram<R: Read>(a: &LiveArgs, live: &mut LiveTrace<R>) -> Result<Analysed> {
+/// This process's peak resident set size (`VmHWM` in /proc/self/status), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed> {
     let kind = a.engine;
     let cfg = engine_config(a.threads, a.bound, a.parda_chunk);
     let gran = granularity(a.line);
@@ -247,15 +270,15 @@ fn analyse_histogram<R: Read>(a: &LiveArgs, live: &mut LiveTrace<R>) -> Result<A
 }
 
 /// The events of a sequential run, pulled chunk by chunk from the stream.
-struct ThreadEvents<'a, R: Read> {
-    live: &'a mut LiveTrace<R>,
+struct ThreadEvents<'a, 'b> {
+    live: &'a mut LiveTrace<'b>,
     buf: Vec<Event>,
     pos: usize,
     threads: BTreeSet<u32>,
     error: Option<rdtrace::TraceError>,
 }
 
-impl<R: Read> Iterator for ThreadEvents<'_, R> {
+impl Iterator for ThreadEvents<'_, '_> {
     type Item = Event;
 
     fn next(&mut self) -> Option<Event> {
@@ -279,7 +302,7 @@ impl<R: Read> Iterator for ThreadEvents<'_, R> {
     }
 }
 
-fn analyse_predict<R: Read>(live: &mut LiveTrace<R>) -> Result<SequentialTrace> {
+fn analyse_predict(live: &mut LiveTrace<'_>) -> Result<SequentialTrace> {
     // Module chunks come before any events chunk, so the metadata is complete once the first
     // events chunk is here.
     let mut first = Vec::new();
