@@ -1,9 +1,10 @@
 /* Exits with the status given as argv[1] (default 3) after a small known loop, through exit()
  * so the runtime's exit flush runs; prints one line on stdout and one on stderr.
  *
- * Known behaviour: N stores to a[] (N/16 lines of 64 bytes, 4-byte ints), then N loads of the
- * same elements: at 64-byte granularity N/16 cold misses, and every other access at distance 0
- * (same line as the previous access) or N/16 - 1 (first access to a line in the load sweep).
+ * Known behaviour, built with -O2 -fno-vectorize -fno-slp-vectorize (so each element is one
+ * access): N stores to a[] (N/16 lines of 64 bytes, 4-byte ints), then N loads of the same
+ * elements, plus two loads of pointers outside a[]: argv[1] (when given) and the global
+ * `stderr`. At 64-byte granularity: 2N + 2 references, N/16 + 2 cold misses.
  */
 #include <stdio.h>
 #include <stdlib.h>
