@@ -46,6 +46,8 @@ const CASES: &[Case] = &[
 /// and the process's own peak RSS in KiB (from wait4, which also covers children it reaped).
 fn run(cmd: &mut Command, stdout_path: &Path, stderr_path: &Path) -> (Duration, u64) {
     let t = Instant::now();
+    // Reaped by wait4 below, which also gives the peak RSS.
+    #[allow(clippy::zombie_processes)]
     let child = cmd
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(stdout_path).unwrap())

@@ -147,6 +147,65 @@ fn openmp_program_live_equals_histogram_with_1_and_4_threads() {
     }
 }
 
+/// A number before `key` in `live --stats`'s line ("... and 1234 events; ...").
+fn stat_before(stderr: &str, key: &str) -> u64 {
+    let at = stderr
+        .find(key)
+        .unwrap_or_else(|| panic!("no {key:?} in {stderr}"));
+    let digits: String = stderr[..at]
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.chars().rev().collect::<String>().parse().unwrap()
+}
+
+#[test]
+fn idle_openmp_workers_do_not_hold_the_live_merge_back() {
+    // omp_serial_phase.c: 4 threads run a parallel loop, then the master alone walks 3 * 10^6
+    // steps (at least 3 * 10^6 accesses) while the workers wait in libomp. The workers park at
+    // region exit and the writer publishes floors for them, so the merge keeps up with the
+    // master: the reader holds at most about two chunks per thread (default chunk 65536 events
+    // plus the 4096-event raw buffer), far less than the walk.
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build(
+        dir.path(),
+        "live/omp_serial_phase.c",
+        &["-O2", "-fopenmp"],
+        "omp_serial",
+    );
+    let run_dir = tempfile::tempdir().unwrap();
+    let tee = run_dir.path().join("tee.rdtrace");
+    let out = live(
+        run_dir.path(),
+        &["--json", "--stats"],
+        &exe,
+        &["3000000"],
+        &[
+            ("OMP_NUM_THREADS", "4"),
+            ("RDTRACE_TEE", tee.to_str().unwrap()),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let (program_out, json) = split_report(&out.stdout);
+    assert!(program_out.ends_with(" 6.0\n"), "{program_out:?}");
+    assert!(json["total"].as_u64().unwrap() >= 3_000_000);
+    let held = stat_before(&stderr, "events; peak RSS");
+    let floors = stat_before(&stderr, "floor chunks");
+    assert!(floors > 0, "{stderr}");
+    assert!(
+        held <= 4 * 2 * (65536 + 4096),
+        "held {held} events: {stderr}"
+    );
+    // And the merge is still the offline one.
+    assert_eq!(
+        json,
+        offline(&["histogram", tee.to_str().unwrap(), "--json"])
+    );
+}
+
 #[test]
 fn live_predict_equals_predict_of_the_tee_trace() {
     let dir = tempfile::tempdir().unwrap();
