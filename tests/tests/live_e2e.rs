@@ -351,7 +351,7 @@ fn a_long_run_streams_in_bounded_memory_and_writes_no_file() {
 }
 
 #[test]
-#[ignore = "slow: 10^9 accesses, several minutes on a loaded 2-core machine; run with --ignored"]
+#[ignore = "slow: ~1300 s for 10^9 accesses on a loaded 2-core machine; run with --ignored"]
 fn a_billion_accesses_stream_in_bounded_memory_and_write_no_file() {
     let (_, bytes) = long_walk(1_000_000_000);
     // A trace this long does not fit in the reader's memory: it must have streamed.
