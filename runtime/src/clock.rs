@@ -30,3 +30,30 @@ pub fn now() -> u64 {
         ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
     }
 }
+
+/// The clock read after every earlier load and store of this thread is globally visible, and
+/// before any later one: what the floor protocol of live streams needs (see
+/// `thread::park`). Costs a few tens of cycles; used only when a thread parks or unparks, and by
+/// the writer when it publishes floors.
+#[inline]
+pub fn now_ordered() -> u64 {
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+    #[cfg(target_arch = "x86_64")]
+    {
+        // Safety: lfence and rdtsc have no preconditions on x86-64. MFENCE (the SeqCst fence)
+        // then LFENCE keeps RDTSC from running before earlier memory operations; the LFENCE
+        // after it keeps later loads from running before it (Intel SDM, RDTSC).
+        unsafe {
+            core::arch::x86_64::_mm_lfence();
+            let t = core::arch::x86_64::_rdtsc();
+            core::arch::x86_64::_mm_lfence();
+            t
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let t = now();
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        t
+    }
+}

@@ -1,6 +1,10 @@
 //! Run-time settings from the environment, read once at start-up.
 //!
 //! - `RDTRACE=path`: trace file (default `<program>.<pid>.rdtrace` in the working directory).
+//!   A named pipe (FIFO) works too and makes the trace a live stream.
+//! - `RDTRACE=fd:N`: write to the already open file descriptor N (normally a pipe that
+//!   `rda-report live` reads). A non-seekable target (pipe, FIFO, socket) gets the stream
+//!   variant of the format (`rdtrace::version::STREAM`, with floor chunks).
 //! - `RDTRACE_CHUNK_EVENTS=n`: events per chunk (default 65536; a crash loses at most one
 //!   chunk per thread when the signal flush cannot run).
 //! - `RDTRACE_BUFFER_EVENTS=n`: raw records buffered before they are encoded into the current
@@ -16,8 +20,10 @@ use std::sync::OnceLock;
 /// The settings.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Trace file path.
+    /// Trace file path (or `fd:N`, as given).
     pub path: String,
+    /// The descriptor of `RDTRACE=fd:N`.
+    pub fd: Option<i32>,
     /// Events per chunk.
     pub chunk_events: usize,
     /// Raw records per thread buffer.
@@ -80,8 +86,13 @@ pub fn get() -> &'static Config {
                     .unwrap_or_else(|| "program".into());
                 format!("{name}.{}.rdtrace", std::process::id())
             });
+        let fd = path
+            .strip_prefix("fd:")
+            .and_then(|n| n.trim().parse::<i32>().ok())
+            .filter(|&n| n >= 0);
         Config {
             path,
+            fd,
             chunk_events: env_num("RDTRACE_CHUNK_EVENTS", 65536usize, |&n| {
                 (16..=(8 << 20)).contains(&n)
             }),

@@ -22,6 +22,7 @@ pub fn write_raw_chunk(thread: u32, seq: u32, payload: &[u8], count: u32, from_s
 /// A zstd context and a frame buffer, reused for every chunk it writes.
 pub struct Compressor {
     frame: Vec<u8>,
+    floors: Vec<rdtrace::stream::Floor>,
     zstd: Option<zstd::bulk::Compressor<'static>>,
 }
 
@@ -34,6 +35,7 @@ impl Compressor {
         let bound = zstd::zstd_safe::compress_bound(crate::thread::max_payload_bytes());
         Compressor {
             frame: Vec::with_capacity(rdtrace::chunk::CHUNK_HEADER_LEN + bound),
+            floors: Vec::new(),
             zstd: (level > 0)
                 .then(|| zstd::bulk::Compressor::new(level).ok())
                 .flatten(),
@@ -52,5 +54,8 @@ impl Compressor {
             self.zstd.as_mut(),
         );
         output::write_parts(&[&self.frame], false);
+        if output::is_stream() {
+            crate::thread::publish_floors(&mut self.floors);
+        }
     }
 }

@@ -75,12 +75,20 @@ pub(crate) fn ensure_init() {
         return;
     }
     let cfg = config::get();
-    match std::ffi::CString::new(cfg.path.clone())
-        .map_err(std::io::Error::other)
-        .and_then(|p| output::open(&p))
-    {
+    let opened = match cfg.fd {
+        Some(fd) => output::use_fd(fd),
+        None => std::ffi::CString::new(cfg.path.clone())
+            .map_err(std::io::Error::other)
+            .and_then(|p| output::open(&p)),
+    };
+    match opened {
         Ok(()) => {
-            output::write_all(&file_header(rdtrace::version::CURRENT), false);
+            let version = if output::is_stream() {
+                rdtrace::version::STREAM
+            } else {
+                rdtrace::version::CURRENT
+            };
+            output::write_all(&file_header(version), false);
             let info = ProgramInfo {
                 program: config::program_path(),
                 args: config::program_args(),
@@ -260,6 +268,7 @@ pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threa
     thread::stamp();
     let v = (thread_num.max(0) as u64) << 32 | num_threads.max(0) as u64;
     thread::record(RawEvent::new(TAG_REGION_ENTER, 0, region, v));
+    thread::set_worker(thread_num > 0);
 }
 
 /// `__rdt_omp_region_exit`: see [`rdtrace::abi::OMP_REGION_EXIT`].
@@ -267,6 +276,9 @@ pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threa
 pub extern "C" fn __rdt_omp_region_exit(region: u32) {
     thread::stamp();
     thread::record(RawEvent::new(TAG_REGION_EXIT, 0, region, 0));
+    // A worker now waits in libomp until the next region: in a stream, hand its events over
+    // and let the writer publish floors for it meanwhile (see `thread::park`).
+    thread::park_if_worker();
 }
 
 /// `__rdt_omp_for_init`: see [`rdtrace::abi::OMP_FOR_INIT`].

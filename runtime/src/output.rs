@@ -1,6 +1,13 @@
 //! The trace file: opened once, written chunk by chunk under a spin lock that signal handlers
 //! can also take (with a bounded wait, so a crash inside a write cannot hang the handler; the
 //! lock is never forced or released on another thread's behalf).
+//!
+//! The target may be a pipe (`RDTRACE=fd:N`, or a FIFO path): the trace then becomes a live
+//! stream. Writes to a full pipe block, which is the back-pressure of live analysis: the writer
+//! thread waits, its bounded buffer pool runs dry, and traced threads wait for a buffer, so a
+//! slow reader slows the program instead of losing events or growing memory. If the reader goes
+//! away, the write fails with `EPIPE` (SIGPIPE is blocked around our writes and the pending one
+//! consumed), tracing stops and the program runs on.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
@@ -9,6 +16,42 @@ static WRITE_LOCK: AtomicBool = AtomicBool::new(false);
 /// Kernel thread id of the lock's holder (0: none).
 static WRITE_OWNER: AtomicU64 = AtomicU64::new(0);
 static WRITE_FAILED: AtomicBool = AtomicBool::new(false);
+static STREAM: AtomicBool = AtomicBool::new(false);
+
+/// Whether the target is a stream (not a regular file): the stream format variant applies.
+pub fn is_stream() -> bool {
+    STREAM.load(Ordering::Relaxed)
+}
+
+/// Uses the open descriptor `fd` (`RDTRACE=fd:N`). Fails when it is not open for writing.
+pub fn use_fd(fd: i32) -> Result<(), std::io::Error> {
+    // Safety: fcntl on an integer descriptor has no memory-safety preconditions.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if flags & libc::O_ACCMODE == libc::O_RDONLY {
+        return Err(std::io::Error::other(
+            "the descriptor is not open for writing",
+        ));
+    }
+    // Programs the traced program starts must not keep the reader's pipe open.
+    // Safety: as above.
+    unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    set_fd(fd);
+    Ok(())
+}
+
+fn set_fd(fd: i32) {
+    // Safety: st is a valid out-pointer; fstat only writes it.
+    let regular = unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && (st.st_mode & libc::S_IFMT) == libc::S_IFREG
+    };
+    STREAM.store(!regular, Ordering::Relaxed);
+    FD.store(fd, Ordering::Release);
+}
+
 
 /// Opens (creates, truncates) the trace file. Returns the OS error on failure.
 pub fn open(path: &std::ffi::CStr) -> Result<(), std::io::Error> {
@@ -23,7 +66,7 @@ pub fn open(path: &std::ffi::CStr) -> Result<(), std::io::Error> {
     if fd < 0 {
         return Err(std::io::Error::last_os_error());
     }
-    FD.store(fd, Ordering::Release);
+    set_fd(fd);
     Ok(())
 }
 
@@ -89,9 +132,40 @@ pub fn write_parts(parts: &[&[u8]], from_signal: bool) {
     if !lock(if from_signal { 50_000_000 } else { u64::MAX }) {
         return;
     }
+    let stream = is_stream();
+    // Safety: sigset_t is plain data initialised by sigemptyset; pthread_sigmask is
+    // async-signal-safe.
+    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    if stream {
+        unsafe {
+            let mut block: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut block);
+            libc::sigaddset(&mut block, libc::SIGPIPE);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &block, &mut old);
+        }
+    }
     for part in parts {
         if !write_one(fd, part, from_signal) {
             break;
+        }
+    }
+    if stream {
+        // Safety: as above; the zero timeout makes sigtimedwait only consume a SIGPIPE that our
+        // own failed write left pending (when the program itself did not block SIGPIPE).
+        unsafe {
+            if libc::sigismember(&old, libc::SIGPIPE) == 0 {
+                let mut pipe: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut pipe);
+                libc::sigaddset(&mut pipe, libc::SIGPIPE);
+                let zero = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 0,
+                };
+                if WRITE_FAILED.load(Ordering::Relaxed) {
+                    libc::sigtimedwait(&pipe, std::ptr::null_mut(), &zero);
+                }
+            }
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
         }
     }
     unlock();

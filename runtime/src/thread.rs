@@ -23,6 +23,7 @@ use crate::{clock, config, writer};
 use rdtrace::chunk::{ChunkKind, ThreadInfo};
 use rdtrace::codec::ChunkEncoder;
 use rdtrace::raw::{RawEvent, TAG_ACCESS, TAG_ACCESS_RANGE, TAG_STAMP};
+use rdtrace::stream::Floor;
 use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
@@ -82,6 +83,14 @@ pub struct ThreadState {
     /// Memory instructions the encoder's predictor table covers (under `busy`): the signal
     /// path must not encode an access beyond it, which would grow the table.
     table_mem_instrs: Cell<usize>,
+    /// Live streams: nonzero while the owner is parked (see [`park_if_worker`]); packs the
+    /// thread index and the number of chunks it had handed over, so a reader of this word
+    /// always sees a consistent pair.
+    park_word: AtomicU64,
+    /// Owner's copy of "parked" (no atomic load on the hot path).
+    parked: Cell<bool>,
+    /// Whether the owner's latest region entry was as an OpenMP worker (thread number > 0).
+    worker: Cell<bool>,
     /// The chunk being encoded.
     encoder: UnsafeCell<ChunkEncoder>,
     /// Compressor for closing chunks on this thread when there is no writer thread.
@@ -139,6 +148,17 @@ impl Drop for ExitGuard {
         // Safety: states are never freed.
         let s = unsafe { &*s };
         s.flush(false, true);
+        if crate::output::is_stream() {
+            // The thread writes no more chunks: tell a live reader not to wait for it.
+            s.park_word.store(0, Ordering::SeqCst);
+            s.parked.set(false);
+            let thread = s.thread.load(Ordering::Relaxed);
+            write_floors(&[Floor {
+                thread,
+                next_seq: s.seq.load(Ordering::Relaxed),
+                time: rdtrace::stream::ENDED,
+            }]);
+        }
         // Detach: code that still runs on this thread (later TLS destructors) must not write
         // into a buffer another thread may get, and flushers must not read dying TLS.
         discard_records();
@@ -168,6 +188,9 @@ impl ThreadState {
             recorded: AtomicU64::new(0),
             countdown: Cell::new(1),
             table_mem_instrs: Cell::new(crate::total_mem_instrs()),
+            park_word: AtomicU64::new(0),
+            parked: Cell::new(false),
+            worker: Cell::new(false),
             encoder: UnsafeCell::new(ChunkEncoder::new(
                 crate::total_mem_instrs(),
                 payload_capacity(),
@@ -355,6 +378,17 @@ impl ThreadState {
         }
     }
 
+    /// Leaves the parked state: clears the park word, then reads the clock for the stamp that
+    /// starts the thread's next segment (see [`park_if_worker`]).
+    #[cold]
+    fn unpark(&self) {
+        self.park_word.store(0, Ordering::SeqCst);
+        self.parked.set(false);
+        let now = clock::now_ordered();
+        self.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, now)]);
+        self.countdown.set(config::get().stamp_every);
+    }
+
     /// Flushes when the buffer is past its threshold (the slack is for inline records).
     #[inline(always)]
     fn check(&self) {
@@ -422,6 +456,9 @@ fn register_current_thread() -> *const ThreadState {
     s.cursor.store(tls, Ordering::Release);
     s.reset_cursor();
     s.countdown.set(1);
+    s.park_word.store(0, Ordering::SeqCst);
+    s.parked.set(false);
+    s.worker.set(false);
     let info = ThreadInfo {
         thread,
         os_tid: crate::os_tid(),
@@ -435,6 +472,13 @@ fn register_current_thread() -> *const ThreadState {
     CURRENT.with(|c| c.set(state));
     // Touching the guard registers its destructor, which flushes at thread exit.
     let _ = EXIT_GUARD.try_with(|_| ());
+    if crate::output::is_stream() {
+        // In a stream a thread's first event is a stamp read after its thread chunk was
+        // written, so a live reader never meets a thread with events older than chunks it has
+        // already merged (see `rdtrace::stream`).
+        s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now_ordered())]);
+        s.countdown.set(config::get().stamp_every);
+    }
     state
 }
 
@@ -460,10 +504,20 @@ fn current() -> Option<&'static ThreadState> {
     Some(unsafe { &*p })
 }
 
+/// The calling thread's state, unparked (a parked thread's first event is a fresh stamp).
+#[inline(always)]
+fn current_unparked() -> Option<&'static ThreadState> {
+    let s = current()?;
+    if s.parked.get() {
+        s.unpark();
+    }
+    Some(s)
+}
+
 /// Records one event.
 #[inline(always)]
 pub fn record(e: RawEvent) {
-    if let Some(s) = current() {
+    if let Some(s) = current_unparked() {
         s.push_slice(&[e]);
     }
 }
@@ -471,8 +525,82 @@ pub fn record(e: RawEvent) {
 /// Records an event made of several records (kept together in one chunk).
 #[inline(always)]
 pub fn record_many(records: &[RawEvent]) {
-    if let Some(s) = current() {
+    if let Some(s) = current_unparked() {
         s.push_slice(records);
+    }
+}
+
+/// Notes whether the calling thread entered its region as an OpenMP worker.
+pub fn set_worker(worker: bool) {
+    if let Some(s) = current() {
+        s.worker.set(worker);
+    }
+}
+
+/// Live streams only: a worker that leaves its region closes its chunk and *parks*. Until its
+/// next event it records nothing, so the writer may publish the current clock as a floor for
+/// it (see [`publish_floors`]); its next event is then a stamp read after it unparked, which
+/// is at least every floor published meanwhile. Without parking, a worker idle between
+/// regions would hold a live merge back until its next chunk.
+pub fn park_if_worker() {
+    if !crate::output::is_stream() {
+        return;
+    }
+    let Some(s) = current() else {
+        return;
+    };
+    if !s.worker.get() || s.parked.get() {
+        return;
+    }
+    s.flush(false, true);
+    let word = pack_park(
+        s.thread.load(Ordering::Relaxed),
+        s.seq.load(Ordering::Relaxed),
+    );
+    s.parked.set(true);
+    s.park_word.store(word, Ordering::SeqCst);
+}
+
+const PARKED_BIT: u64 = 1 << 63;
+
+fn pack_park(thread: u32, next_seq: u32) -> u64 {
+    PARKED_BIT | ((thread as u64 & 0x7fff_ffff) << 32) | next_seq as u64
+}
+
+/// Writes a floor chunk straight to the output.
+fn write_floors(floors: &[Floor]) {
+    let mut frame = Vec::with_capacity(rdtrace::chunk::CHUNK_HEADER_LEN + 16 * floors.len());
+    rdtrace::stream::frame_floors(&mut frame, floors);
+    crate::output::write_all(&frame, false);
+}
+
+/// Live streams only: publishes the current clock as the floor of every parked thread. The
+/// writer calls it after each chunk it writes, so a parked thread holds a live merge back by at
+/// most one chunk of another thread.
+pub fn publish_floors(scratch: &mut Vec<Floor>) {
+    // See: `rdtrace::stream` (delay bound). Read the clock first, then the park words: a
+    // thread seen parked unparks later, and reads its next stamp after unparking (both sides
+    // use ordered clock reads), so its next stamp is at least `now`.
+    let now = clock::now_ordered();
+    scratch.clear();
+    let n = REGISTERED.load(Ordering::Acquire).min(MAX_THREADS);
+    for slot in REGISTRY.iter().take(n) {
+        let p = slot.load(Ordering::Acquire);
+        if p.is_null() {
+            continue;
+        }
+        // Safety: states are never freed.
+        let word = unsafe { &*p }.park_word.load(Ordering::SeqCst);
+        if word & PARKED_BIT != 0 {
+            scratch.push(Floor {
+                thread: ((word >> 32) & 0x7fff_ffff) as u32,
+                next_seq: word as u32,
+                time: now,
+            });
+        }
+    }
+    if !scratch.is_empty() {
+        write_floors(scratch);
     }
 }
 
@@ -493,7 +621,7 @@ pub fn stamp() {
 /// Records a block entry, with a stamp every `stamp_every` blocks.
 #[inline(always)]
 pub fn record_block(e: RawEvent) {
-    if let Some(s) = current() {
+    if let Some(s) = current_unparked() {
         let left = s.countdown.get() - 1;
         if left == 0 {
             s.countdown.set(config::get().stamp_every);

@@ -8,7 +8,8 @@
 //!
 //! Modules: [`abi`] (the runtime hooks the pass calls), [`meta`] (static metadata),
 //! [`raw`] (the runtime's buffer record), [`codec`] (compact event encoding), [`chunk`]
-//! (file and chunk framing), [`writer`] and [`reader`] (streaming file access), [`event`]
+//! (file and chunk framing), [`writer`] and [`reader`] (streaming file access), [`stream`]
+//! (live reading from a pipe while the program runs), [`event`]
 //! (decoded events), [`version`] (format versions).
 //!
 //! Architecture invariant: this crate knows nothing of LLVM or of any analysis; the runtime, the
@@ -22,9 +23,11 @@ pub mod event;
 pub mod meta;
 pub mod raw;
 pub mod reader;
+pub mod stream;
 pub mod version;
 pub mod writer;
 
 pub use error::{Result, TraceError};
 pub use event::{Event, EventVisitor};
 pub use reader::{OpenOptions, Trace};
+pub use stream::LiveTrace;

@@ -414,22 +414,60 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             }
         }
     };
+    let report = HistogramReport {
+        engine: kind,
+        line: args.line,
+        bound: args.bound,
+        per_thread: args.per_thread,
+        style: args.format,
+        plot: args.plot.as_deref(),
+        format: args.out.format(),
+    };
+    emit_report(&report, &all, &per_thread)
+}
+
+/// How a histogram report is printed: what `histogram` and `live` share, so both print the
+/// same report for the same run.
+pub struct HistogramReport<'a> {
+    /// The engine that computed the histograms.
+    pub engine: EngineKind,
+    /// Block size in bytes.
+    pub line: u32,
+    /// The engine's bound, if any.
+    pub bound: Option<u64>,
+    /// Whether `all` is the sum of per-thread histograms (else the merged order's).
+    pub per_thread: bool,
+    /// Table layout.
+    pub style: TableStyle,
+    /// Where to write the SVG chart, if anywhere.
+    pub plot: Option<&'a Path>,
+    /// Output format.
+    pub format: Format,
+}
+
+/// Prints the histogram report: tables, CSV or JSON, and the optional plot.
+pub fn emit_report(
+    r: &HistogramReport<'_>,
+    all: &Histogram,
+    per_thread: &[(u32, Histogram)],
+) -> Result<()> {
+    let kind = r.engine;
     let output = Output {
         engine: kind.to_string(),
         exact: all.exact,
-        line: args.line,
-        bound: args.bound,
-        all: HistogramJson::new(None, &all),
+        line: r.line,
+        bound: r.bound,
+        all: HistogramJson::new(None, all),
         threads: per_thread
             .iter()
             .map(|(t, h)| HistogramJson::new(Some(*t), h))
             .collect(),
     };
     let mut tables = Vec::new();
-    match args.format {
-        TableStyle::Parda => tables.push(parda_table(&all)),
+    match r.style {
+        TableStyle::Parda => tables.push(parda_table(all)),
         TableStyle::Log2 => {
-            let what = if args.per_thread {
+            let what = if r.per_thread {
                 "sum of per-thread histograms"
             } else {
                 "all threads, merged order"
@@ -437,16 +475,16 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             tables.push(log2_table(
                 &format!(
                     "Reuse distances in {}-byte blocks ({what}), engine {kind}",
-                    args.line
+                    r.line
                 ),
-                &all,
+                all,
             ));
-            for (t, h) in &per_thread {
+            for (t, h) in per_thread {
                 tables.push(log2_table(&format!("Thread {t}"), h));
             }
         }
     }
-    if let Some(p) = &args.plot {
+    if let Some(p) = r.plot {
         let bins = all.log2_bins();
         let mut labels: Vec<String> = bins
             .iter()
@@ -462,7 +500,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         labels.push("cold".into());
         values.push(all.cold as f64);
         let svg = crate::plot::bar_chart(
-            &format!("Reuse-distance histogram ({} B blocks, {kind})", args.line),
+            &format!("Reuse-distance histogram ({} B blocks, {kind})", r.line),
             "reuse distance (distinct blocks)",
             "references",
             &labels,
@@ -470,8 +508,8 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         );
         crate::plot::write_svg(p, &svg)?;
     }
-    if args.out.format() == Format::Table && !all.exact {
+    if r.format == Format::Table && !all.exact {
         eprintln!("rda-report: note: engine {kind} is approximate");
     }
-    emit(args.out.format(), &output, &tables)
+    emit(r.format, &output, &tables)
 }

@@ -3,6 +3,7 @@
 pub mod dump;
 pub mod histogram;
 pub mod info;
+pub mod live;
 pub mod paths;
 pub mod sasmm;
 pub mod simt;
@@ -18,6 +19,8 @@ pub enum Command {
     Dump(dump::DumpArgs),
     /// Exact reuse-distance histogram.
     Histogram(histogram::HistogramArgs),
+    /// Run a program and analyse its trace live, through a pipe (no trace file).
+    Live(live::LiveArgs),
     #[command(flatten)]
     Sasmm(sasmm::SasmmCommand),
     #[command(flatten)]
@@ -34,6 +37,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Info(a) => info::run(&a),
         Command::Dump(a) => dump::run(&a),
         Command::Histogram(a) => histogram::run(&a),
+        Command::Live(a) => live::run(&a),
         Command::Sasmm(c) => sasmm::run(c),
         Command::Paths(c) => paths::run(c),
         Command::Simt(a) => simt::run(&a),

@@ -138,7 +138,8 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    fn config(&self) -> Result<SasmmConfig> {
+    /// The model configuration these flags describe.
+    pub fn config(&self) -> Result<SasmmConfig> {
         let (l1, l2) = self.caches.parse()?;
         let mut c = SasmmConfig {
             l1,
@@ -290,8 +291,26 @@ fn predict_all(
 fn run_predict(a: &PredictArgs) -> Result<()> {
     let cfg = a.model.config()?;
     let seq = open_seq(&a.trace, &a.open)?;
-    let cores: Vec<usize> = a.cores.iter().map(|&m| m as usize).collect();
-    let preds = predict_all(&seq, &cfg, &cores)?;
+    emit_predictions(
+        &a.trace.display().to_string(),
+        &seq,
+        &cfg,
+        &a.cores,
+        a.out.format(),
+    )
+}
+
+/// Predicts for every core count and prints `predict`'s report (shared with `live --predict`,
+/// so both print the same report for the same run). `source` names the trace in the title.
+pub fn emit_predictions(
+    source: &str,
+    seq: &SequentialTrace,
+    cfg: &SasmmConfig,
+    cores: &[u16],
+    format: crate::output::Format,
+) -> Result<()> {
+    let cores: Vec<usize> = cores.iter().map(|&m| m as usize).collect();
+    let preds = predict_all(seq, cfg, &cores)?;
     let rows: Vec<PredictRow> = preds.iter().map(PredictRow::new).collect();
     let mut t = Table::new([
         "cores",
@@ -303,10 +322,8 @@ fn run_predict(a: &PredictArgs) -> Result<()> {
         "references",
     ])
     .titled(format!(
-        "SASMM prediction from {} (L1 {} private, L2 {} shared)",
-        a.trace.display(),
-        cfg.l1,
-        cfg.l2
+        "SASMM prediction from {source} (L1 {} private, L2 {} shared)",
+        cfg.l1, cfg.l2
     ));
     for r in &rows {
         t.row([
@@ -319,7 +336,7 @@ fn run_predict(a: &PredictArgs) -> Result<()> {
             r.references.to_string(),
         ]);
     }
-    emit(a.out.format(), &rows, &[t])
+    emit(format, &rows, &[t])
 }
 
 /// `measure`'s JSON.

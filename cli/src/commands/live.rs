@@ -1,0 +1,361 @@
+//! `rda-report live`: runs a program built with `rdcc` and analyses its trace while it runs,
+//! streamed through a pipe (`RDTRACE=fd:N`), with no trace file.
+//!
+//! The program inherits stdin, stdout and stderr; the report is printed after it ends and is
+//! the report `histogram` / `predict` print for a trace of the same run (the same rendering
+//! code). `live` exits with the program's status, or with 128 + N after saying that the
+//! program died by signal N. A slow analysis slows the program down (a full pipe blocks the
+//! runtime's writer, whose bounded buffer pool then blocks traced threads); nothing is lost and
+//! neither side's memory grows with the trace (see `rdtrace::stream` for the merge's delay
+//! bound).
+
+use super::histogram::{
+    emit_report, engine_config, granularity, parse_engine, parse_line, BlockFeeder,
+    HistogramReport, TableStyle,
+};
+use super::sasmm::{emit_predictions, ModelArgs};
+use crate::output::OutputArgs;
+use anyhow::{bail, Context, Result};
+use rdengines::{make_engine, EngineKind, Histogram};
+use rdsasmm::SequentialTrace;
+use rdtrace::{Event, LiveTrace};
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::io::{BufReader, Read, Write};
+use std::os::fd::FromRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Arguments of `live`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file."
+)]
+pub struct LiveArgs {
+    /// Reuse-distance histogram, as `histogram` prints it (the default report).
+    #[arg(long)]
+    pub histogram: bool,
+    /// One histogram per thread (as `histogram --per-thread`).
+    #[arg(long)]
+    pub per_thread: bool,
+    /// SASMM hit-rate prediction, as `predict` prints it (needs a sequential run).
+    #[arg(long, conflicts_with_all = ["histogram", "per_thread"])]
+    pub predict: bool,
+    /// Core counts to predict (with --predict).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
+    pub cores: Vec<u16>,
+    /// Cache-line size in bytes for the histogram (a power of two); 1 compares byte addresses.
+    #[arg(long, default_value_t = 64, value_parser = parse_line)]
+    pub line: u32,
+    /// Histogram engine (as `histogram --engine`).
+    #[arg(long, default_value = "fast", value_parser = parse_engine)]
+    pub engine: EngineKind,
+    /// Worker threads for parallel engines.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Bound B: distances ≥ B are counted as overflow.
+    #[arg(long)]
+    pub bound: Option<u64>,
+    /// References per chunk for PARDA (`histogram --chunk`).
+    #[arg(long)]
+    pub parda_chunk: Option<usize>,
+    /// Histogram table layout.
+    #[arg(long, value_enum, default_value_t = TableStyle::Log2)]
+    pub format: TableStyle,
+    /// Also write an SVG bar chart of the histogram's log2 bins.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Keep a copy of the trace in FILE (default: $RDTRACE_TEE); `histogram FILE` then prints
+    /// the same report.
+    #[arg(long, value_name = "FILE")]
+    pub tee: Option<PathBuf>,
+    /// Print what the live reader held and its peak memory on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+    /// The program and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub command: Vec<OsString>,
+}
+
+/// What the analysis produced.
+enum Analysed {
+    Histogram {
+        all: Histogram,
+        per_thread: Vec<(u32, Histogram)>,
+    },
+    Predict(Box<SequentialTrace>),
+}
+
+/// Runs `live`: never returns on success (exits with the program's status).
+pub fn run(a: &LiveArgs) -> Result<()> {
+    let tee = a
+        .tee
+        .clone()
+        .or_else(|| std::env::var_os("RDTRACE_TEE").map(PathBuf::from));
+    let model = if a.predict {
+        Some(a.model.config()?)
+    } else {
+        None
+    };
+    let (read_fd, write_fd) = pipe()?;
+    // A larger pipe lets the writer hand over a whole compressed chunk without waiting.
+    // Safety: fcntl on our own descriptor; failure only leaves the default size.
+    unsafe { libc::fcntl(read_fd, libc::F_SETPIPE_SZ, 1 << 20) };
+    let mut cmd = Command::new(&a.command[0]);
+    cmd.args(&a.command[1..])
+        .env("RDTRACE", format!("fd:{write_fd}"))
+        .env_remove("RDTRACE_TEE");
+    if a.predict && std::env::var_os("OMP_NUM_THREADS").is_none() {
+        cmd.env("OMP_NUM_THREADS", "1");
+    }
+    // Safety: between fork and exec only async-signal-safe calls (fcntl, signal).
+    unsafe {
+        cmd.pre_exec(move || {
+            // The write end goes to the program; our read end does not.
+            libc::fcntl(write_fd, libc::F_SETFD, 0);
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGQUIT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    // Ctrl-C reaches the whole process group: the program's runtime flushes and re-raises, and
+    // we stay to print what was analysed (as `time` and shells do while they wait).
+    // Safety: setting a disposition to SIG_IGN.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_IGN);
+        libc::signal(libc::SIGQUIT, libc::SIG_IGN);
+    }
+    let spawned = cmd.spawn();
+    // Safety: closing our copy of the write end, so the pipe ends when the program does.
+    unsafe { libc::close(write_fd) };
+    let mut child =
+        spawned.with_context(|| format!("cannot run {}", a.command[0].to_string_lossy()))?;
+    // Safety: read_fd is our open read end, owned from here on by the File.
+    let input = BufReader::with_capacity(1 << 20, unsafe { std::fs::File::from_raw_fd(read_fd) });
+    let analysed = analyse(a, input, tee.as_deref());
+    // The read end is closed now (dropped with the analysis): if the analysis stopped early,
+    // the program's writes fail instead of blocking, and it runs to its end untraced.
+    let status = child.wait().context("waiting for the program")?;
+    let report = match analysed {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            return Err(e.context(format!(
+                "analysing the trace of {}",
+                a.command[0].to_string_lossy()
+            )));
+        }
+    };
+    match report {
+        Analysed::Histogram { all, per_thread } => {
+            let r = HistogramReport {
+                engine: a.engine,
+                line: a.line,
+                bound: a.bound,
+                per_thread: a.per_thread,
+                style: a.format,
+                plot: a.plot.as_deref(),
+                format: a.out.format(),
+            };
+            emit_report(&r, &all, &per_thread)?;
+        }
+        Analysed::Predict(seq) => {
+            let cfg = model.expect("model config with --predict");
+            let source = format!("live run of {}", a.command[0].to_string_lossy());
+            emit_predictions(&source, &seq, &cfg, &a.cores, a.out.format())?;
+        }
+    }
+    let _ = std::io::stdout().flush();
+    let code = match (status.code(), status.signal()) {
+        (Some(c), _) => c,
+        (None, Some(sig)) => {
+            eprintln!(
+                "rda-report: the program died by signal {sig} ({}); the report covers what it traced until then",
+                signal_name(sig)
+            );
+            128 + sig
+        }
+        _ => 1,
+    };
+    std::process::exit(code);
+}
+
+/// Reads the stream to its end and runs the chosen analysis.
+fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Result<Analysed> {
+    let tee_writer: Option<Box<dyn Write>> = match tee {
+        Some(p) => Some(Box::new(std::io::BufWriter::with_capacity(
+            1 << 20,
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        ))),
+        None => None,
+    };
+    let mut live = match LiveTrace::new(input, "<pipe>", tee_writer) {
+        Ok(l) => l,
+        Err(rdtrace::TraceError::NotATrace { .. }) => {
+            bail!("the program wrote no trace (was it built with rdcc?)")
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let result = if a.predict {
+        analyse_predict(&mut live).map(|s| Analysed::Predict(Box::new(s)))
+    } else {
+        analyse_histogram(a, &mut live)
+    };
+    for w in live.warnings() {
+        eprintln!("rda-report: warning: {w}");
+    }
+    if a.stats {
+        let s = live.stats();
+        eprintln!(
+            "rda-report: live: {} bytes read from the pipe ({} events chunks, {} floor chunks); \
+             held at most {} compressed bytes and {} events; peak RSS {} KiB",
+            s.bytes_read,
+            s.event_chunks,
+            s.floor_chunks,
+            s.max_pending_bytes,
+            s.max_pending_events,
+            peak_rss_kib().map_or("unknown".to_string(), |k| k.to_string())
+        );
+    }
+    result
+}
+
+/// This process's peak resident set size (`VmHWM` in /proc/self/status), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed> {
+    let kind = a.engine;
+    let cfg = engine_config(a.threads, a.bound, a.parda_chunk);
+    let gran = granularity(a.line);
+    let new_feeder = || BlockFeeder::new(make_engine(kind, &cfg), gran);
+    if a.per_thread {
+        // Each thread's chunks are analysed as soon as they arrive in sequence order.
+        let mut feeders: BTreeMap<u32, BlockFeeder> = BTreeMap::new();
+        let mut events = Vec::new();
+        while let Some(t) = live.next_thread_chunk(&mut events)? {
+            let f = feeders.entry(t).or_insert_with(new_feeder);
+            for e in &events {
+                e.visit(f);
+            }
+        }
+        // The same threads, order and sum as `histogram --per-thread` of the same run.
+        let mut all = Histogram::new_exact();
+        all.exact = make_engine(kind, &cfg).is_exact();
+        let mut per_thread = Vec::new();
+        for t in live.thread_indices() {
+            let h = feeders.remove(&t).unwrap_or_else(new_feeder).finish();
+            all.merge(&h);
+            per_thread.push((t, h));
+        }
+        Ok(Analysed::Histogram { all, per_thread })
+    } else {
+        let mut f = new_feeder();
+        while let Some((_, e)) = live.next_merged()? {
+            e.visit(&mut f);
+        }
+        Ok(Analysed::Histogram {
+            all: f.finish(),
+            per_thread: Vec::new(),
+        })
+    }
+}
+
+/// The events of a sequential run, pulled chunk by chunk from the stream.
+struct ThreadEvents<'a, 'b> {
+    live: &'a mut LiveTrace<'b>,
+    buf: Vec<Event>,
+    pos: usize,
+    threads: BTreeSet<u32>,
+    error: Option<rdtrace::TraceError>,
+}
+
+impl Iterator for ThreadEvents<'_, '_> {
+    type Item = Event;
+
+    fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(&e) = self.buf.get(self.pos) {
+                self.pos += 1;
+                return Some(e);
+            }
+            self.pos = 0;
+            match self.live.next_thread_chunk(&mut self.buf) {
+                Ok(Some(t)) => {
+                    self.threads.insert(t);
+                }
+                Ok(None) => return None,
+                Err(e) => {
+                    self.error = Some(e);
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+fn analyse_predict(live: &mut LiveTrace<'_>) -> Result<SequentialTrace> {
+    // Module chunks come before any events chunk, so the metadata is complete once the first
+    // events chunk is here.
+    let mut first = Vec::new();
+    let Some(t) = live.next_thread_chunk(&mut first)? else {
+        bail!("the run has no memory accesses to model");
+    };
+    let meta = live.meta.clone();
+    let mut events = ThreadEvents {
+        live,
+        buf: first,
+        pos: 0,
+        threads: BTreeSet::from([t]),
+        error: None,
+    };
+    let seq = SequentialTrace::from_events(&meta, &mut events);
+    if let Some(e) = events.error {
+        return Err(e.into());
+    }
+    if events.threads.len() > 1 {
+        bail!(
+            "--predict needs a sequential run, but {} threads produced events (run with OMP_NUM_THREADS=1)",
+            events.threads.len()
+        );
+    }
+    let seq = seq?;
+    if seq.accesses.is_empty() {
+        bail!("the run has no memory accesses to model");
+    }
+    Ok(seq)
+}
+
+/// A pipe whose both ends are close-on-exec (the program gets the write end explicitly).
+fn pipe() -> Result<(i32, i32)> {
+    let mut fds = [0i32; 2];
+    // Safety: fds is a valid out-array of two descriptors.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error()).context("creating the trace pipe");
+    }
+    Ok((fds[0], fds[1]))
+}
+
+/// The usual name of a signal number.
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGPIPE => "SIGPIPE",
+        _ => "signal",
+    }
+}

@@ -1,0 +1,721 @@
+//! Live trace reading: decodes a trace as it arrives over any [`Read`] (a pipe from a running
+//! program), with no file and no seeking.
+//!
+//! [`LiveTrace`] reads one chunk at a time. Metadata chunks update [`LiveTrace::meta`] and the
+//! thread list as they come; events chunks wait (compressed) in a per-thread queue keyed by
+//! sequence number until they are consumed, in sequence order, either
+//!
+//! * per thread ([`LiveTrace::next_thread_chunk`]): each chunk is decoded as soon as every
+//!   earlier chunk of its thread has been; or
+//! * merged ([`LiveTrace::next_merged`]): the same stamp-order merge as
+//!   [`crate::reader::Trace::merged`], event for event.
+//!
+//! ## The delay bound of the merge
+//!
+//! The offline merge cuts each thread's stream at its stamps and emits segments in stamp order.
+//! Live, the next segment (key `k`, thread `t`) can only be emitted once no other thread can
+//! still deliver a segment with a smaller key. For every other known thread `u` one of these
+//! must hold:
+//!
+//! 1. `u`'s next event is already here (its next key is known);
+//! 2. `u` published a *floor* `f > k` and everything it wrote before the floor is here: a
+//!    thread parks (at the end of its part of an OpenMP region, when it is not the team's master)
+//!    or exits after closing its chunk, and while it is parked the runtime's writer publishes the
+//!    current clock as its floor after every chunk it writes; a thread's next event after
+//!    parking is a stamp read after it unparked, so its next key is at least any floor read
+//!    while it was parked (x86 fences order the clock reads, see `runtime/src/thread.rs`);
+//! 3. the run has ended (end chunk or end of input).
+//!
+//! Threads not yet known cannot hold back a segment: in a stream the runtime makes a thread's
+//! first event a stamp read after its thread chunk was written, so a thread announced after a
+//! chunk has all keys above that chunk's stamps.
+//!
+//! Hence the bound: **the merge lags a running thread by at most its open chunk** — at most
+//! `RDTRACE_CHUNK_EVENTS` events (65536 by default) or 4 MiB of encoded payload, plus the raw
+//! buffer (`RDTRACE_BUFFER_EVENTS`, 4096) it fills before encoding; parked and exited threads
+//! hold nothing back once the writer has written one more chunk. While it waits, the reader
+//! holds the other threads' chunks compressed; [`StreamStats`] counts what it held at most.
+//! Threads that block outside OpenMP (a `pthread` waiting on a mutex) do not park: they hold
+//! the merge back until they write their next chunk or exit.
+//!
+//! A stream whose header says [`crate::version::V_INITIAL`] (a trace file piped in) has no
+//! floors and no first-stamp promise: its merge waits for the end of input (exact, but not
+//! live).
+//!
+//! ## Floor chunks (stream format version 2)
+//!
+//! ```text
+//! floor := "RDCK" kind=6:u8 codec=0:u8 flags:u16 thread=0:u32 seq=0:u32
+//!          stored_len:u32 raw_len:u32 entries:u32 crc32:u32  (entry := thread:u32 next_seq:u32 time:u64)*
+//! ```
+//! An entry says: thread `thread` has written chunks `0..next_seq`, its next event is a stamp,
+//! and that stamp's time is at least `time`; `time = u64::MAX` ([`ENDED`]) says the thread
+//! writes no chunk from `next_seq` on. (The runtime publishes floors only for threads that
+//! parked or exited right after closing a chunk, and a parked thread's first event is a stamp.)
+
+use crate::chunk::*;
+use crate::codec::{ChunkDecoder, EventBounds};
+use crate::error::{Result, TraceError};
+use crate::event::{Event, EventVisitor};
+use crate::meta::{ModuleMeta, ProgramMeta};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+/// Chunk kind byte of a floor chunk (streams only).
+pub const FLOOR_KIND: u8 = 6;
+/// Bytes per floor entry.
+pub const FLOOR_ENTRY_LEN: usize = 16;
+/// Floor time of a thread that has ended.
+pub const ENDED: u64 = u64::MAX;
+
+/// One floor entry; see the module documentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Floor {
+    /// Runtime thread index.
+    pub thread: u32,
+    /// Number of chunks the thread had handed to the writer when the floor was taken.
+    pub next_seq: u32,
+    /// Lower bound of the thread's later merge keys ([`ENDED`]: no later chunk).
+    pub time: u64,
+}
+
+/// Frames a floor chunk holding `floors` into `out` (cleared first).
+pub fn frame_floors(out: &mut Vec<u8>, floors: &[Floor]) {
+    out.clear();
+    out.resize(CHUNK_HEADER_LEN, 0);
+    for f in floors {
+        out.extend_from_slice(&f.thread.to_le_bytes());
+        out.extend_from_slice(&f.next_seq.to_le_bytes());
+        out.extend_from_slice(&f.time.to_le_bytes());
+    }
+    let len = (out.len() - CHUNK_HEADER_LEN) as u32;
+    let mut h = [0u8; CHUNK_HEADER_LEN];
+    h[..4].copy_from_slice(&CHUNK_MAGIC);
+    h[4] = FLOOR_KIND;
+    h[5] = Codec::Raw as u8;
+    h[16..20].copy_from_slice(&len.to_le_bytes());
+    h[20..24].copy_from_slice(&len.to_le_bytes());
+    h[24..28].copy_from_slice(&(floors.len() as u32).to_le_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&h[..28]);
+    crc.update(&out[CHUNK_HEADER_LEN..]);
+    h[28..32].copy_from_slice(&crc.finalize().to_le_bytes());
+    out[..CHUNK_HEADER_LEN].copy_from_slice(&h);
+}
+
+/// What the reader held at most while waiting (the cost of the merge's delay).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamStats {
+    /// Bytes read from the input.
+    pub bytes_read: u64,
+    /// Events chunks read.
+    pub event_chunks: u64,
+    /// Floor chunks read.
+    pub floor_chunks: u64,
+    /// Most compressed event bytes held at once.
+    pub max_pending_bytes: u64,
+    /// Most events held at once (undecoded chunks and decoded, unconsumed events).
+    pub max_pending_events: u64,
+}
+
+struct StoredChunk {
+    offset: u64,
+    header: [u8; CHUNK_HEADER_LEN],
+    events: u32,
+    stored: Vec<u8>,
+}
+
+#[derive(Default)]
+struct LiveThread {
+    id: u32,
+    start_time: u64,
+    next_seq: u32,
+    pending: BTreeMap<u32, StoredChunk>,
+    events: Vec<Event>,
+    pos: usize,
+    floor: Option<(u32, u64)>,
+    in_heap: bool,
+    exhausted: bool,
+}
+
+/// Whether a thread has an event ready.
+enum Fill {
+    Ready,
+    Exhausted,
+    Stalled,
+}
+
+/// A trace read live from a stream; see the module documentation.
+pub struct LiveTrace<'a> {
+    /// Boxed, so the whole reader is compiled (optimised) in this crate, not in each caller.
+    input: Box<dyn Read + 'a>,
+    name: PathBuf,
+    offset: u64,
+    /// Format version of the stream.
+    pub version: u32,
+    /// Program facts (from the program chunk).
+    pub program: ProgramInfo,
+    /// Static metadata of the modules registered so far.
+    pub meta: ProgramMeta,
+    /// Thread chunks seen so far, in arrival order.
+    pub thread_infos: Vec<ThreadInfo>,
+    /// How the run ended, once the end chunk has arrived.
+    pub exit: Option<ExitInfo>,
+    warnings: Vec<String>,
+    tee: Option<Box<dyn Write>>,
+    finished: bool,
+    /// What every event is validated against (ids within their tables, as offline).
+    bounds: EventBounds,
+    decoder: ChunkDecoder,
+    zstd: zstd::bulk::Decompressor<'static>,
+    payload: Vec<u8>,
+    /// Threads in order of first appearance; `slots` maps a thread index to its slot.
+    threads: Vec<LiveThread>,
+    slots: HashMap<u32, usize>,
+    heap: BinaryHeap<Reverse<(u64, u32, usize)>>,
+    current: Option<usize>,
+    floors_trusted: bool,
+    stats: StreamStats,
+    pending_bytes: u64,
+    pending_events: u64,
+}
+
+impl<'a> LiveTrace<'a> {
+    /// Reads the stream header. `name` labels errors (e.g. `"<pipe>"`); `tee`, when given,
+    /// receives a copy of the trace as a plain file (floor chunks dropped, version 1 header)
+    /// that [`crate::Trace::open`] reads.
+    pub fn new(
+        input: impl Read + 'a,
+        name: impl Into<PathBuf>,
+        mut tee: Option<Box<dyn Write>>,
+    ) -> Result<Self> {
+        let name = name.into();
+        let mut input: Box<dyn Read + 'a> = Box::new(input);
+        let mut header = [0u8; FILE_HEADER_LEN];
+        let n = read_full(&mut input, &mut header).map_err(|e| io_err(&name, e))?;
+        if n < FILE_HEADER_LEN || header[..8] != FILE_MAGIC {
+            return Err(TraceError::NotATrace { path: name });
+        }
+        let version = u32::from_le_bytes(header[8..12].try_into().unwrap());
+        if !(crate::version::OLDEST_SUPPORTED..=crate::version::STREAM).contains(&version) {
+            return Err(TraceError::UnsupportedVersion {
+                path: name,
+                found: version,
+                oldest: crate::version::OLDEST_SUPPORTED,
+                current: crate::version::STREAM,
+            });
+        }
+        if let Some(t) = tee.as_mut() {
+            t.write_all(&file_header(crate::version::V_INITIAL))
+                .map_err(|e| io_err(&name, e))?;
+        }
+        Ok(LiveTrace {
+            input,
+            offset: FILE_HEADER_LEN as u64,
+            version,
+            program: ProgramInfo::default(),
+            meta: ProgramMeta::default(),
+            thread_infos: Vec::new(),
+            exit: None,
+            warnings: Vec::new(),
+            tee,
+            finished: false,
+            bounds: EventBounds::default(),
+            decoder: ChunkDecoder::new(0),
+            zstd: zstd::bulk::Decompressor::new().map_err(|e| io_err(&name, e))?,
+            payload: Vec::new(),
+            threads: Vec::new(),
+            slots: HashMap::new(),
+            heap: BinaryHeap::new(),
+            current: None,
+            floors_trusted: version >= crate::version::V_LIVE_STREAM,
+            stats: StreamStats {
+                bytes_read: FILE_HEADER_LEN as u64,
+                ..Default::default()
+            },
+            pending_bytes: 0,
+            pending_events: 0,
+            name,
+        })
+    }
+
+    /// Problems that did not stop reading (truncation, missing end chunk, sequence gaps).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Whether the input has ended.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// What the reader held at most so far.
+    pub fn stats(&self) -> StreamStats {
+        self.stats
+    }
+
+    /// Thread indices seen so far (from thread chunks and events chunks), ascending: the
+    /// threads [`crate::Trace::thread_indices`] lists for the same run once the input ended.
+    pub fn thread_indices(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self.threads.iter().map(|th| th.id).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    fn corrupt(&self, offset: u64, what: impl Into<String>) -> TraceError {
+        TraceError::CorruptChunk {
+            path: self.name.clone(),
+            offset,
+            what: what.into(),
+        }
+    }
+
+    fn thread(&mut self, t: u32) -> &mut LiveThread {
+        let next = self.threads.len();
+        let i = *self.slots.entry(t).or_insert(next);
+        if i == next {
+            self.threads.push(LiveThread {
+                id: t,
+                ..Default::default()
+            });
+        }
+        &mut self.threads[i]
+    }
+
+    fn note_pending(&mut self) {
+        self.stats.max_pending_bytes = self.stats.max_pending_bytes.max(self.pending_bytes);
+        self.stats.max_pending_events = self.stats.max_pending_events.max(self.pending_events);
+    }
+
+    /// Marks the input as ended: from now on no thread waits for more.
+    fn finish_input(&mut self) -> Result<()> {
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        if let Some(t) = self.tee.as_mut() {
+            t.flush().map_err(|e| io_err(&self.name, e))?;
+        }
+        if self.exit.is_none() && self.warnings.is_empty() {
+            self.warnings.push(format!(
+                "{}: no end chunk: the program did not finish normally (killed, or crashed without a flush)",
+                self.name.display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads one chunk from the input (blocking). Returns false at the end of the input.
+    pub fn read_chunk(&mut self) -> Result<bool> {
+        if self.finished {
+            return Ok(false);
+        }
+        let offset = self.offset;
+        let mut h = [0u8; CHUNK_HEADER_LEN];
+        let n = read_full(&mut self.input, &mut h).map_err(|e| io_err(&self.name, e))?;
+        if n == 0 {
+            self.finish_input()?;
+            return Ok(false);
+        }
+        if n < CHUNK_HEADER_LEN {
+            self.warnings.push(format!(
+                "{}: truncated at offset {offset}: {n} bytes of an incomplete chunk header ignored; \
+                 events up to the last whole chunk are read",
+                self.name.display()
+            ));
+            self.finish_input()?;
+            return Ok(false);
+        }
+        if h[4] == FLOOR_KIND && h[..4] == CHUNK_MAGIC {
+            return self.read_floors(offset, &h);
+        }
+        let header = parse_chunk_header(&h).map_err(|what| self.corrupt(offset, what))?;
+        let mut stored = vec![0u8; header.stored_len as usize];
+        let got = read_full(&mut self.input, &mut stored).map_err(|e| io_err(&self.name, e))?;
+        if got < stored.len() {
+            self.warnings.push(format!(
+                "{}: truncated at offset {offset}: chunk needs {} bytes, {} remain; \
+                 events up to the last whole chunk are read",
+                self.name.display(),
+                CHUNK_HEADER_LEN + stored.len(),
+                CHUNK_HEADER_LEN + got
+            ));
+            self.finish_input()?;
+            return Ok(false);
+        }
+        let len = (CHUNK_HEADER_LEN + stored.len()) as u64;
+        self.offset += len;
+        self.stats.bytes_read += len;
+        if let Some(t) = self.tee.as_mut() {
+            t.write_all(&h)
+                .and_then(|_| t.write_all(&stored))
+                .map_err(|e| io_err(&self.name, e))?;
+        }
+        if header.kind == ChunkKind::Events {
+            self.stats.event_chunks += 1;
+            self.pending_bytes += stored.len() as u64;
+            self.pending_events += header.events as u64;
+            self.note_pending();
+            let th = self.thread(header.thread);
+            if header.seq < th.next_seq || th.pending.contains_key(&header.seq) {
+                let w = format!(
+                    "{}: thread {} chunk at offset {offset} repeats sequence number {}; ignored",
+                    self.name.display(),
+                    header.thread,
+                    header.seq
+                );
+                self.pending_bytes -= stored.len() as u64;
+                self.pending_events -= header.events as u64;
+                self.warnings.push(w);
+                return Ok(true);
+            }
+            th.pending.insert(
+                header.seq,
+                StoredChunk {
+                    offset,
+                    header: h,
+                    events: header.events,
+                    stored,
+                },
+            );
+            return Ok(true);
+        }
+        if !crc_matches(&h, &stored) {
+            return Err(self.corrupt(offset, "checksum mismatch"));
+        }
+        let payload = match header.codec {
+            Codec::Raw => stored,
+            Codec::Zstd => self
+                .zstd
+                .decompress(&stored, header.raw_len as usize)
+                .map_err(|e| self.corrupt(offset, format!("zstd: {e}")))?,
+        };
+        let bad = |what: &str, e: postcard::Error| {
+            self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
+        };
+        match header.kind {
+            ChunkKind::Program => {
+                self.program = postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
+            }
+            ChunkKind::Module => {
+                let rec: ModuleRecord =
+                    postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
+                let meta = ModuleMeta::from_blob(&rec.blob)
+                    .map_err(|e| self.corrupt(offset, e.to_string()))?;
+                self.meta
+                    .add_module(meta, rec.bases)
+                    .map_err(|e| self.corrupt(offset, e.to_string()))?;
+                self.bounds = EventBounds::of(&self.meta);
+                self.decoder = ChunkDecoder::new(self.bounds.mem_instr_sizes.len());
+            }
+            ChunkKind::Thread => {
+                let t: ThreadInfo = postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
+                self.thread(t.thread).start_time = t.start_time;
+                self.thread_infos.push(t);
+            }
+            ChunkKind::End => {
+                self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?);
+                // Nothing follows the end chunk: every thread has flushed.
+                self.finish_input()?;
+            }
+            ChunkKind::Events => unreachable!("handled above"),
+        }
+        Ok(true)
+    }
+
+    fn read_floors(&mut self, offset: u64, h: &[u8; CHUNK_HEADER_LEN]) -> Result<bool> {
+        let u = |at: usize| u32::from_le_bytes(h[at..at + 4].try_into().unwrap());
+        let (len, entries) = (u(16) as usize, u(24) as usize);
+        if len != entries * FLOOR_ENTRY_LEN || len > MAX_CHUNK_PAYLOAD as usize {
+            return Err(self.corrupt(
+                offset,
+                format!("floor chunk of {len} bytes for {entries} entries"),
+            ));
+        }
+        let mut payload = vec![0u8; len];
+        let got = read_full(&mut self.input, &mut payload).map_err(|e| io_err(&self.name, e))?;
+        if got < len {
+            self.finish_input()?;
+            return Ok(false);
+        }
+        if !crc_matches(h, &payload) {
+            return Err(self.corrupt(offset, "checksum mismatch"));
+        }
+        self.offset += (CHUNK_HEADER_LEN + len) as u64;
+        self.stats.bytes_read += (CHUNK_HEADER_LEN + len) as u64;
+        self.stats.floor_chunks += 1;
+        for e in payload.chunks_exact(FLOOR_ENTRY_LEN) {
+            let thread = u32::from_le_bytes(e[0..4].try_into().unwrap());
+            let next_seq = u32::from_le_bytes(e[4..8].try_into().unwrap());
+            let time = u64::from_le_bytes(e[8..16].try_into().unwrap());
+            let th = self.thread(thread);
+            // Keep the newest floor: a later chunk count, or a later time for the same count.
+            if th.floor.is_none_or(|(s, t)| (next_seq, time) > (s, t)) {
+                th.floor = Some((next_seq, time));
+            }
+        }
+        Ok(true)
+    }
+
+    /// Decodes chunk `c` of thread `t` into `v`.
+    fn decode(&mut self, c: &StoredChunk, v: &mut impl EventVisitor) -> Result<u64> {
+        let header = parse_chunk_header(&c.header).map_err(|w| self.corrupt(c.offset, w))?;
+        if !crc_matches(&c.header, &c.stored) {
+            return Err(self.corrupt(c.offset, "checksum mismatch"));
+        }
+        let payload: &[u8] = match header.codec {
+            Codec::Raw => &c.stored,
+            Codec::Zstd => {
+                self.payload.resize(header.raw_len as usize, 0);
+                let n = self
+                    .zstd
+                    .decompress_to_buffer(&c.stored, &mut self.payload[..])
+                    .map_err(|e| self.corrupt(c.offset, format!("zstd: {e}")))?;
+                if n != header.raw_len as usize {
+                    return Err(self.corrupt(
+                        c.offset,
+                        format!(
+                            "payload decompresses to {n} bytes, header says {}",
+                            header.raw_len
+                        ),
+                    ));
+                }
+                &self.payload
+            }
+        };
+        let n = self
+            .decoder
+            .decode(payload, &self.bounds, c.events as u64, v)
+            .map_err(|e| TraceError::CorruptChunk {
+                path: self.name.clone(),
+                offset: c.offset,
+                what: format!("event at payload byte {}: {}", e.offset, e.what),
+            })?;
+        if n != c.events as u64 {
+            return Err(self.corrupt(
+                c.offset,
+                format!("decoded {n} events, header says {}", c.events),
+            ));
+        }
+        self.pending_bytes -= c.stored.len() as u64;
+        Ok(n)
+    }
+
+    /// Takes the next chunk of thread slot `i` in sequence order, if it is here (after the end
+    /// of input, skipping gaps with a warning, as the offline reader does).
+    fn take_next(&mut self, i: usize) -> Option<StoredChunk> {
+        let finished = self.finished;
+        let th = &mut self.threads[i];
+        if let Some(c) = th.pending.remove(&th.next_seq) {
+            th.next_seq += 1;
+            return Some(c);
+        }
+        if finished {
+            let (&seq, _) = th.pending.iter().next()?;
+            let c = th.pending.remove(&seq)?;
+            let w = format!(
+                "{}: thread {} chunk at offset {} has sequence number {seq} where {} was expected; events are missing",
+                self.name.display(),
+                th.id,
+                c.offset,
+                th.next_seq
+            );
+            th.next_seq = seq + 1;
+            self.warnings.push(w);
+            return Some(c);
+        }
+        None
+    }
+
+    /// Decodes the next chunk of some thread whose earlier chunks have all been decoded, into
+    /// `events` (cleared first), reading input as needed. Returns the thread, or `None` at the
+    /// end. Threads' chunks interleave as they arrive; each thread's come in sequence order, so
+    /// a per-thread analysis never waits for another thread. Not to be mixed with
+    /// [`LiveTrace::next_merged`].
+    pub fn next_thread_chunk(&mut self, events: &mut Vec<Event>) -> Result<Option<u32>> {
+        events.clear();
+        loop {
+            for i in 0..self.threads.len() {
+                if self.threads[i].pending.is_empty() {
+                    continue;
+                }
+                if let Some(c) = self.take_next(i) {
+                    let n = self.decode(&c, events)?;
+                    self.pending_events -= n;
+                    return Ok(Some(self.threads[i].id));
+                }
+            }
+            if !self.read_chunk()? && self.threads.iter().all(|th| th.pending.is_empty()) {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Makes sure thread slot `i` has a decoded event at its position.
+    fn fill(&mut self, i: usize) -> Result<Fill> {
+        loop {
+            let th = &self.threads[i];
+            if th.pos < th.events.len() {
+                return Ok(Fill::Ready);
+            }
+            if th.exhausted {
+                return Ok(Fill::Exhausted);
+            }
+            if let Some(c) = self.take_next(i) {
+                let mut events = std::mem::take(&mut self.threads[i].events);
+                events.clear();
+                let r = self.decode(&c, &mut events);
+                let th = &mut self.threads[i];
+                th.events = events;
+                th.pos = 0;
+                r?;
+                continue;
+            }
+            let th = &mut self.threads[i];
+            let ended = th.floor == Some((th.next_seq, ENDED)) && th.pending.is_empty();
+            if self.finished || ended {
+                th.exhausted = true;
+                return Ok(Fill::Exhausted);
+            }
+            return Ok(Fill::Stalled);
+        }
+    }
+
+    /// The floor of thread slot `i` when it applies now: the stream is trusted, and the floor
+    /// was taken after the chunks the reader has decoded (none of the thread's events is
+    /// missing).
+    fn floor_of(&self, i: usize) -> Option<u64> {
+        let th = &self.threads[i];
+        match th.floor {
+            Some((seq, time)) if self.floors_trusted && seq == th.next_seq => Some(time),
+            _ => None,
+        }
+    }
+
+    /// The next `(thread, event)` of the run in the order [`crate::Trace::merged`] gives for the
+    /// same trace, reading input as needed; `None` at the end. See the module documentation for
+    /// how far it may lag. Not to be mixed with [`LiveTrace::next_thread_chunk`].
+    pub fn next_merged(&mut self) -> Result<Option<(u32, Event)>> {
+        // Fast path: inside the current segment.
+        if let Some(i) = self.current {
+            let th = &mut self.threads[i];
+            if let Some(&e) = th.events.get(th.pos) {
+                if !matches!(e, Event::Stamp { .. }) {
+                    th.pos += 1;
+                    self.pending_events -= 1;
+                    return Ok(Some((th.id, e)));
+                }
+            }
+        }
+        self.next_merged_slow()
+    }
+
+    fn take_event(&mut self, i: usize) -> (u32, Event) {
+        let th = &mut self.threads[i];
+        let e = th.events[th.pos];
+        th.pos += 1;
+        self.pending_events -= 1;
+        (th.id, e)
+    }
+
+    fn next_merged_slow(&mut self) -> Result<Option<(u32, Event)>> {
+        // See: the offline merge (`Trace::merged`): the same heap of (segment key, thread).
+        loop {
+            if let Some(i) = self.current {
+                match self.fill(i)? {
+                    Fill::Ready => {
+                        let th = &mut self.threads[i];
+                        if let Event::Stamp { time } = th.events[th.pos] {
+                            // The segment ends: requeue the thread at its next stamp.
+                            th.in_heap = true;
+                            self.heap.push(Reverse((time, th.id, i)));
+                            self.current = None;
+                            continue;
+                        }
+                        return Ok(Some(self.take_event(i)));
+                    }
+                    Fill::Exhausted => {
+                        self.current = None;
+                        continue;
+                    }
+                    Fill::Stalled => {
+                        if self.floor_of(i).is_some() {
+                            // A floor also says the thread's next event is a stamp (it parked
+                            // or ended after closing its chunk): its segment is complete.
+                            self.current = None;
+                        } else {
+                            self.read_chunk()?;
+                        }
+                        continue;
+                    }
+                }
+            }
+            // Every known thread outside the heap must have a known next key, or a floor that
+            // bounds it, before the smallest key in the heap may go.
+            let mut bound = u64::MAX;
+            let mut blocked = false;
+            for i in 0..self.threads.len() {
+                let th = &self.threads[i];
+                if th.in_heap || th.exhausted {
+                    continue;
+                }
+                match self.fill(i)? {
+                    Fill::Ready => {
+                        let th = &mut self.threads[i];
+                        let key = match th.events[th.pos] {
+                            Event::Stamp { time } => time,
+                            // Events before a thread's first stamp start at its registration.
+                            _ => th.start_time,
+                        };
+                        th.in_heap = true;
+                        self.heap.push(Reverse((key, th.id, i)));
+                    }
+                    Fill::Exhausted => {}
+                    Fill::Stalled => match self.floor_of(i) {
+                        Some(time) => bound = bound.min(time),
+                        None => blocked = true,
+                    },
+                }
+            }
+            match self.heap.peek() {
+                Some(&Reverse((time, _, i))) if !blocked && time < bound => {
+                    self.heap.pop();
+                    self.threads[i].in_heap = false;
+                    self.current = Some(i);
+                    // The segment's first event (its stamp) goes unconditionally.
+                    return Ok(Some(self.take_event(i)));
+                }
+                None if !blocked && bound == u64::MAX && self.finished => return Ok(None),
+                _ => {
+                    // After the end of input the next round finds every thread ready or
+                    // exhausted, so this cannot spin.
+                    self.read_chunk()?;
+                }
+            }
+        }
+    }
+}
+
+fn io_err(path: &std::path::Path, source: std::io::Error) -> TraceError {
+    TraceError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Reads as many bytes as are available into `buf` (retrying interrupted reads); returns how
+/// many (less than `buf.len()` only at the end of the input).
+fn read_full(f: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}

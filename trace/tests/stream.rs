@@ -1,0 +1,429 @@
+//! The live reader against the offline reader: simulated runs that follow the runtime's stream
+//! protocol (first event a stamp, floors for parked and exited threads) must merge event for
+//! event as `Trace::merged` merges the same run's file, and the merge must lag no more than the
+//! documented bound (`rdtrace::stream`).
+
+use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo, FILE_HEADER_LEN};
+use rdtrace::meta::*;
+use rdtrace::stream::{frame_floors, Floor, ENDED};
+use rdtrace::writer::TraceWriter;
+use rdtrace::{Event, LiveTrace, Trace};
+use std::cell::RefCell;
+use std::io::{Read, Write};
+use std::rc::Rc;
+
+/// A module with `n` 8-byte loads in one block.
+fn module(n: u32) -> ModuleMeta {
+    ModuleMeta {
+        name: "m".into(),
+        content_hash: 1,
+        files: vec!["m.c".into()],
+        functions: vec![FunctionMeta {
+            name: "main".into(),
+            loc: None,
+            outlined: false,
+            parallel: false,
+            first_block: 0,
+            num_blocks: 1,
+        }],
+        blocks: vec![BlockMeta {
+            function: 0,
+            name: "entry".into(),
+            loc: None,
+            parallel: false,
+            successors: vec![],
+            loop_id: None,
+            first_mem_instr: 0,
+            num_mem_instrs: n,
+        }],
+        mem_instrs: (0..n)
+            .map(|_| MemInstrMeta {
+                block: 0,
+                kind: AccessKind::Load,
+                size: 8,
+                vector: false,
+                loc: None,
+                class: VarClass::Shared,
+                derivation: "global @A".into(),
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// The bytes of a run as a stream (with floors, version 2) and as a file (without floors).
+#[derive(Default)]
+struct Bytes {
+    stream: Vec<u8>,
+    file: Vec<u8>,
+}
+
+/// Writes everything to both copies (what the runtime writes either way).
+#[derive(Clone, Default)]
+struct Both(Rc<RefCell<Bytes>>);
+
+impl Write for Both {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let mut bytes = self.0.borrow_mut();
+        bytes.stream.extend_from_slice(b);
+        bytes.file.extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Both {
+    /// Appends floor entries to the stream only.
+    fn floors(&self, floors: &[Floor]) {
+        let mut frame = Vec::new();
+        frame_floors(&mut frame, floors);
+        self.0.borrow_mut().stream.extend_from_slice(&frame);
+    }
+
+    fn finish(self) -> (Vec<u8>, Vec<u8>) {
+        let mut bytes = self.0.borrow_mut();
+        let mut stream = std::mem::take(&mut bytes.stream);
+        // Streams say version 2 (they may carry floors).
+        stream[8..12].copy_from_slice(&rdtrace::version::STREAM.to_le_bytes());
+        (stream, std::mem::take(&mut bytes.file))
+    }
+}
+
+fn writer(both: &Both) -> TraceWriter<Both> {
+    let mut w = TraceWriter::new(both.clone(), &ProgramInfo::default()).unwrap();
+    w.module(&module(8)).unwrap();
+    w
+}
+
+fn end(w: TraceWriter<Both>) {
+    w.finish(&ExitInfo {
+        reason: ExitReason::Exit,
+        end_time: 0,
+        events_recorded: vec![],
+    })
+    .unwrap();
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[derive(Default)]
+struct SimThread {
+    registered: bool,
+    open: Vec<Event>,
+    chunks: u32,
+    parked: bool,
+    ended: bool,
+}
+
+/// A random run that follows the runtime's protocol for streams: a global clock; a thread's
+/// first event (after registration or after parking) is a stamp read then; chunks close at
+/// random sizes; threads other than 0 park and exit at random; after every chunk the "writer"
+/// publishes the clock as the floor of every parked thread; an exiting thread publishes
+/// `ENDED`.
+fn simulate(seed: u64, threads: u32, steps: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let both = Both::default();
+    let mut w = writer(&both);
+    let mut clock = 1u64;
+    let mut sim: Vec<SimThread> = (0..threads).map(|_| SimThread::default()).collect();
+    let close = |w: &mut TraceWriter<Both>, sim: &mut Vec<SimThread>, t: usize, clock: u64| {
+        if !sim[t].open.is_empty() {
+            w.events(t as u32, &sim[t].open).unwrap();
+            sim[t].open.clear();
+            sim[t].chunks += 1;
+            let floors: Vec<Floor> = sim
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.parked)
+                .map(|(u, s)| Floor {
+                    thread: u as u32,
+                    next_seq: s.chunks,
+                    time: clock,
+                })
+                .collect();
+            if !floors.is_empty() {
+                both.floors(&floors);
+            }
+        }
+    };
+    for _ in 0..steps {
+        // Ties on the clock happen (increments of 0).
+        clock += rng.below(3);
+        let t = rng.below(threads as u64) as usize;
+        if sim[t].ended {
+            continue;
+        }
+        if !sim[t].registered {
+            w.thread(&ThreadInfo {
+                thread: t as u32,
+                os_tid: t as u64,
+                start_time: clock,
+            })
+            .unwrap();
+            sim[t].registered = true;
+            clock += 1;
+            sim[t].open.push(Event::Stamp { time: clock });
+        }
+        if sim[t].parked {
+            sim[t].parked = false;
+            sim[t].open.push(Event::Stamp { time: clock });
+        }
+        match rng.below(100) {
+            0..=59 => sim[t].open.push(Event::Access {
+                mi: rng.below(8) as u32,
+                addr: 64 * rng.below(40),
+                len: 8,
+            }),
+            60..=74 => sim[t].open.push(Event::Block { bb: 0 }),
+            75..=89 => sim[t].open.push(Event::Stamp { time: clock }),
+            90..=95 if t != 0 => {
+                close(&mut w, &mut sim, t, clock);
+                sim[t].parked = true;
+            }
+            96 if t != 0 => {
+                close(&mut w, &mut sim, t, clock);
+                sim[t].parked = false;
+                sim[t].ended = true;
+                both.floors(&[Floor {
+                    thread: t as u32,
+                    next_seq: sim[t].chunks,
+                    time: ENDED,
+                }]);
+            }
+            _ => {}
+        }
+        if sim[t].open.len() >= 4 + rng.below(40) as usize {
+            close(&mut w, &mut sim, t, clock);
+        }
+    }
+    for t in 0..threads as usize {
+        close(&mut w, &mut sim, t, clock);
+    }
+    end(w);
+    both.finish()
+}
+
+fn offline_merged(file: &[u8]) -> Vec<(u32, Event)> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.rdtrace");
+    std::fs::write(&path, file).unwrap();
+    let trace = Trace::open(&path).unwrap();
+    trace.merged().unwrap().map(|r| r.unwrap()).collect()
+}
+
+fn live_merged(stream: &[u8]) -> Vec<(u32, Event)> {
+    let mut live = LiveTrace::new(stream, "<test>", None).unwrap();
+    let mut out = Vec::new();
+    while let Some(x) = live.next_merged().unwrap() {
+        out.push(x);
+    }
+    assert!(live.warnings().is_empty(), "{:?}", live.warnings());
+    out
+}
+
+#[test]
+fn simulated_runs_merge_exactly_as_the_offline_reader() {
+    for seed in 1..=60 {
+        let threads = 1 + (seed % 5) as u32;
+        let (stream, file) = simulate(seed, threads, 3000);
+        let offline = offline_merged(&file);
+        let live = live_merged(&stream);
+        assert!(!offline.is_empty());
+        assert_eq!(live.len(), offline.len(), "seed {seed}");
+        assert_eq!(live, offline, "seed {seed}");
+    }
+}
+
+#[test]
+fn per_thread_chunks_come_in_sequence_order() {
+    let (stream, file) = simulate(7, 4, 3000);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.rdtrace");
+    std::fs::write(&path, &file).unwrap();
+    let trace = Trace::open(&path).unwrap();
+    let mut live = LiveTrace::new(&stream[..], "<test>", None).unwrap();
+    let mut per_thread: std::collections::BTreeMap<u32, Vec<Event>> = Default::default();
+    let mut events = Vec::new();
+    while let Some(t) = live.next_thread_chunk(&mut events).unwrap() {
+        per_thread.entry(t).or_default().extend_from_slice(&events);
+    }
+    assert_eq!(live.thread_indices(), trace.thread_indices());
+    for t in trace.thread_indices() {
+        let mut expected = Vec::new();
+        trace.visit_thread(t, &mut expected).unwrap();
+        assert_eq!(
+            per_thread.remove(&t).unwrap_or_default(),
+            expected,
+            "thread {t}"
+        );
+    }
+}
+
+#[test]
+fn the_tee_copy_is_a_plain_version_1_file() {
+    let (stream, file) = simulate(11, 3, 2000);
+    let dir = tempfile::tempdir().unwrap();
+    let tee_path = dir.path().join("tee.rdtrace");
+    let tee = std::fs::File::create(&tee_path).unwrap();
+    let mut live = LiveTrace::new(&stream[..], "<test>", Some(Box::new(tee))).unwrap();
+    while live.next_merged().unwrap().is_some() {}
+    drop(live);
+    // Floors dropped and the header says version 1: byte for byte the file the run would
+    // have written.
+    assert_eq!(std::fs::read(&tee_path).unwrap(), file);
+    let t = Trace::open(&tee_path).unwrap();
+    assert_eq!(t.version, rdtrace::version::V_INITIAL);
+}
+
+#[test]
+fn a_version_1_file_piped_in_merges_at_the_end() {
+    // No floors and no first-stamp promise: the live merge waits for the end, and is exact.
+    let (_, file) = simulate(5, 4, 2000);
+    assert_eq!(live_merged(&file), offline_merged(&file));
+}
+
+#[test]
+fn a_truncated_stream_keeps_its_whole_chunks() {
+    let (stream, file) = simulate(3, 1, 2000);
+    let all = live_merged(&stream);
+    let cut = &stream[..stream.len() * 2 / 3];
+    let mut live = LiveTrace::new(cut, "<test>", None).unwrap();
+    let mut n = 0;
+    while live.next_merged().unwrap().is_some() {
+        n += 1;
+    }
+    assert!(n > 0 && n < all.len());
+    assert!(live.exit.is_none());
+    assert!(
+        live.warnings().iter().any(|w| w.contains("truncated")),
+        "{:?}",
+        live.warnings()
+    );
+    // Not a trace at all: a clear error.
+    assert!(LiveTrace::new(&b"hello world, not a trace"[..], "<test>", None).is_err());
+    let mut bad = file.clone();
+    bad[8] = 99;
+    let e = LiveTrace::new(&bad[..], "<test>", None).err().unwrap();
+    assert!(e.to_string().contains("version 99"), "{e}");
+}
+
+/// Serves `data`, then reports `WouldBlock` (as a pipe with nothing in it yet would block): the
+/// events a merge emits before that are the events it can emit from that much of the stream.
+struct Prefix<'a> {
+    data: &'a [u8],
+}
+
+impl Read for Prefix<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.data.is_empty() {
+            return Err(std::io::ErrorKind::WouldBlock.into());
+        }
+        let n = buf.len().min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn emitted_from_prefix(stream: &[u8], len: usize) -> usize {
+    let mut live = LiveTrace::new(
+        Prefix {
+            data: &stream[..len],
+        },
+        "<test>",
+        None,
+    )
+    .unwrap();
+    let mut n = 0;
+    while let Ok(Some(_)) = live.next_merged() {
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn the_merge_lags_by_at_most_the_open_chunk_and_one_floor() {
+    // Thread 1 writes one chunk and parks; thread 0 runs and writes two chunks; after each
+    // chunk the writer publishes the clock as thread 1's floor.
+    let a = |mi| Event::Access {
+        mi,
+        addr: 64 * mi as u64,
+        len: 8,
+    };
+    let s = |time| Event::Stamp { time };
+    let both = Both::default();
+    let mut w = writer(&both);
+    let mut cuts = Vec::new();
+    let mut mark = |both: &Both| cuts.push(both.0.borrow().stream.len());
+    w.thread(&ThreadInfo {
+        thread: 1,
+        os_tid: 1,
+        start_time: 5,
+    })
+    .unwrap();
+    w.events(1, &[s(10), a(0), a(1), s(20), a(2)]).unwrap();
+    mark(&both); // P1
+    both.floors(&[Floor {
+        thread: 1,
+        next_seq: 1,
+        time: 21,
+    }]);
+    mark(&both); // P2
+    w.thread(&ThreadInfo {
+        thread: 0,
+        os_tid: 0,
+        start_time: 25,
+    })
+    .unwrap();
+    w.events(0, &[s(30), a(3), a(4), s(40), a(5), a(6)])
+        .unwrap();
+    mark(&both); // P3
+    both.floors(&[Floor {
+        thread: 1,
+        next_seq: 1,
+        time: 41,
+    }]);
+    mark(&both); // P4
+    w.events(0, &[s(50), a(7), s(60), a(0)]).unwrap();
+    mark(&both); // P5
+    both.floors(&[Floor {
+        thread: 1,
+        next_seq: 1,
+        time: 61,
+    }]);
+    mark(&both); // P6
+    end(w);
+    let (stream, file) = both.finish();
+    let emitted: Vec<usize> = cuts
+        .iter()
+        .map(|&c| emitted_from_prefix(&stream, c))
+        .collect();
+    // P1: thread 1's chunk is all there is, and its events go at once (5).
+    // P2: the floor ends thread 1's last segment; nothing else is known yet (5).
+    // P3: thread 0's segment at 30 waits: thread 1's floor 21 does not rule out a stamp
+    //     below 30 (5).
+    // P4: floor 41 lets segments 30 and 40 go; 40 is thread 0's open segment, which goes
+    //     event by event (5 + 6 = 11).
+    // P5: segment 50 waits for a floor above 50 (11).
+    // P6: floor 61 lets 50 and 60 go (11 + 4 = 15): the merge lags only thread 0's open
+    //     chunk and the floor that follows each chunk.
+    assert_eq!(emitted, vec![5, 5, 5, 11, 11, 15]);
+    let mut live = LiveTrace::new(&stream[..], "<test>", None).unwrap();
+    while live.next_merged().unwrap().is_some() {}
+    let stats = live.stats();
+    assert_eq!(stats.event_chunks, 3);
+    assert_eq!(stats.floor_chunks, 3);
+    assert!(stats.bytes_read > FILE_HEADER_LEN as u64);
+    assert_eq!(live_merged(&stream), offline_merged(&file));
+}
