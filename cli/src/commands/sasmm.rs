@@ -686,6 +686,11 @@ fn run_measure(a: &MeasureArgs) -> Result<()> {
     }
 }
 
+/// Picks one rate.
+type RateOf = fn(&HitRates) -> f64;
+/// Picks one error.
+type ErrorOf = fn(&Errors) -> f64;
+
 /// Absolute errors of one model against the measured run.
 #[derive(Serialize, Clone, Copy, Default)]
 struct Errors {
@@ -874,7 +879,7 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
     for r in &json.rows {
         let real_profile =
             HitRates::from_global(r.measured.l1_hit_from_prd, r.measured.l2_hit_from_crd);
-        let levels: [(&str, fn(&HitRates) -> f64); 3] = [
+        let levels: [(&str, RateOf); 3] = [
             ("L1", |h| h.l1_hit),
             ("L2 global", |h| h.l2_hit_global),
             ("L2 local", |h| h.l2_hit_local),
@@ -907,7 +912,7 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
          error alone",
     );
     let e = &json.mean_errors;
-    let levels: [(&str, fn(&Errors) -> f64); 3] = [
+    let levels: [(&str, ErrorOf); 3] = [
         ("L1", |x| x.l1),
         ("L2 global", |x| x.l2_global),
         ("L2 local", |x| x.l2_local),
