@@ -6,13 +6,14 @@
 //! * formula model: the same trace, eq. 5-7 for the 5 core counts ([`rdsasmm::predict_many`]);
 //! * ground truth: trace the 5 real runs and simulate each exactly ([`rdsasmm::measure`]);
 //!
-//! and prints wall time and peak memory (max resident set size) of each, plus the largest error
+//! and prints wall time, CPU time (user + system, all threads) and peak memory (max resident set
+//! size) of each, plus the largest error
 //! of each model against the truth, in one table. Every phase runs in its own child process
 //! (this binary re-run with `--phase`), so its peak memory is its own (`wait4` rusage). The
 //! target of the exact model: its 5 core counts cost no more than one traced real run plus its
 //! `measure` (the column `exact / 1 run`). Run with
 //! `cargo bench -p rdsasmm --bench predict_vs_simulate` (builds `rdcc` and the runtime in the
-//! same profile if they are missing). Kernel sizes can be scaled with `SASMM_BENCH_SCALE`
+//! same profile if they are missing, unless `SASMM_BENCH_RDCC` names one). Kernel sizes can be scaled with `SASMM_BENCH_SCALE`
 //! (default 1 = the sizes below). Wall times on a shared, noisy machine: compare ratios within
 //! one run.
 
@@ -35,6 +36,11 @@ fn profile_dir() -> PathBuf {
 }
 
 fn rdcc() -> PathBuf {
+    // An already built `rdcc` (with its runtime beside it) saves building the LLVM pass in the
+    // bench profile: `SASMM_BENCH_RDCC=target/debug/rdcc` (the runtime is optimised there too).
+    if let Some(p) = std::env::var_os("SASMM_BENCH_RDCC") {
+        return PathBuf::from(p);
+    }
     let dir = profile_dir();
     let rdcc = dir.join("rdcc");
     if !rdcc.exists() || !dir.join("librdruntime.a").exists() {
@@ -59,14 +65,22 @@ fn rdcc() -> PathBuf {
 #[derive(Clone, Copy, Default)]
 struct Cost {
     wall: Duration,
+    /// User + system CPU time (all threads): on a loaded machine closer to the work done than
+    /// the wall time, which includes waiting for a CPU.
+    cpu: Duration,
     peak: u64,
 }
 
 impl Cost {
     fn add(&mut self, o: Cost) {
         self.wall += o.wall;
+        self.cpu += o.cpu;
         self.peak = self.peak.max(o.peak);
     }
+}
+
+fn tv(t: libc::timeval) -> Duration {
+    Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
 }
 
 /// Runs `cmd` to completion; its wall time, peak RSS and stdout.
@@ -96,6 +110,7 @@ fn run_child(cmd: &mut Command) -> (Cost, String) {
     (
         Cost {
             wall,
+            cpu: tv(ru.ru_utime) + tv(ru.ru_stime),
             peak: ru.ru_maxrss as u64 * 1024,
         },
         out,
@@ -119,6 +134,7 @@ fn phase(kind: &str, path: &Path) {
     match kind {
         "exact" | "formula" => {
             let seq = SequentialTrace::open(path).expect("sequential trace");
+            println!("accesses {} 0", seq.accesses.len());
             if kind == "exact" {
                 for p in predict_exact_many(&seq, &ExactConfig::default(), &CORES).expect("exact") {
                     let r = p.hierarchies[0].rates;
@@ -148,6 +164,7 @@ fn phase(kind: &str, path: &Path) {
 
 fn rates(out: &str) -> Vec<(f64, f64)> {
     out.lines()
+        .filter(|l| !l.starts_with("accesses"))
         .map(|l| {
             let v: Vec<f64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
             (v[1], v[2])
@@ -210,11 +227,12 @@ fn main() {
     println!(" 'one run' = mean over the 5 core counts of one traced real run + its measure; max err = largest |model - measured| in pp, L1 or L2 global)");
     println!();
     println!(
-        "{:<10} {:>9} | {:>7} {:>7} {:>6} | {:>7} {:>7} {:>6} | {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>10} {:>7} {:>7}",
-        "kernel", "accesses", "seq s", "exact s", "MiB", "formula", "s MiB", "", "truth s", "MiB", "", "1 run s", "MiB",
-        "exact/1run", "err ex", "err fo"
+        "{:<10} {:>9} | {:>7} | {:>7} {:>7} {:>6} | {:>9} {:>7} {:>6} | {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>10} {:>10} {:>7} {:>7}",
+        "kernel", "accesses", "seq s", "exact s", "cpu s", "MiB", "formula s", "cpu s", "MiB", "truth s",
+        "cpu s", "MiB", "1 run s", "cpu s", "exact/1run", "(cpu)", "err ex", "err fo"
     );
     let (mut tot_exact, mut tot_formula, mut tot_truth, mut tot_one) = (0.0, 0.0, 0.0, 0.0);
+    let (mut cpu_exact, mut cpu_formula, mut cpu_truth, mut cpu_one) = (0.0, 0.0, 0.0, 0.0);
     for (kernel, defs) in &kernels {
         let exe = tmp.join(kernel);
         let st = Command::new(&rdcc)
@@ -228,12 +246,12 @@ fn main() {
         assert!(st.success(), "rdcc {kernel} failed");
 
         // SASMM: one sequential trace, five predictions per model.
-        let seq_path = tmp.join(format!("{kernel}.seq.rdtrace"));
+        // Trace names of one length: the tracing runtime allocates the path on the program's
+        // heap, and a longer name can shift the program's arrays by a cache line, which changes
+        // set-indexed behaviour (the exact model then sees other set conflicts than the run).
+        let trace_path = |m: usize| tmp.join(format!("{kernel}.{m:02}.rdtrace"));
+        let seq_path = trace_path(0);
         let seq_cost = run_traced(&exe, 1, &seq_path);
-        let accesses = SequentialTrace::open(&seq_path)
-            .expect("sequential trace")
-            .accesses
-            .len();
         let phase_cmd = |kind: &str, path: &Path| {
             let mut c = Command::new(&me);
             c.arg("--phase").arg(kind).arg(path);
@@ -242,12 +260,18 @@ fn main() {
         let (exact_cost, exact_out) = run_child(&mut phase_cmd("exact", &seq_path));
         let (formula_cost, formula_out) = run_child(&mut phase_cmd("formula", &seq_path));
         let (exact, formula) = (rates(&exact_out), rates(&formula_out));
+        let accesses: u64 = exact_out
+            .lines()
+            .find_map(|l| l.strip_prefix("accesses "))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("access count");
 
         // Ground truth: five real traces, five exact simulations.
         let mut truth = Cost::default();
         let (mut err_exact, mut err_formula) = (0.0f64, 0.0f64);
         for (k, &m) in CORES.iter().enumerate() {
-            let path = tmp.join(format!("{kernel}.{m}.rdtrace"));
+            let path = trace_path(m);
             truth.add(run_traced(&exe, m, &path));
             let (c, out) = run_child(&mut phase_cmd("measure", &path));
             truth.add(c);
@@ -261,35 +285,48 @@ fn main() {
             let _ = std::fs::remove_file(&path);
         }
         let one_run = truth.wall.as_secs_f64() / CORES.len() as f64;
+        let one_cpu = truth.cpu.as_secs_f64() / CORES.len() as f64;
         let e = exact_cost.wall.as_secs_f64();
+        let ec = exact_cost.cpu.as_secs_f64();
         tot_exact += e;
         tot_formula += formula_cost.wall.as_secs_f64();
         tot_truth += truth.wall.as_secs_f64();
         tot_one += one_run;
+        cpu_exact += ec;
+        cpu_formula += formula_cost.cpu.as_secs_f64();
+        cpu_truth += truth.cpu.as_secs_f64();
+        cpu_one += one_cpu;
         println!(
-            "{:<10} {:>9} | {:>7.3} {:>7.3} {:>6.1} | {:>7.3} {:>7.1} {:>6} | {:>7.3} {:>7.1} {:>6} | {:>7.3} {:>7} | {:>9.2}x {:>7.2} {:>7.2}",
+            "{:<10} {:>9} | {:>7.3} | {:>7.3} {:>7.3} {:>6.1} | {:>9.3} {:>7.3} {:>6.1} | {:>7.3} {:>7.3} {:>6.1} | {:>7.3} {:>7.3} | {:>9.2}x {:>9.2}x {:>7.2} {:>7.2}",
             kernel,
             accesses,
             seq_cost.wall.as_secs_f64(),
             e,
+            ec,
             mib(exact_cost.peak),
             formula_cost.wall.as_secs_f64(),
+            formula_cost.cpu.as_secs_f64(),
             mib(formula_cost.peak),
-            "",
             truth.wall.as_secs_f64(),
+            truth.cpu.as_secs_f64(),
             mib(truth.peak),
-            "",
             one_run,
-            "",
+            one_cpu,
             e / one_run,
+            ec / one_cpu,
             100.0 * err_exact,
             100.0 * err_formula
         );
     }
     println!(
-        "total: exact predict {tot_exact:.3} s, formula predict {tot_formula:.3} s, 5 real runs traced + measured {tot_truth:.3} s, one run + measure {tot_one:.3} s; exact / one run = {:.2}x, formula / exact = {:.2}x",
+        "total wall: exact predict {tot_exact:.3} s, formula predict {tot_formula:.3} s, 5 real runs traced + measured {tot_truth:.3} s, one run + measure {tot_one:.3} s; exact / one run = {:.2}x, formula / exact = {:.2}x",
         tot_exact / tot_one,
         tot_formula / tot_exact
+    );
+    println!(
+        "total cpu:  exact predict {cpu_exact:.3} s, formula predict {cpu_formula:.3} s, 5 real runs traced + measured {cpu_truth:.3} s, one run + measure {cpu_one:.3} s; exact / one run = {:.2}x, formula / exact = {:.2}x",
+        cpu_exact / cpu_one,
+        cpu_formula / cpu_exact
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -36,6 +36,8 @@ const SCAN_DEPTH: usize = 64;
 /// of this set count with at most `depth` ways).
 pub struct SetStacks {
     sets: u64,
+    /// `sets − 1` when `sets` is a power of two (the set is then `line & mask`, no division).
+    mask: Option<u64>,
     depth: usize,
     kind: StackKind,
     /// `counts[d]`: references with per-set distance `d` (< depth).
@@ -85,6 +87,7 @@ impl SetStacks {
         };
         Ok(SetStacks {
             sets,
+            mask: sets.is_power_of_two().then(|| sets - 1),
             depth,
             kind,
             counts: vec![0; depth],
@@ -120,10 +123,19 @@ impl SetStacks {
     pub fn access(&mut self, line: u64) -> Option<u32> {
         let d = match &mut self.kind {
             StackKind::Scan { tags, fill } => {
-                let set = (line % self.sets) as usize;
+                let set = match self.mask {
+                    Some(m) => line & m,
+                    None => line % self.sets,
+                } as usize;
                 let base = set * self.depth;
                 let n = fill[set] as usize;
                 let slot = &mut tags[base..base + self.depth];
+                if n > 0 && slot[0] == line {
+                    // The set's most recent line again (the common case of a stream of small
+                    // accesses): distance 0, nothing moves.
+                    self.counts[0] += 1;
+                    return Some(0);
+                }
                 match slot[..n].iter().position(|&t| t == line) {
                     Some(pos) => {
                         slot[..=pos].rotate_right(1);

@@ -326,6 +326,9 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
         let mut traces = Vec::new();
         let mut first_output = None;
         for m in CORES {
+            // Names of one length for every thread count: the tracing runtime allocates the path
+            // on the program's heap, and a longer name can shift the arrays by a cache line, which
+            // changes which sets they use (the sequential run must see the real runs' layout).
             let trace = tmp.path().join(format!("{kernel}.{m}.rdtrace"));
             let out = run_ok(
                 Command::new(&exe)
