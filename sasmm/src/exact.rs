@@ -230,6 +230,9 @@ pub struct MultiHierarchy {
     l1_counts: Vec<L1Counts>,
     l2_accesses: Vec<u64>,
     l2_hits: Vec<u64>,
+    /// The single L2 group when the request is one L1 and one L2 (the usual call): a direct
+    /// path without the loops over configurations.
+    single: Option<usize>,
 }
 
 impl MultiHierarchy {
@@ -300,7 +303,14 @@ impl MultiHierarchy {
                 None => l2_unfiltered.push(k),
             }
         }
+        let single = (l1_groups.len() == 1
+            && l1_groups[0].configs.len() == 1
+            && l2_unfiltered.is_empty()
+            && l2_behind[0].len() == 1
+            && l2_groups[l2_behind[0][0]].requests.len() == 1)
+            .then(|| l2_behind[0][0]);
         Ok(MultiHierarchy {
+            single,
             l1: l1.to_vec(),
             l2: l2.to_vec(),
             l1_groups,
@@ -326,7 +336,37 @@ impl MultiHierarchy {
             l1_counts,
             l2_accesses,
             l2_hits,
+            single,
         } = self;
+        if let Some(k) = *single {
+            // One L1 and one L2: the same steps as below without the loops.
+            let g = &mut l1_groups[0];
+            while g.stacks.len() <= core {
+                g.stacks
+                    .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
+                l1_counts[0].references.push(0);
+                l1_counts[0].hits.push(0);
+            }
+            let (ways1, ways2) = (l1[0].ways, l2[0].1.ways);
+            let stack = &mut g.stacks[core];
+            let counts = &mut l1_counts[0];
+            let u = &mut l2_groups[k];
+            for line in addr >> g.shift..=last_byte >> g.shift {
+                counts.references[core] += 1;
+                if stack.access(line).is_some_and(|d| d < ways1) {
+                    counts.hits[core] += 1;
+                } else {
+                    l2_accesses[0] += 1;
+                    if u.stack
+                        .access((line << g.shift) >> u.shift)
+                        .is_some_and(|d| d < ways2)
+                    {
+                        l2_hits[0] += 1;
+                    }
+                }
+            }
+            return;
+        }
         for g in l1_groups.iter_mut() {
             while g.stacks.len() <= core {
                 g.stacks
@@ -728,7 +768,13 @@ mod tests {
                 .map(|&(i, c)| Hierarchy::new(l1[i.unwrap()], c, 0))
                 .collect();
             let mut alone = Cache::new(l2s[0]);
+            // One L1 and one L2 take the direct path.
+            let mut single = MultiHierarchy::new(&l1[2..], &[(Some(0), l2s[2])]).unwrap();
+            assert!(single.single.is_some());
+            let mut single_sim = Hierarchy::new(l1[2], l2s[2], 0);
             for &(core, addr, len) in &accesses {
+                single.access(core, addr, len);
+                single_sim.access(core, addr, len);
                 multi.access(core, addr, len);
                 for h in &mut sims {
                     h.access(core, addr, len);
@@ -749,6 +795,12 @@ mod tests {
                 prop_assert!((r.l2_hit_local - st.l2_local_hit_rate()).abs() < 1e-12);
             }
             prop_assert_eq!(multi.l2_counts(9), (alone.stats().accesses, alone.stats().hits));
+            let st = single_sim.stats();
+            let (refs, hits) = single.l1_counts(0);
+            for (c, s) in st.l1.iter().enumerate() {
+                prop_assert_eq!((refs[c], hits[c]), (s.accesses, s.hits));
+            }
+            prop_assert_eq!(single.l2_counts(0), (st.l2.accesses, st.l2.hits));
         }
     }
 }
