@@ -1,16 +1,26 @@
 //! Benchmark: SASMM's promise is to answer "how do the caches behave on 1, 2, 4, 8, 16 cores?"
 //! from ONE sequential trace. This compares, per kernel of `test-programs/kernels/`:
 //!
-//! * SASMM: trace one run with OMP_NUM_THREADS=1, then predict the 5 core counts
-//!   ([`rdsasmm::predict`]);
+//! * exact model: trace one run with OMP_NUM_THREADS=1, then `predict --model exact` for the 5
+//!   core counts ([`rdsasmm::predict_exact_many`]);
+//! * formula model: the same trace, eq. 5-7 for the 5 core counts ([`rdsasmm::predict_many`]);
 //! * ground truth: trace the 5 real runs and simulate each exactly ([`rdsasmm::measure`]);
 //!
-//! and prints both wall times, their ratio, and the largest prediction error seen, in one table.
-//! Run with `cargo bench -p rdsasmm --bench predict_vs_simulate` (builds `rdcc` and the runtime
-//! in the same profile if they are missing). Kernel sizes can be scaled with `SASMM_BENCH_SCALE`
-//! (default 1 = the sizes below).
+//! and prints wall time, CPU time (user + system, all threads) and peak memory (max resident set
+//! size) of each, plus the largest error
+//! of each model against the truth, in one table. Every phase runs in its own child process
+//! (this binary re-run with `--phase`), so its peak memory is its own (`wait4` rusage). The
+//! target of the exact model: its 5 core counts cost no more than one traced real run plus its
+//! `measure` (the column `exact / 1 run`). Run with
+//! `cargo bench -p rdsasmm --bench predict_vs_simulate` (builds `rdcc` and the runtime in the
+//! same profile if they are missing, unless `SASMM_BENCH_RDCC` names one). Kernel sizes can be scaled with `SASMM_BENCH_SCALE`
+//! (default 1 = the sizes below). Wall times on a shared, noisy machine: compare ratios within
+//! one run.
 
-use rdsasmm::{measure, predict, MeasureConfig, SasmmConfig, SequentialTrace};
+use rdsasmm::{
+    measure, predict_exact_many, predict_many, ExactConfig, MeasureConfig, SasmmConfig,
+    SequentialTrace,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -26,6 +36,11 @@ fn profile_dir() -> PathBuf {
 }
 
 fn rdcc() -> PathBuf {
+    // An already built `rdcc` (with its runtime beside it) saves building the LLVM pass in the
+    // bench profile: `SASMM_BENCH_RDCC=target/debug/rdcc` (the runtime is optimised there too).
+    if let Some(p) = std::env::var_os("SASMM_BENCH_RDCC") {
+        return PathBuf::from(p);
+    }
     let dir = profile_dir();
     let rdcc = dir.join("rdcc");
     if !rdcc.exists() || !dir.join("librdruntime.a").exists() {
@@ -46,19 +61,127 @@ fn rdcc() -> PathBuf {
     rdcc
 }
 
-fn run_traced(exe: &Path, threads: usize, trace: &Path) -> Duration {
+/// Wall time and peak resident memory (bytes) of one child process.
+#[derive(Clone, Copy, Default)]
+struct Cost {
+    wall: Duration,
+    /// User + system CPU time (all threads): on a loaded machine closer to the work done than
+    /// the wall time, which includes waiting for a CPU.
+    cpu: Duration,
+    peak: u64,
+}
+
+impl Cost {
+    fn add(&mut self, o: Cost) {
+        self.wall += o.wall;
+        self.cpu += o.cpu;
+        self.peak = self.peak.max(o.peak);
+    }
+}
+
+fn tv(t: libc::timeval) -> Duration {
+    Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+}
+
+/// Runs `cmd` to completion; its wall time, peak RSS and stdout.
+// The child is reaped by `wait4` (which also returns its rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn run_child(cmd: &mut Command) -> (Cost, String) {
     let t = Instant::now();
-    let out = Command::new(exe)
-        .env("OMP_NUM_THREADS", threads.to_string())
-        .env("OMP_WAIT_POLICY", "passive")
-        .env("RDTRACE", trace)
-        .output()
-        .expect("running kernel");
-    assert!(out.status.success(), "{} failed", exe.display());
-    t.elapsed()
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    let mut stdout = child.stdout.expect("stdout");
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut out).expect("read stdout");
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data filled in by the kernel; `pid` is our own child, which
+    // `std` has not reaped (we never call `wait` on it).
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    let wall = t.elapsed();
+    assert!(
+        r == pid && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "child failed: {cmd:?}"
+    );
+    (
+        Cost {
+            wall,
+            cpu: tv(ru.ru_utime) + tv(ru.ru_stime),
+            peak: ru.ru_maxrss as u64 * 1024,
+        },
+        out,
+    )
+}
+
+fn run_traced(exe: &Path, threads: usize, trace: &Path) -> Cost {
+    run_child(
+        Command::new(exe)
+            .env("OMP_NUM_THREADS", threads.to_string())
+            .env("OMP_WAIT_POLICY", "passive")
+            .env("RDTRACE", trace),
+    )
+    .0
+}
+
+/// A phase run in this child process: prints the rates it computed, one line per core count
+/// (`cores l1 l2`).
+fn phase(kind: &str, path: &Path) {
+    let cfg = SasmmConfig::default();
+    match kind {
+        "exact" | "formula" => {
+            let seq = SequentialTrace::open(path).expect("sequential trace");
+            println!("accesses {} 0", seq.accesses.len());
+            if kind == "exact" {
+                for p in predict_exact_many(&seq, &ExactConfig::default(), &CORES).expect("exact") {
+                    let r = p.hierarchies[0].rates;
+                    println!("{} {} {}", p.cores, r.l1_hit, r.l2_hit_global);
+                }
+            } else {
+                for p in predict_many(&seq, &cfg, &CORES).expect("formula") {
+                    println!("{} {} {}", p.cores, p.l1.hit, p.l2.hit);
+                }
+            }
+        }
+        "measure" => {
+            let trace = rdtrace::Trace::open(path).expect("real trace");
+            let m = measure(
+                &trace,
+                MeasureConfig {
+                    l1: cfg.l1,
+                    l2: cfg.l2,
+                },
+            )
+            .expect("measure");
+            println!("0 {} {}", m.l1_hit, m.l2_hit_global);
+        }
+        _ => panic!("unknown phase {kind}"),
+    }
+}
+
+fn rates(out: &str) -> Vec<(f64, f64)> {
+    out.lines()
+        .filter(|l| !l.starts_with("accesses"))
+        .map(|l| {
+            let v: Vec<f64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            (v[1], v[2])
+        })
+        .collect()
+}
+
+fn mib(b: u64) -> f64 {
+    b as f64 / (1 << 20) as f64
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--phase") {
+        phase(&args[i + 1], Path::new(&args[i + 2]));
+        return;
+    }
     // `cargo bench` passes `--bench`; nothing else is accepted.
     let scale: u64 = std::env::var("SASMM_BENCH_SCALE")
         .ok()
@@ -83,32 +206,33 @@ fn main() {
                 "-DDEGREE=6".into(),
             ],
         ),
+        ("colwalk", vec![format!("-DROWS={}", 40 * scale)]),
+        ("blockmm", vec![format!("-DN={}", 64 * scale)]),
+        ("transpose", vec![format!("-DN={}", 64 * scale)]),
+        ("stream", vec![format!("-DN={}", 20480 * scale)]),
+        ("lookup", vec![format!("-DKEYS={}", 32768 * scale)]),
+        ("dynamic", vec![format!("-DN={}", 384 * scale)]),
     ];
     let rdcc = rdcc();
+    let me = std::env::current_exe().expect("bench executable");
     let src_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-programs/kernels");
     let tmp = std::env::temp_dir().join(format!("sasmm-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let cfg = SasmmConfig::default();
-    println!("SASMM: predict {CORES:?} cores from one sequential trace vs trace + exact simulation of each real run");
+    println!("SASMM: predict {CORES:?} cores from one sequential trace (exact model, formula) vs trace + exact simulation of each real run");
     println!(
-        "(L1 {} private, L2 {} shared; times in seconds, wall clock)",
+        "(L1 {} private, L2 {} shared; wall seconds and peak RSS in MiB per phase, each phase its own process;",
         cfg.l1, cfg.l2
     );
+    println!(" 'one run' = mean over the 5 core counts of one traced real run + its measure; max err = largest |model - measured| in pp, L1 or L2 global)");
     println!();
     println!(
-        "{:<10} {:>10} {:>9} {:>9} {:>9} {:>11} {:>9} {:>9} {:>7} {:>12}",
-        "kernel",
-        "accesses",
-        "seq trace",
-        "predict",
-        "SASMM",
-        "real traces",
-        "simulate",
-        "truth",
-        "ratio",
-        "max err (pp)"
+        "{:<10} {:>9} | {:>7} | {:>7} {:>7} {:>6} | {:>9} {:>7} {:>6} | {:>7} {:>7} {:>6} | {:>7} {:>7} | {:>10} {:>10} {:>7} {:>7}",
+        "kernel", "accesses", "seq s", "exact s", "cpu s", "MiB", "formula s", "cpu s", "MiB", "truth s",
+        "cpu s", "MiB", "1 run s", "cpu s", "exact/1run", "(cpu)", "err ex", "err fo"
     );
-    let (mut total_sasmm, mut total_truth) = (0.0, 0.0);
+    let (mut tot_exact, mut tot_formula, mut tot_truth, mut tot_one) = (0.0, 0.0, 0.0, 0.0);
+    let (mut cpu_exact, mut cpu_formula, mut cpu_truth, mut cpu_one) = (0.0, 0.0, 0.0, 0.0);
     for (kernel, defs) in &kernels {
         let exe = tmp.join(kernel);
         let st = Command::new(&rdcc)
@@ -121,68 +245,88 @@ fn main() {
             .expect("rdcc");
         assert!(st.success(), "rdcc {kernel} failed");
 
-        // SASMM: one sequential trace, five predictions.
-        let seq_path = tmp.join(format!("{kernel}.seq.rdtrace"));
-        let seq_trace_time = run_traced(&exe, 1, &seq_path);
-        let t = Instant::now();
-        let seq = SequentialTrace::open(&seq_path).expect("sequential trace");
-        let preds: Vec<_> = CORES
-            .iter()
-            .map(|&m| predict(&seq, &cfg, m).expect("predict"))
-            .collect();
-        let predict_time = t.elapsed();
+        // SASMM: one sequential trace, five predictions per model.
+        // Trace names of one length: the tracing runtime allocates the path on the program's
+        // heap, and a longer name can shift the program's arrays by a cache line, which changes
+        // set-indexed behaviour (the exact model then sees other set conflicts than the run).
+        let trace_path = |m: usize| tmp.join(format!("{kernel}.{m:02}.rdtrace"));
+        let seq_path = trace_path(0);
+        let seq_cost = run_traced(&exe, 1, &seq_path);
+        let phase_cmd = |kind: &str, path: &Path| {
+            let mut c = Command::new(&me);
+            c.arg("--phase").arg(kind).arg(path);
+            c
+        };
+        let (exact_cost, exact_out) = run_child(&mut phase_cmd("exact", &seq_path));
+        let (formula_cost, formula_out) = run_child(&mut phase_cmd("formula", &seq_path));
+        let (exact, formula) = (rates(&exact_out), rates(&formula_out));
+        let accesses: u64 = exact_out
+            .lines()
+            .find_map(|l| l.strip_prefix("accesses "))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("access count");
 
         // Ground truth: five real traces, five exact simulations.
-        let mut real_trace_time = Duration::ZERO;
-        let mut simulate_time = Duration::ZERO;
-        let mut max_err: f64 = 0.0;
-        for (&m, p) in CORES.iter().zip(&preds) {
-            let path = tmp.join(format!("{kernel}.{m}.rdtrace"));
-            real_trace_time += run_traced(&exe, m, &path);
-            let t = Instant::now();
-            let trace = rdtrace::Trace::open(&path).expect("real trace");
-            let meas = measure(
-                &trace,
-                MeasureConfig {
-                    l1: cfg.l1,
-                    l2: cfg.l2,
-                },
-            )
-            .expect("measure");
-            simulate_time += t.elapsed();
-            max_err = max_err
-                .max((p.l1.hit - meas.l1_hit).abs())
-                .max((p.l2.hit - meas.l2_hit).abs());
+        let mut truth = Cost::default();
+        let (mut err_exact, mut err_formula) = (0.0f64, 0.0f64);
+        for (k, &m) in CORES.iter().enumerate() {
+            let path = trace_path(m);
+            truth.add(run_traced(&exe, m, &path));
+            let (c, out) = run_child(&mut phase_cmd("measure", &path));
+            truth.add(c);
+            let (l1, l2) = rates(&out)[0];
+            err_exact = err_exact
+                .max((exact[k].0 - l1).abs())
+                .max((exact[k].1 - l2).abs());
+            err_formula = err_formula
+                .max((formula[k].0 - l1).abs())
+                .max((formula[k].1 - l2).abs());
+            let _ = std::fs::remove_file(&path);
         }
-        let sasmm = (seq_trace_time + predict_time).as_secs_f64();
-        let truth = (real_trace_time + simulate_time).as_secs_f64();
-        total_sasmm += sasmm;
-        total_truth += truth;
+        let one_run = truth.wall.as_secs_f64() / CORES.len() as f64;
+        let one_cpu = truth.cpu.as_secs_f64() / CORES.len() as f64;
+        let e = exact_cost.wall.as_secs_f64();
+        let ec = exact_cost.cpu.as_secs_f64();
+        tot_exact += e;
+        tot_formula += formula_cost.wall.as_secs_f64();
+        tot_truth += truth.wall.as_secs_f64();
+        tot_one += one_run;
+        cpu_exact += ec;
+        cpu_formula += formula_cost.cpu.as_secs_f64();
+        cpu_truth += truth.cpu.as_secs_f64();
+        cpu_one += one_cpu;
         println!(
-            "{:<10} {:>10} {:>9.3} {:>9.3} {:>9.3} {:>11.3} {:>9.3} {:>9.3} {:>6.2}x {:>12.2}",
+            "{:<10} {:>9} | {:>7.3} | {:>7.3} {:>7.3} {:>6.1} | {:>9.3} {:>7.3} {:>6.1} | {:>7.3} {:>7.3} {:>6.1} | {:>7.3} {:>7.3} | {:>9.2}x {:>9.2}x {:>7.2} {:>7.2}",
             kernel,
-            seq.accesses.len(),
-            seq_trace_time.as_secs_f64(),
-            predict_time.as_secs_f64(),
-            sasmm,
-            real_trace_time.as_secs_f64(),
-            simulate_time.as_secs_f64(),
-            truth,
-            truth / sasmm,
-            100.0 * max_err
+            accesses,
+            seq_cost.wall.as_secs_f64(),
+            e,
+            ec,
+            mib(exact_cost.peak),
+            formula_cost.wall.as_secs_f64(),
+            formula_cost.cpu.as_secs_f64(),
+            mib(formula_cost.peak),
+            truth.wall.as_secs_f64(),
+            truth.cpu.as_secs_f64(),
+            mib(truth.peak),
+            one_run,
+            one_cpu,
+            e / one_run,
+            ec / one_cpu,
+            100.0 * err_exact,
+            100.0 * err_formula
         );
     }
     println!(
-        "{:<10} {:>10} {:>9} {:>9} {:>9.3} {:>11} {:>9} {:>9.3} {:>6.2}x",
-        "total",
-        "",
-        "",
-        "",
-        total_sasmm,
-        "",
-        "",
-        total_truth,
-        total_truth / total_sasmm
+        "total wall: exact predict {tot_exact:.3} s, formula predict {tot_formula:.3} s, 5 real runs traced + measured {tot_truth:.3} s, one run + measure {tot_one:.3} s; exact / one run = {:.2}x, formula / exact = {:.2}x",
+        tot_exact / tot_one,
+        tot_formula / tot_exact
+    );
+    println!(
+        "total cpu:  exact predict {cpu_exact:.3} s, formula predict {cpu_formula:.3} s, 5 real runs traced + measured {cpu_truth:.3} s, one run + measure {cpu_one:.3} s; exact / one run = {:.2}x, formula / exact = {:.2}x",
+        cpu_exact / cpu_one,
+        cpu_formula / cpu_exact
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -10,26 +10,36 @@
 //! 5. [`model`]: the stack-distance cache model (eq. 5–7).
 //! 6. [`predict`](mod@predict): all of the above for one core count.
 //! 7. [`measure`](mod@measure): exact simulation and real PRD/CRD of a threaded run (validation).
+//! 8. [`exact`]: the exact model — hit rates of the mimicked traces from set-aware stack
+//!    distances (no eq. 5 approximation), many cache configurations and a miss-ratio curve in
+//!    one streamed pass; [`rates`] names the rates every report prints.
 //!
 //! The library returns plain data and never formats output; `rda-report predict|validate|measure`
 //! prints it. Architecture invariant: depends on the trace format, the engines and the cache
 //! simulator, never on the CLI, LLVM or the runtime.
 
 pub mod error;
+pub mod exact;
 pub mod interleave;
 pub mod measure;
 pub mod mimic;
 pub mod model;
 pub mod predict;
 pub mod profile;
+pub mod rates;
 pub mod seq;
 
 pub use error::{Result, SasmmError};
+pub use exact::{
+    predict_exact, predict_exact_many, ExactConfig, ExactPrediction, HierarchyPrediction, MrcPoint,
+    MultiHierarchy, SetStacks,
+};
 pub use interleave::Interleave;
 pub use measure::{measure, MeasureConfig, Measurement};
 pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
 pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};
+pub use rates::HitRates;
 pub use seq::SequentialTrace;
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@
 
 use crate::error::Result;
 use crate::model::Profile;
+use crate::rates::HitRates;
 use rdcachesim::{CacheConfig, Hierarchy, LevelStats};
 use rdengines::{FastCore, Histogram};
 use rdtrace::{Event, Trace};
@@ -42,6 +43,19 @@ pub struct Measurement {
     pub l2_hit: f64,
     /// Simulated local L2 hit rate: L2 hits / L2 accesses.
     pub l2_local_hit: f64,
+    /// Simulated global L2 hit rate (the same as `l2_hit`, under the name every report uses).
+    pub l2_hit_global: f64,
+    /// Simulated local L2 hit rate (the same as `l2_local_hit`, under the name every report
+    /// uses).
+    pub l2_hit_local: f64,
+    /// L1 misses per 1000 line references.
+    pub l1_mpka: f64,
+    /// L2 misses per 1000 line references.
+    pub l2_mpka: f64,
+    /// OpenMP thread number of each simulated thread (index as in `l1_per_thread`): the
+    /// `omp_thread` of its first region entry; `None` for a thread that entered no region (the
+    /// initial thread outside every region is OpenMP thread 0, but is only named so when seen).
+    pub omp_thread: Vec<Option<u32>>,
     /// Simulated L2 counts.
     pub l2: LevelStats,
     /// Eq. 7 over the real PRD (all threads): what the stack-distance model gives with a
@@ -102,6 +116,8 @@ impl Measurer {
     /// The results.
     pub fn finish(self) -> Measurement {
         let stats = self.hierarchy.stats();
+        let l1 = stats.l1_total();
+        let rates = HitRates::from_counts(l1.accesses, l1.hits, stats.l2.hits);
         let prd: Vec<Histogram> = self.prd.into_iter().map(|p| p.1).collect();
         let mut all = Histogram::new_exact();
         for h in &prd {
@@ -115,6 +131,11 @@ impl Measurer {
             l1_per_thread: stats.l1.clone(),
             l2_hit: stats.l2_global_hit_rate(),
             l2_local_hit: stats.l2_local_hit_rate(),
+            l2_hit_global: rates.l2_hit_global,
+            l2_hit_local: rates.l2_hit_local,
+            l1_mpka: rates.l1_mpka,
+            l2_mpka: rates.l2_mpka,
+            omp_thread: vec![None; stats.l1.len()],
             l2: stats.l2,
             l1_hit_from_prd: Profile::from_histogram(&all).hit_rate(&self.config.l1),
             l2_hit_from_crd: Profile::from_histogram(&crd).hit_rate(&self.config.l2),
@@ -129,12 +150,56 @@ impl Measurer {
 pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
     let threads = trace.thread_indices();
     let mut m = Measurer::new(config);
+    let mut omp: Vec<Option<u32>> = vec![None; threads.len()];
     for r in trace.merged()? {
         let (t, e) = r?;
-        if let Event::Access { addr, len, .. } = e {
-            let core = threads.binary_search(&t).unwrap_or(0);
-            m.access(core, addr, len);
+        match e {
+            Event::Access { addr, len, .. } => {
+                let core = threads.binary_search(&t).unwrap_or(0);
+                m.access(core, addr, len);
+            }
+            Event::RegionEnter { omp_thread, .. } => {
+                if let Ok(core) = threads.binary_search(&t) {
+                    omp[core].get_or_insert(omp_thread);
+                }
+            }
+            _ => {}
         }
     }
-    Ok(m.finish())
+    let mut out = m.finish();
+    for (slot, o) in out.omp_thread.iter_mut().zip(omp) {
+        *slot = o;
+    }
+    Ok(out)
+}
+
+impl Measurement {
+    /// The named rates ([`HitRates`]).
+    pub fn rates(&self) -> HitRates {
+        HitRates {
+            l1_hit: self.l1_hit,
+            l2_hit_global: self.l2_hit_global,
+            l2_hit: self.l2_hit,
+            l2_hit_local: self.l2_hit_local,
+            l1_mpka: self.l1_mpka,
+            l2_mpka: self.l2_mpka,
+        }
+    }
+
+    /// Indices into `l1_per_thread` ordered by OpenMP thread number (threads without one last,
+    /// in index order).
+    pub fn threads_by_omp_number(&self) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.l1_per_thread.len()).collect();
+        idx.sort_by_key(|&i| {
+            (
+                self.omp_thread
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or(u32::MAX),
+                i,
+            )
+        });
+        idx
+    }
 }

@@ -1,17 +1,34 @@
 //! End to end for SASMM: every OpenMP kernel of `test-programs/kernels/` is built with `rdcc`,
 //! run with OMP_NUM_THREADS = 1, 2, 4, 8 under tracing, and `rda-report validate` compares the
-//! model's predictions (from the one-thread trace only) with an exact LRU simulation of each
+//! models' predictions (from the one-thread trace only) with an exact LRU simulation of each
 //! real threaded run (private L1 8K:8:64 per thread, shared L2 128K:16:64, the SASMM paper's
 //! setup).
 //!
-//! Bound asserted: the mean absolute error over all kernels and core counts is at most
-//! 1.5 percentage points for L1 and for the (global) L2 hit rate — the goal stated for this
-//! model and the paper's headline figure. Measured on the development machine (2 cores):
-//! 0.3-0.45 pp (L1) and 0.25-0.35 pp (L2); most of it is the 1 % window sampling of Alg. 3
-//! (with every window sampled the one-thread error is the stack-distance model's alone), the
-//! rest is real interleaving of 8 threads on 2 CPUs. See the table printed with `--nocapture`.
-//! Each single kernel/core-count pair must also be within 5 pp, so one broken kernel cannot hide
-//! in a mean.
+//! Bounds asserted for the exact model (the default, `predict --model exact`: set-indexed LRU on
+//! the mimicked traces), over all kernels and core counts: mean absolute error at most 0.5
+//! percentage points for L1 and for the global L2 hit rate, no single kernel/core-count pair
+//! above 2 pp, and a mean absolute error of the local L2 hit rate of at most 3 pp. The exact
+//! model has no formula or sampling error, so what remains is the mimicking (Alg. 1-2): real
+//! threads do not run in SASMM's round-robin lockstep. That shows in the L2 of the `stream` and
+//! `lookup` kernels, whose footprints just exceed the L2: the order in which the OS runs the
+//! (here up to 8) threads on the 2 CPUs decides which lines are still in L2, so their local L2
+//! rates move by up to ~35 pp from run to run (see the comment in `stream.c`), and `jacobi2d`'s
+//! and `conv2d`'s by up to ~20 pp at 8 threads. In global L2 terms that reached 2.05 pp once
+//! (`stream`, 4 threads, measured local L2 34.8 % vs 7.1 % for the lockstep the model assumes)
+//! and 1.88 pp once (`jacobi2d`, 8 threads; 0.47 pp in the run before). So where threads
+//! time-share CPUs (more threads than `available_parallelism`), the per-case global L2 bound is
+//! half the measured L1 miss rate instead of 2 pp; those cases are counted and printed, and still
+//! count in the 0.5 pp means. On a machine with 8 or more CPUs the 2 pp bound applies to all.
+//! Measured on the 2-CPU development machine with other builds running, three runs: exact model
+//! mean abs error L1 0.02 pp, global L2 0.10-0.18 pp, local L2 1.4-2.3 pp over 52 cases; formula
+//! 9.0 / 0.39-0.44 / 7.8-8.2 pp.
+//!
+//! The formula model's numbers (eq. 5-7, `--model formula`) are printed beside them, not
+//! asserted, except that on the original seven kernels its mean errors stay within the 1.5 pp
+//! that model was accepted with. The new kernels (column walk with a power-of-two pitch, blocked
+//! matrix multiply, transposition, a stream just larger than L2, a shared read-only table,
+//! `schedule(dynamic)`) are where the formula errs; their header comments derive the expected
+//! behaviour, and the derived facts are asserted below on the measured runs.
 //!
 //! Where `valgrind` and `clang-19` are installed, the one-thread simulation is also checked
 //! against cachegrind (the paper's reference tool) on an uninstrumented `-g -O2` build, counting
@@ -39,7 +56,7 @@ fn kernels_dir() -> PathBuf {
 
 /// Label, kernel source and the sizes used here: working sets between the L1 and a few times
 /// the L2.
-const KERNELS: [(&str, &str, &[&str]); 7] = [
+const KERNELS: [(&str, &str, &[&str]); 13] = [
     ("jacobi2d", "jacobi2d", &["-DN=96", "-DTSTEPS=3"]),
     ("matmul", "matmul", &["-DN=48"]),
     ("lu", "lu", &["-DN=64"]),
@@ -49,7 +66,43 @@ const KERNELS: [(&str, &str, &[&str]); 7] = [
     ("reduction", "reduction", &["-DN=16384", "-DREPS=4"]),
     ("conv2d", "conv2d", &["-DN=128"]),
     ("bfs", "bfs", &["-DNODES=4096", "-DDEGREE=6"]),
+    ("colwalk", "colwalk", &[]),
+    ("blockmm", "blockmm", &[]),
+    ("transpose", "transpose", &[]),
+    ("stream", "stream", &[]),
+    ("lookup", "lookup", &[]),
+    ("dynamic", "dynamic", &[]),
 ];
+
+/// The kernels the formula model was accepted on (before the exact model).
+const ORIGINAL: usize = 7;
+
+/// Hit rates of one kernel/core-count pair: measured, exact model, formula.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rates {
+    l1: f64,
+    l2: f64,
+    l2_local: f64,
+}
+
+impl Rates {
+    fn of(v: &Value) -> Rates {
+        let f = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("no {k} in {v}"));
+        Rates {
+            l1: f("l1_hit"),
+            l2: f("l2_hit_global"),
+            l2_local: f("l2_hit_local"),
+        }
+    }
+}
+
+struct Row {
+    kernel: &'static str,
+    cores: usize,
+    measured: Rates,
+    exact: Rates,
+    formula: Rates,
+}
 
 const CORES: [usize; 4] = [1, 2, 4, 8];
 
@@ -95,7 +148,9 @@ fn cachegrind(kernel: &str, source: &str, defs: &[&str], dir: &Path) -> Option<(
     let mut events: Vec<String> = Vec::new();
     let mut totals: Vec<u64> = Vec::new();
     let mut file = String::new();
-    let suffix = format!("{source}.c");
+    // The kernel's own file, not one that merely ends the same way (`lookup.c` vs the loader's
+    // `dl-lookup.c`).
+    let suffix = format!("/{source}.c");
     for line in text.lines() {
         if let Some(e) = line.strip_prefix("events:") {
             events = e.split_whitespace().map(String::from).collect();
@@ -139,14 +194,126 @@ fn run_ok(cmd: &mut Command, what: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
+/// Checks `predict --json` of the jacobi kernel: named rates, several configurations, the
+/// miss-ratio curve, and agreement with `validate`.
+fn check_predict_json(report: &Path, seq: &Path, validate_exact_8: f64, validate_formula_8: f64) {
+    let predict = |extra: &[&str]| -> Value {
+        let out = run_ok(
+            Command::new(report)
+                .arg("predict")
+                .arg(seq)
+                .args(["--cores", "1,2,4,8,16", "--json", "-q"])
+                .args(extra),
+            "predict",
+        );
+        serde_json::from_str(&out).unwrap()
+    };
+    for (model, expect_8) in [("exact", validate_exact_8), ("formula", validate_formula_8)] {
+        let p = predict(&["--model", model]);
+        let list = p.as_array().expect("a JSON list");
+        let cores: Vec<u64> = list.iter().map(|o| o["cores"].as_u64().unwrap()).collect();
+        assert_eq!(cores, [1, 2, 4, 8, 16]);
+        for o in list {
+            assert_eq!(o["model"], model);
+            for key in ["l1_hit", "l2_hit", "l2_hit_global", "l2_hit_local"] {
+                let x = o[key].as_f64().unwrap();
+                assert!(x > 0.0 && x < 1.0, "{model} {key} = {x}");
+            }
+            // l2_hit is the global rate; MPKA are the miss rates per 1000 references.
+            assert_eq!(o["l2_hit"], o["l2_hit_global"]);
+            let mpka1 = o["l1_mpka"].as_f64().unwrap();
+            assert!((mpka1 - 1000.0 * (1.0 - o["l1_hit"].as_f64().unwrap())).abs() < 1e-6);
+            let mpka2 = o["l2_mpka"].as_f64().unwrap();
+            assert!((mpka2 - 1000.0 * (1.0 - o["l2_hit_global"].as_f64().unwrap())).abs() < 1e-6);
+        }
+        assert_eq!(
+            list[3]["l1_hit"].as_f64().unwrap(),
+            expect_8,
+            "predict and validate disagree for jacobi2d on 8 cores ({model})"
+        );
+    }
+    // Two L1s x two L2s in one call, and the curve. The default configuration's numbers are
+    // the same as when asked alone.
+    let alone = predict(&[]);
+    let multi = predict(&[
+        "--l1",
+        "8K:8:64",
+        "--l1",
+        "16K:4:64",
+        "--l2",
+        "128K:16:64",
+        "--l2",
+        "64K:8:64",
+        "--mrc",
+    ]);
+    let rows = multi["predictions"].as_array().unwrap();
+    assert_eq!(rows.len(), 5 * 4);
+    for (m, one) in alone.as_array().unwrap().iter().enumerate() {
+        let r = &rows[4 * m];
+        assert_eq!(
+            (r["l1_cache"].as_str(), r["l2_cache"].as_str()),
+            (Some("8K:8:64"), Some("128K:16:64"))
+        );
+        assert_eq!(r["l1_hit"], one["l1_hit"]);
+        assert_eq!(r["l2_hit_local"], one["l2_hit_local"]);
+        // The L1 rate does not depend on the L2 behind it.
+        assert_eq!(rows[4 * m + 1]["l1_hit"], one["l1_hit"]);
+    }
+    let mrc = multi["mrc"].as_array().unwrap();
+    // 1K .. 512K (4 x the largest L2), for each of the 5 core counts.
+    assert_eq!(mrc.len(), 5 * 10);
+    for curve in mrc.chunks(10) {
+        // Doubling the sets at a fixed associativity (or growing a fully associative cache)
+        // keeps LRU's inclusion property: a bigger cache never misses more.
+        for w in curve.windows(2) {
+            for key in ["private_miss_ratio", "shared_miss_ratio"] {
+                let (a, b) = (w[0][key].as_f64().unwrap(), w[1][key].as_f64().unwrap());
+                assert!(b <= a + 1e-12, "miss-ratio curve rises: {key} {a} -> {b}");
+            }
+        }
+    }
+}
+
+/// `measure --csv` is one table with per-thread rows in OpenMP thread order; `--csv-dir` writes
+/// every table.
+fn check_measure_csv(report: &Path, trace: &Path, threads: usize, dir: &Path) {
+    let csv_dir = dir.join("measure-csv");
+    let out = run_ok(
+        Command::new(report)
+            .arg("measure")
+            .arg(trace)
+            .arg("--csv")
+            .arg("--csv-dir")
+            .arg(&csv_dir),
+        "measure --csv",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("level,omp thread,"), "{out}");
+    assert!(
+        !lines.iter().any(|l| l.is_empty()),
+        "one table only:\n{out}"
+    );
+    let omp: Vec<String> = lines[1..=threads]
+        .iter()
+        .map(|l| l.split(',').nth(1).unwrap().to_string())
+        .collect();
+    let expect: Vec<String> = (0..threads).map(|t| t.to_string()).collect();
+    assert_eq!(omp, expect, "per-thread rows by OpenMP thread number");
+    assert_eq!(lines.len(), 1 + threads + 3);
+    let levels = std::fs::read_to_string(csv_dir.join("levels.csv")).unwrap();
+    assert_eq!(levels, out);
+    let profile = std::fs::read_to_string(csv_dir.join("profile_model.csv")).unwrap();
+    assert!(profile.starts_with("profile,"));
+}
+
 #[test]
 fn sasmm_predictions_match_exact_simulation_of_real_runs() {
     let (rdcc, report) = tools();
     let tmp = tempfile::tempdir().unwrap();
-    let mut rows: Vec<(String, usize, f64, f64, f64, f64)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut paper_l2 = Vec::new();
     let mut vs_cachegrind = Vec::new();
-    let mut predicted_jacobi = None;
+    let mut decomposition = Vec::new();
     for (kernel, source, defs) in KERNELS {
         let src = kernels_dir().join(format!("{source}.c"));
         let exe = tmp.path().join(kernel);
@@ -162,6 +329,9 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
         let mut traces = Vec::new();
         let mut first_output = None;
         for m in CORES {
+            // Names of one length for every thread count: the tracing runtime allocates the path
+            // on the program's heap, and a longer name can shift the arrays by a cache line, which
+            // changes which sets they use (the sequential run must see the real runs' layout).
             let trace = tmp.path().join(format!("{kernel}.{m}.rdtrace"));
             let out = run_ok(
                 Command::new(&exe)
@@ -192,37 +362,17 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
             cmd.args(extra);
             serde_json::from_str(&run_ok(&mut cmd, &format!("validate {kernel}"))).unwrap()
         };
-        if kernel == "jacobi2d" {
-            // `predict --json`: one object per core count with hit rates as fractions, the same
-            // numbers `validate` reports.
-            let out = run_ok(
-                Command::new(&report).arg("predict").arg(seq).args([
-                    "--cores",
-                    "1,2,4,8,16",
-                    "--json",
-                    "-q",
-                ]),
-                "predict",
-            );
-            let p: Value = serde_json::from_str(&out).unwrap();
-            let list = p.as_array().expect("a JSON list");
-            let cores: Vec<u64> = list.iter().map(|o| o["cores"].as_u64().unwrap()).collect();
-            assert_eq!(cores, [1, 2, 4, 8, 16]);
-            for o in list {
-                for key in ["l1_hit", "l2_hit"] {
-                    let x = o[key].as_f64().unwrap();
-                    assert!(x > 0.0 && x < 1.0, "{key} = {x}");
-                }
-            }
-            predicted_jacobi = Some(list[3]["l1_hit"].as_f64().unwrap());
-        }
         let plot = tmp.path().join(format!("{kernel}.svg"));
         let v = validate(&["--plot", plot.to_str().unwrap()]);
         let svg = std::fs::read_to_string(&plot).unwrap();
         assert!(
-            svg.contains("stroke-dasharray") && svg.contains("L2 measured"),
+            svg.contains("stroke-dasharray")
+                && svg.contains("L2 measured")
+                && svg.contains("L1 exact model")
+                && svg.contains("L1 formula"),
             "{kernel}: plot"
         );
+        assert_eq!(v["model"], "exact");
         let v_rows = v["rows"].as_array().unwrap();
         assert_eq!(v_rows.len(), CORES.len());
         for r in v_rows {
@@ -232,25 +382,45 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
                 Some(m as u64),
                 "{kernel}: threads"
             );
-            let f = |a: &str, b: &str| r[a][b].as_f64().unwrap();
-            for x in [
-                f("predicted", "l1_hit"),
-                f("predicted", "l2_hit"),
-                f("measured", "l1_hit"),
-            ] {
-                assert!(
-                    (0.0..=1.0).contains(&x),
-                    "{kernel}: hit rate {x} is not a fraction"
-                );
+            let row = Row {
+                kernel,
+                cores: m,
+                measured: Rates::of(&r["measured"]),
+                exact: Rates::of(&r["exact"]),
+                formula: Rates::of(&r["formula"]),
+            };
+            for x in [row.measured, row.exact, row.formula] {
+                for y in [x.l1, x.l2, x.l2_local] {
+                    assert!(
+                        (0.0..=1.0).contains(&y),
+                        "{kernel}: rate {y} is not a fraction"
+                    );
+                }
             }
-            rows.push((
-                kernel.to_string(),
-                m,
-                f("predicted", "l1_hit"),
-                f("measured", "l1_hit"),
-                f("predicted", "l2_hit"),
-                f("measured", "l2_hit"),
-            ));
+            // The default model is the exact one, under the old keys too.
+            assert_eq!(r["predicted"]["l1_hit"], r["exact"]["l1_hit"]);
+            assert_eq!(r["l1_abs_error"], r["errors"]["exact"]["l1"]);
+            rows.push(row);
+        }
+        let me = &v["mean_errors"];
+        decomposition.push((
+            kernel,
+            me["exact"]["l1"].as_f64().unwrap(),
+            me["formula"]["l1"].as_f64().unwrap(),
+            me["formula_real_profile"]["l1"].as_f64().unwrap(),
+            me["exact"]["l2_global"].as_f64().unwrap(),
+            me["formula"]["l2_global"].as_f64().unwrap(),
+            me["formula_real_profile"]["l2_global"].as_f64().unwrap(),
+        ));
+        if kernel == "jacobi2d" {
+            let r8 = &v_rows[3];
+            check_predict_json(
+                &report,
+                seq,
+                r8["exact"]["l1_hit"].as_f64().unwrap(),
+                r8["formula"]["l1_hit"].as_f64().unwrap(),
+            );
+            check_measure_csv(&report, &traces[2].1, 4, tmp.path());
         }
         if let Some((d1, ll)) = cachegrind(kernel, source, defs, tmp.path()) {
             let one = &v_rows[0]["measured"];
@@ -262,44 +432,79 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
                 ll,
             ));
         }
-        if let Some(p8) = predicted_jacobi.take() {
-            let v8 = v_rows[3]["predicted"]["l1_hit"].as_f64().unwrap();
-            assert_eq!(
-                p8, v8,
-                "predict and validate disagree for jacobi2d on 8 cores"
-            );
+        if rows.len() <= ORIGINAL * CORES.len() {
+            let p = validate(&["--offset-policy", "paper", "--model", "formula"]);
+            paper_l2.push((
+                kernel,
+                v["mean_errors"]["formula"]["l2_global"].as_f64().unwrap(),
+                p["l2_mean_abs_error"].as_f64().unwrap(),
+            ));
         }
-        let p = validate(&["--offset-policy", "paper"]);
-        paper_l2.push((
-            kernel,
-            v["l2_mean_abs_error"].as_f64().unwrap(),
-            p["l2_mean_abs_error"].as_f64().unwrap(),
-        ));
     }
 
-    eprintln!("kernel     cores  L1 pred  L1 meas  L1 err | L2 pred  L2 meas  L2 err   (%, pp)");
-    for (k, m, p1, m1, p2, m2) in &rows {
+    let pp = |x: f64| 100.0 * x;
+    eprintln!(
+        "{:<10} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>6} {:>6}   (%, err in pp)",
+        "kernel", "cores", "L1 ms", "exact", "err", "form", "L2g ms", "exact", "err", "form", "L2l ms",
+        "exact", "err", "form"
+    );
+    for r in &rows {
+        let (m, e, f) = (r.measured, r.exact, r.formula);
         eprintln!(
-            "{k:<10} {m:>5}  {:>7.2}  {:>7.2}  {:>6.2} | {:>7.2}  {:>7.2}  {:>6.2}",
-            100.0 * p1,
-            100.0 * m1,
-            100.0 * (p1 - m1).abs(),
-            100.0 * p2,
-            100.0 * m2,
-            100.0 * (p2 - m2).abs()
+            "{:<10} {:>5} | {:>6.2} {:>6.2} {:>6.2} {:>6.2} | {:>6.2} {:>6.2} {:>6.2} {:>6.2} | {:>6.2} {:>6.2} {:>6.2} {:>6.2}",
+            r.kernel,
+            r.cores,
+            pp(m.l1),
+            pp(e.l1),
+            pp((e.l1 - m.l1).abs()),
+            pp(f.l1),
+            pp(m.l2),
+            pp(e.l2),
+            pp((e.l2 - m.l2).abs()),
+            pp(f.l2),
+            pp(m.l2_local),
+            pp(e.l2_local),
+            pp((e.l2_local - m.l2_local).abs()),
+            pp(f.l2_local),
         );
     }
-    let n = rows.len() as f64;
-    let l1 = rows.iter().map(|r| (r.2 - r.3).abs()).sum::<f64>() / n;
-    let l2 = rows.iter().map(|r| (r.4 - r.5).abs()).sum::<f64>() / n;
+    let mean = |rows: &[Row], f: &dyn Fn(&Row) -> f64| {
+        rows.iter().map(f).sum::<f64>() / rows.len().max(1) as f64
+    };
+    let exact_l1 = mean(&rows, &|r| (r.exact.l1 - r.measured.l1).abs());
+    let exact_l2 = mean(&rows, &|r| (r.exact.l2 - r.measured.l2).abs());
+    let exact_l2l = mean(&rows, &|r| (r.exact.l2_local - r.measured.l2_local).abs());
+    let formula_l1 = mean(&rows, &|r| (r.formula.l1 - r.measured.l1).abs());
+    let formula_l2 = mean(&rows, &|r| (r.formula.l2 - r.measured.l2).abs());
+    let formula_l2l = mean(&rows, &|r| (r.formula.l2_local - r.measured.l2_local).abs());
     eprintln!(
-        "mean absolute error: L1 {:.3} pp, L2 {:.3} pp",
-        100.0 * l1,
-        100.0 * l2
+        "mean absolute error over {} cases: exact model L1 {:.3} pp, L2 global {:.3} pp, L2 local {:.3} pp",
+        rows.len(),
+        pp(exact_l1),
+        pp(exact_l2),
+        pp(exact_l2l)
     );
+    eprintln!(
+        "                                 formula     L1 {:.3} pp, L2 global {:.3} pp, L2 local {:.3} pp",
+        pp(formula_l1),
+        pp(formula_l2),
+        pp(formula_l2l)
+    );
+    eprintln!("error decomposition per kernel (mean abs error, pp): L1 exact / formula / formula on real PRD | L2 exact / formula / formula on real CRD");
+    for (k, e1, f1, r1, e2, f2, r2) in &decomposition {
+        eprintln!(
+            "{k:<10} L1 {:>6.2} {:>6.2} {:>6.2} | L2 {:>6.2} {:>6.2} {:>6.2}",
+            pp(*e1),
+            pp(*f1),
+            pp(*r1),
+            pp(*e2),
+            pp(*f2),
+            pp(*r2)
+        );
+    }
     for (k, private, paper) in &paper_l2 {
         eprintln!(
-            "{k:<10} L2 mean abs error: offset policy private {:.3} pp, paper {:.3} pp",
+            "{k:<10} formula L2 mean abs error: offset policy private {:.3} pp, paper {:.3} pp",
             100.0 * private,
             100.0 * paper
         );
@@ -326,24 +531,139 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
             "{k}: L2 simulation {l2:.4} vs cachegrind {ll:.4}"
         );
     }
-    for (k, m, p1, m1, p2, m2) in &rows {
-        assert!(
-            (p1 - m1).abs() <= 0.05,
-            "{k} on {m} cores: L1 predicted {p1:.4}, measured {m1:.4}"
-        );
-        assert!(
-            (p2 - m2).abs() <= 0.05,
-            "{k} on {m} cores: L2 predicted {p2:.4}, measured {m2:.4}"
-        );
-    }
+
+    // The behaviour derived in the new kernels' header comments, on the measured runs.
+    let one = |k: &str| rows.iter().find(|r| r.kernel == k && r.cores == 1).unwrap();
+    // Column walk: every matrix load misses (~14 % hits overall); eq. 5 predicts ~90 %.
+    let c = one("colwalk");
     assert!(
-        l1 <= 0.015,
-        "mean L1 error {:.3} pp is above 1.5 pp",
-        100.0 * l1
+        c.measured.l1 < 0.2 && c.formula.l1 > 0.8,
+        "colwalk: {:?} {:?}",
+        c.measured,
+        c.formula
+    );
+    assert!(c.measured.l2_local > 0.95, "colwalk: matrix fits L2");
+    // Transposition: the column stores all miss; about 58 % overall.
+    let t = one("transpose");
+    assert!(
+        (0.5..0.6).contains(&t.measured.l1),
+        "transpose L1 {}",
+        t.measured.l1
     );
     assert!(
-        l2 <= 0.015,
-        "mean L2 error {:.3} pp is above 1.5 pp",
-        100.0 * l2
+        t.formula.l1 > t.measured.l1 + 0.15,
+        "transpose: the formula errs high"
+    );
+    // Blocked multiply: the B tile fills its 4 sets exactly; the formula is several points high.
+    let b = one("blockmm");
+    assert!(
+        b.formula.l1 > b.measured.l1 + 0.03,
+        "blockmm: {:?} {:?}",
+        b.measured,
+        b.formula
+    );
+    // Stream just larger than L2: on one thread no L2 hit; L1 ~92-94 %, global L2 = L1.
+    let s = one("stream");
+    assert!(
+        s.measured.l2_local < 0.01,
+        "stream: L2 local {}",
+        s.measured.l2_local
+    );
+    assert!(
+        (0.91..0.945).contains(&s.measured.l1),
+        "stream L1 {}",
+        s.measured.l1
+    );
+    assert!(
+        s.formula.l2_local > 0.05,
+        "stream: the formula predicts L2 hits"
+    );
+    // Dynamic schedule: ~91 % L1 hits and L1 misses go to memory, on every core count.
+    for r in rows.iter().filter(|r| r.kernel == "dynamic") {
+        assert!(
+            (0.88..0.93).contains(&r.measured.l1),
+            "dynamic L1 {}",
+            r.measured.l1
+        );
+        assert!(
+            r.measured.l2_local < 0.05,
+            "dynamic L2 local {}",
+            r.measured.l2_local
+        );
+    }
+    // Shared read-only table: one copy in L2 however many threads, so the local L2 hit rate
+    // does not fall with more threads (private copies would need m x 16 KiB).
+    let lk: Vec<&Row> = rows.iter().filter(|r| r.kernel == "lookup").collect();
+    for r in &lk {
+        assert!(
+            r.measured.l2_local >= lk[0].measured.l2_local - 0.02,
+            "lookup on {} cores",
+            r.cores
+        );
+    }
+
+    // The exact model's bounds.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut relaxed = Vec::new();
+    for r in &rows {
+        let (k, m) = (r.kernel, r.cores);
+        assert!(
+            (r.exact.l1 - r.measured.l1).abs() <= 0.02,
+            "{k} on {m} cores: L1 exact {:.4}, measured {:.4}",
+            r.exact.l1,
+            r.measured.l1
+        );
+        // The one exception to the 2 pp bound: threads time-sharing CPUs (more threads than
+        // this machine has CPUs). Then the OS decides which thread's part of a pass runs
+        // first, and with it which lines are still in the shared L2 (derived in stream.c);
+        // no model of one trace can know that order. Measured on 2 CPUs: `stream` local L2
+        // from 0 % to 35 % for the same 4-thread run (2.05 pp of global L2 once), `jacobi2d`
+        // with 8 threads 0.47 pp in one run and 1.88 pp in the next. There the bound is half
+        // the L1 miss rate (a local L2 swing of 50 pp), and the case still counts in the
+        // 0.5 pp mean; the cases are counted and printed.
+        let bound = if m > cpus {
+            relaxed.push((k, m, (r.exact.l2 - r.measured.l2).abs()));
+            (0.5 * (1.0 - r.measured.l1)).max(0.02)
+        } else {
+            0.02
+        };
+        assert!(
+            (r.exact.l2 - r.measured.l2).abs() <= bound,
+            "{k} on {m} cores: L2 exact {:.4}, measured {:.4}",
+            r.exact.l2,
+            r.measured.l2
+        );
+    }
+    eprintln!(
+        "{} cases with more threads than the {cpus} CPUs (L2 global bound: half the L1 miss rate); above 2 pp: {:?}",
+        relaxed.len(),
+        relaxed
+            .iter()
+            .filter(|x| x.2 > 0.02)
+            .map(|x| format!("{} on {}: {:.2} pp", x.0, x.1, 100.0 * x.2))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        exact_l1 <= 0.005,
+        "mean L1 error {:.3} pp is above 0.5 pp",
+        pp(exact_l1)
+    );
+    assert!(
+        exact_l2 <= 0.005,
+        "mean L2 error {:.3} pp is above 0.5 pp",
+        pp(exact_l2)
+    );
+    assert!(
+        exact_l2l <= 0.03,
+        "mean local L2 error {:.3} pp is above 3 pp",
+        pp(exact_l2l)
+    );
+    // The formula on the kernels it was accepted on.
+    let original = &rows[..ORIGINAL * CORES.len()];
+    let f1 = mean(original, &|r| (r.formula.l1 - r.measured.l1).abs());
+    let f2 = mean(original, &|r| (r.formula.l2 - r.measured.l2).abs());
+    assert!(
+        f1 <= 0.015 && f2 <= 0.015,
+        "formula on the original kernels: {f1} {f2}"
     );
 }

@@ -13,7 +13,7 @@ use super::histogram::{
     emit_report, engine_config, granularity, parse_engine, parse_line, BlockFeeder,
     HistogramReport, TableStyle,
 };
-use super::sasmm::{emit_predictions, ModelArgs};
+use super::sasmm::{check_predict_flags, emit_predictions, ModelArgs, MultiCacheArgs};
 use crate::output::OutputArgs;
 use anyhow::{bail, Context, Result};
 use rdengines::{make_engine, EngineKind, Histogram};
@@ -73,6 +73,11 @@ pub struct LiveArgs {
     /// Print what the live reader held and its peak memory on stderr at the end.
     #[arg(long)]
     pub stats: bool,
+    /// With --predict: also the miss-ratio curve (as `predict --mrc`).
+    #[arg(long, requires = "predict")]
+    pub mrc: bool,
+    #[command(flatten)]
+    pub caches: MultiCacheArgs,
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
@@ -97,11 +102,10 @@ pub fn run(a: &LiveArgs) -> Result<()> {
         .tee
         .clone()
         .or_else(|| std::env::var_os("RDTRACE_TEE").map(PathBuf::from));
-    let model = if a.predict {
-        Some(a.model.config()?)
-    } else {
-        None
-    };
+    if a.predict {
+        // Bad model flags are usage errors before the program runs.
+        check_predict_flags(&a.model, &a.caches)?;
+    }
     let (read_fd, write_fd) = pipe()?;
     // A larger pipe lets the writer hand over a whole compressed chunk without waiting.
     // Safety: fcntl on our own descriptor; failure only leaves the default size.
@@ -165,9 +169,16 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             emit_report(&r, &all, &per_thread)?;
         }
         Analysed::Predict(seq) => {
-            let cfg = model.expect("model config with --predict");
             let source = format!("live run of {}", a.command[0].to_string_lossy());
-            emit_predictions(&source, &seq, &cfg, &a.cores, a.out.format())?;
+            emit_predictions(
+                &source,
+                &seq,
+                &a.model,
+                &a.caches,
+                &a.cores,
+                a.mrc,
+                a.out.format(),
+            )?;
         }
     }
     let _ = std::io::stdout().flush();

@@ -1,22 +1,28 @@
 //! `rda-report predict | measure | validate`: the SASMM multicore cache model.
 //!
-//! * `predict` — L1/L2 hit rates for several core counts from ONE sequential trace.
+//! * `predict` — L1/L2 hit rates for several core counts from ONE sequential trace, by the
+//!   exact model (set-aware LRU on the mimicked traces, [`rdsasmm::exact`]) or the paper's
+//!   formula (eq. 5–7); several cache configurations and a miss-ratio curve in one call.
 //! * `measure` — ground truth of a real threaded run: exact LRU simulation (private L1 per
 //!   thread, shared L2), real PRD/CRD.
-//! * `validate` — both side by side with absolute errors, as a table, JSON and an SVG plot.
+//! * `validate` — measured, exact model and formula side by side with absolute errors and the
+//!   error decomposition, as a table, JSON and an SVG plot.
 //!
-//! Hit rates are fractions in JSON and percentages in tables. The L2 hit rate is global
-//! (1 − L2 misses / references, cachegrind's convention and what eq. 7 over the CRD estimates);
-//! the local rate (hits per L2 access) is printed next to it.
+//! Hit rates are fractions in JSON and percentages in tables, per cache-line reference, under
+//! one set of names ([`rdsasmm::HitRates`]): `l1_hit`, `l2_hit_global` (1 − L2 misses /
+//! references, cachegrind's convention; `l2_hit` is an alias), `l2_hit_local` (L2 hits / L2
+//! accesses) and misses per 1000 references `l1_mpka`, `l2_mpka`.
 
 use crate::exit::usage;
 use crate::output::{emit, OutputArgs, Table};
 use crate::tracefile::OpenArgs;
 use anyhow::{Context, Result};
 use rdcachesim::CacheConfig;
+use rdsasmm::exact::default_mrc_sizes;
 use rdsasmm::{
-    measure, predict_many, BbWeighting, Interleave, MeasureConfig, Measurement, OffsetPolicy,
-    Prediction, SasmmConfig, SequentialTrace, StaticSplit,
+    measure, predict_exact_many, predict_many, BbWeighting, ExactConfig, ExactPrediction, HitRates,
+    Interleave, MeasureConfig, Measurement, OffsetPolicy, Prediction, SasmmConfig, SequentialTrace,
+    StaticSplit,
 };
 use serde::Serialize;
 use std::path::PathBuf;
@@ -106,11 +112,39 @@ pub enum WeightingArg {
     Paper,
 }
 
+/// Which model computes the hit rates.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelArg {
+    /// Exact set-associative LRU on the mimicked traces (per-set stack distances).
+    Exact,
+    /// The paper's stack-distance formula (eq. 5-7) over the sampled profile (Alg. 3, eq. 4).
+    Formula,
+}
+
+impl ModelArg {
+    fn name(self) -> &'static str {
+        match self {
+            ModelArg::Exact => "exact",
+            ModelArg::Formula => "formula",
+        }
+    }
+}
+
+/// Cache flags of `predict`: each may be repeated.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MultiCacheArgs {
+    /// Private L1 per core as SIZE:WAYS:LINE (WAYS may be `full`); repeat (or separate by
+    /// commas) for several configurations.
+    #[arg(long, default_value = "8K:8:64", value_delimiter = ',', value_parser = parse_cache)]
+    pub l1: Vec<CacheConfig>,
+    /// Shared L2 as SIZE:WAYS:LINE; repeat for several. Every L1 x L2 pair is predicted.
+    #[arg(long, default_value = "128K:16:64", value_delimiter = ',', value_parser = parse_cache)]
+    pub l2: Vec<CacheConfig>,
+}
+
 /// Model flags shared by `predict` and `validate`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ModelArgs {
-    #[command(flatten)]
-    pub caches: CacheArgs,
     /// Interleaving of the shared trace (SASMM Alg. 2).
     #[arg(long, value_enum, default_value_t = InterleaveArg::Rr)]
     pub interleave: InterleaveArg,
@@ -135,12 +169,16 @@ pub struct ModelArgs {
     /// Block weights of eq. 4.
     #[arg(long, value_enum, default_value_t = WeightingArg::Mimicked)]
     pub weighting: WeightingArg,
+    /// The model: `exact` simulates set-indexed LRU caches on the mimicked traces (no eq. 5
+    /// approximation, no sampling); `formula` is the paper's eq. 5-7 (the sampling flags above
+    /// apply to it only).
+    #[arg(long, value_enum, default_value_t = ModelArg::Exact)]
+    pub model: ModelArg,
 }
 
 impl ModelArgs {
-    /// The model configuration these flags describe.
-    pub fn config(&self) -> Result<SasmmConfig> {
-        let (l1, l2) = self.caches.parse()?;
+    /// The formula model's configuration for one L1/L2 pair.
+    pub fn config(&self, l1: CacheConfig, l2: CacheConfig) -> Result<SasmmConfig> {
         let mut c = SasmmConfig {
             l1,
             l2,
@@ -173,12 +211,32 @@ impl ModelArgs {
         c.profile.validate().map_err(|e| usage(e.to_string()))?;
         Ok(c)
     }
+
+    fn exact_config(&self, l1: &[CacheConfig], l2: &[CacheConfig]) -> Result<ExactConfig> {
+        let c = self.config(l1[0], l2[0])?;
+        Ok(ExactConfig {
+            l1: l1.to_vec(),
+            l2: l2.to_vec(),
+            mimic: c.mimic,
+            interleave: c.interleave,
+            mrc: Vec::new(),
+        })
+    }
 }
+
+const RATES_HELP: &str = "Rates are per cache-line reference (an access that straddles two lines is two references): \
+L1 hit = L1 hits / references; L2 global hit = 1 - L2 misses / references (l2_hit in JSON is an alias); \
+L2 local hit = L2 hits / L2 accesses (the L1 misses); MPKA = misses per 1000 references.";
 
 /// Arguments of `predict`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Example:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json"
+    after_help = format!("{RATES_HELP}\n\nThe exact model (default) simulates a private set-associative LRU L1 per core and a shared, \
+non-inclusive L2 on the traces SASMM mimics from the sequential run (Alg. 1-2), from per-set stack distances; \
+`--model formula` applies the paper's eq. 5-7 to the sampled reuse profile instead.\n\n\
+Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
+rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
+rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula")
 )]
 pub struct PredictArgs {
     /// Trace of a sequential run (OMP_NUM_THREADS=1).
@@ -189,6 +247,13 @@ pub struct PredictArgs {
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
     pub cores: Vec<u16>,
     #[command(flatten)]
+    pub caches: MultiCacheArgs,
+    /// Also print a miss-ratio curve: private caches (first L1's ways and line) and a shared
+    /// cache (first L2's) of 1 KiB, 2 KiB, ... up to 4x the largest L2. JSON becomes
+    /// {"predictions": [...], "mrc": [...]}.
+    #[arg(long)]
+    pub mrc: bool,
+    #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -197,7 +262,10 @@ pub struct PredictArgs {
 /// Arguments of `measure`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Example:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64"
+    after_help = format!("{RATES_HELP}\n\nPer-thread rows are ordered by OpenMP thread number. `--csv` prints the \
+one hit-rate table (one CSV table per stream); `--csv-dir DIR` writes every table as its own file.\n\n\
+Examples:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64\n  \
+rda-report measure t4.rdtrace --csv-dir out/")
 )]
 pub struct MeasureArgs {
     /// Trace of a real run (any number of threads).
@@ -206,6 +274,9 @@ pub struct MeasureArgs {
     pub open: crate::tracefile::OpenArgs,
     #[command(flatten)]
     pub caches: CacheArgs,
+    /// Write each table as a CSV file into this directory (levels.csv, profile_model.csv).
+    #[arg(long, value_name = "DIR")]
+    pub csv_dir: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -213,7 +284,10 @@ pub struct MeasureArgs {
 /// Arguments of `validate`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg"
+    after_help = format!("{RATES_HELP}\n\nShows, per core count and level, the measured rate, the exact model and the formula, \
+and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
+the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone).\n\n\
+Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg")
 )]
 pub struct ValidateArgs {
     /// Trace of a sequential run (the model's input).
@@ -225,46 +299,97 @@ pub struct ValidateArgs {
     #[arg(long = "real", value_name = "CORES=TRACE", required = true, value_parser = parse_real)]
     pub real: Vec<(usize, PathBuf)>,
     #[command(flatten)]
+    pub caches: CacheArgs,
+    #[command(flatten)]
     pub model: ModelArgs,
-    /// Also write an SVG plot of hit rate vs cores (predicted dashed, measured solid).
+    /// Also write an SVG plot of hit rate vs cores (models dashed, measured solid).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
 }
 
-/// One core count of `predict`'s JSON.
+/// One core count and hierarchy of `predict`'s JSON.
 #[derive(Serialize)]
 struct PredictRow {
+    model: &'static str,
     cores: usize,
-    l1_hit: f64,
-    l2_hit: f64,
+    l1_cache: String,
+    l2_cache: String,
+    #[serde(flatten)]
+    rates: HitRates,
+    /// Old name of `l2_hit_local`.
     l2_local_hit: f64,
-    l1_hit_exact_profile: f64,
-    l2_hit_exact_profile: f64,
-    l1_hit_paper_weights: f64,
-    l2_hit_paper_weights: f64,
     l1_hit_per_core: Vec<f64>,
     references: u64,
-    shared_references: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l1_hit_exact_profile: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l2_hit_exact_profile: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l1_hit_paper_weights: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    l2_hit_paper_weights: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shared_references: Option<u64>,
 }
 
 impl PredictRow {
-    fn new(p: &Prediction) -> Self {
+    fn formula(p: &Prediction, cfg: &SasmmConfig) -> Self {
+        let rates = HitRates::from_global(p.l1.hit, p.l2.hit);
         PredictRow {
+            model: "formula",
             cores: p.cores,
-            l1_hit: p.l1.hit,
-            l2_hit: p.l2.hit,
+            l1_cache: cfg.l1.to_string(),
+            l2_cache: cfg.l2.to_string(),
+            rates,
             l2_local_hit: p.l2_local_hit,
-            l1_hit_exact_profile: p.l1.hit_exact_profile,
-            l2_hit_exact_profile: p.l2.hit_exact_profile,
-            l1_hit_paper_weights: p.l1.hit_paper_weights,
-            l2_hit_paper_weights: p.l2.hit_paper_weights,
             l1_hit_per_core: p.l1_per_core.clone(),
             references: p.l1.references,
-            shared_references: p.l2.references,
+            l1_hit_exact_profile: Some(p.l1.hit_exact_profile),
+            l2_hit_exact_profile: Some(p.l2.hit_exact_profile),
+            l1_hit_paper_weights: Some(p.l1.hit_paper_weights),
+            l2_hit_paper_weights: Some(p.l2.hit_paper_weights),
+            shared_references: Some(p.l2.references),
         }
     }
+
+    fn exact(p: &ExactPrediction, k: usize) -> Self {
+        let h = &p.hierarchies[k];
+        PredictRow {
+            model: "exact",
+            cores: p.cores,
+            l1_cache: h.l1.to_string(),
+            l2_cache: h.l2.to_string(),
+            rates: h.rates,
+            l2_local_hit: h.rates.l2_hit_local,
+            l1_hit_per_core: h.l1_hit_per_core.clone(),
+            references: h.references,
+            l1_hit_exact_profile: None,
+            l2_hit_exact_profile: None,
+            l1_hit_paper_weights: None,
+            l2_hit_paper_weights: None,
+            shared_references: None,
+        }
+    }
+}
+
+/// One point of `predict --mrc`'s curve.
+#[derive(Serialize)]
+struct MrcRow {
+    model: &'static str,
+    cores: usize,
+    size: u64,
+    private_cache: String,
+    shared_cache: String,
+    private_miss_ratio: f64,
+    shared_miss_ratio: f64,
+}
+
+#[derive(Serialize)]
+struct PredictWithMrc<'a> {
+    predictions: &'a [PredictRow],
+    mrc: &'a [MrcRow],
 }
 
 fn pct(x: f64) -> String {
@@ -277,27 +402,87 @@ fn open_seq(path: &std::path::Path, open: &OpenArgs) -> Result<SequentialTrace> 
     Ok(SequentialTrace::from_trace(&trace)?)
 }
 
+fn check_cores(cores: &[usize]) -> Result<()> {
+    if cores.is_empty() || cores.contains(&0) {
+        return Err(usage("--cores needs core counts of at least 1"));
+    }
+    Ok(())
+}
+
 fn predict_all(
     seq: &SequentialTrace,
     cfg: &SasmmConfig,
     cores: &[usize],
 ) -> Result<Vec<Prediction>> {
-    if cores.is_empty() || cores.contains(&0) {
-        return Err(usage("--cores needs core counts of at least 1"));
-    }
+    check_cores(cores)?;
     predict_many(seq, cfg, cores).context("predicting")
 }
 
+fn exact_all(
+    seq: &SequentialTrace,
+    cfg: &ExactConfig,
+    cores: &[usize],
+) -> Result<Vec<ExactPrediction>> {
+    check_cores(cores)?;
+    predict_exact_many(seq, cfg, cores).context("predicting (exact model)")
+}
+
+/// The formula's miss-ratio curve: eq. 7 over the exact profiles of the mimicked traces (PRD
+/// for the private caches, CRD for the shared one) at every size.
+fn formula_mrc(
+    p: &Prediction,
+    l1: &CacheConfig,
+    l2: &CacheConfig,
+    sizes: &[u64],
+) -> Result<Vec<MrcRow>> {
+    use rdsasmm::model::Profile;
+    let mut prd = rdengines::Histogram::new_exact();
+    for h in &p.prd {
+        prd.merge(h);
+    }
+    let (prd, crd) = (
+        Profile::from_histogram(&prd),
+        Profile::from_histogram(&p.crd),
+    );
+    sizes
+        .iter()
+        .map(|&size| {
+            let private = rdsasmm::exact::resized(l1, size)?;
+            let shared = rdsasmm::exact::resized(l2, size)?;
+            Ok(MrcRow {
+                model: "formula",
+                cores: p.cores,
+                size,
+                private_cache: private.to_string(),
+                shared_cache: shared.to_string(),
+                private_miss_ratio: 1.0 - prd.hit_rate(&private),
+                shared_miss_ratio: 1.0 - crd.hit_rate(&shared),
+            })
+        })
+        .collect()
+}
+
 fn run_predict(a: &PredictArgs) -> Result<()> {
-    let cfg = a.model.config()?;
+    check_predict_flags(&a.model, &a.caches)?;
     let seq = open_seq(&a.trace, &a.open)?;
     emit_predictions(
         &a.trace.display().to_string(),
         &seq,
-        &cfg,
+        &a.model,
+        &a.caches,
         &a.cores,
+        a.mrc,
         a.out.format(),
     )
+}
+
+/// Checks `predict`'s model and cache flags before any trace is read (usage errors).
+pub fn check_predict_flags(model: &ModelArgs, caches: &MultiCacheArgs) -> Result<()> {
+    let (l1s, l2s) = (&caches.l1, &caches.l2);
+    if l1s.is_empty() || l2s.is_empty() {
+        return Err(usage("--l1 and --l2 need at least one cache each"));
+    }
+    model.config(l1s[0], l2s[0]).map(|_| ())
 }
 
 /// Predicts for every core count and prints `predict`'s report (shared with `live --predict`,
@@ -305,38 +490,134 @@ fn run_predict(a: &PredictArgs) -> Result<()> {
 pub fn emit_predictions(
     source: &str,
     seq: &SequentialTrace,
-    cfg: &SasmmConfig,
+    model: &ModelArgs,
+    caches: &MultiCacheArgs,
     cores: &[u16],
+    with_mrc: bool,
     format: crate::output::Format,
 ) -> Result<()> {
+    check_predict_flags(model, caches)?;
+    let (l1s, l2s) = (&caches.l1, &caches.l2);
     let cores: Vec<usize> = cores.iter().map(|&m| m as usize).collect();
-    let preds = predict_all(seq, cfg, &cores)?;
-    let rows: Vec<PredictRow> = preds.iter().map(PredictRow::new).collect();
+    let sizes = if with_mrc {
+        default_mrc_sizes(l2s)
+    } else {
+        Vec::new()
+    };
+    let mut rows: Vec<PredictRow> = Vec::new();
+    let mut mrc: Vec<MrcRow> = Vec::new();
+    match model.model {
+        ModelArg::Exact => {
+            let mut cfg = model.exact_config(l1s, l2s)?;
+            cfg.mrc = sizes;
+            let preds = exact_all(seq, &cfg, &cores)?;
+            for p in &preds {
+                rows.extend((0..p.hierarchies.len()).map(|k| PredictRow::exact(p, k)));
+                mrc.extend(p.mrc.iter().map(|pt| MrcRow {
+                    model: "exact",
+                    cores: p.cores,
+                    size: pt.size,
+                    private_cache: pt.private.to_string(),
+                    shared_cache: pt.shared.to_string(),
+                    private_miss_ratio: pt.private_miss_ratio,
+                    shared_miss_ratio: pt.shared_miss_ratio,
+                }));
+            }
+        }
+        ModelArg::Formula => {
+            let mut by_pair = Vec::new();
+            for l1 in l1s {
+                for l2 in l2s {
+                    let cfg = model.config(*l1, *l2)?;
+                    by_pair.push((cfg, predict_all(seq, &cfg, &cores)?));
+                }
+            }
+            // Core-count-major like the exact model's rows.
+            for (m, _) in cores.iter().enumerate() {
+                for (cfg, preds) in &by_pair {
+                    rows.push(PredictRow::formula(&preds[m], cfg));
+                }
+                if with_mrc {
+                    mrc.extend(formula_mrc(&by_pair[0].1[m], &l1s[0], &l2s[0], &sizes)?);
+                }
+            }
+        }
+    }
     let mut t = Table::new([
         "cores",
+        "L1",
+        "L2",
         "L1 hit %",
         "L2 hit % (global)",
         "L2 hit % (local)",
-        "L1 % exact PRD",
-        "L2 % exact CRD",
+        "L1 MPKA",
+        "L2 MPKA",
         "references",
     ])
     .titled(format!(
-        "SASMM prediction from {source} (L1 {} private, L2 {} shared)",
-        cfg.l1, cfg.l2
+        "SASMM prediction ({} model) from {} (private L1, shared L2; rates per cache-line reference, MPKA = misses per 1000 references)",
+        model.model.name(),
+        source,
     ));
     for r in &rows {
         t.row([
             r.cores.to_string(),
-            pct(r.l1_hit),
-            pct(r.l2_hit),
-            pct(r.l2_local_hit),
-            pct(r.l1_hit_exact_profile),
-            pct(r.l2_hit_exact_profile),
+            r.l1_cache.clone(),
+            r.l2_cache.clone(),
+            pct(r.rates.l1_hit),
+            pct(r.rates.l2_hit_global),
+            pct(r.rates.l2_hit_local),
+            format!("{:.2}", r.rates.l1_mpka),
+            format!("{:.2}", r.rates.l2_mpka),
             r.references.to_string(),
         ]);
     }
-    emit(format, &rows, &[t])
+    let mut tables = vec![t];
+    if model.model == ModelArg::Formula {
+        let mut f = Table::new(["cores", "L1", "L2", "L1 % exact PRD", "L2 % exact CRD"])
+            .titled("Eq. 7 over the exact (unsampled) profiles of the mimicked traces");
+        for r in &rows {
+            f.row([
+                r.cores.to_string(),
+                r.l1_cache.clone(),
+                r.l2_cache.clone(),
+                pct(r.l1_hit_exact_profile.unwrap_or(0.0)),
+                pct(r.l2_hit_exact_profile.unwrap_or(0.0)),
+            ]);
+        }
+        tables.push(f);
+    }
+    if with_mrc {
+        let mut c = Table::new([
+            "cores",
+            "size",
+            "private cache",
+            "private miss %",
+            "shared cache",
+            "shared miss %",
+        ])
+        .titled(format!(
+            "Miss-ratio curve ({} model): private caches over each core's trace, one shared cache over the interleaved trace",
+            model.model.name()
+        ));
+        for r in &mrc {
+            c.row([
+                r.cores.to_string(),
+                r.size.to_string(),
+                r.private_cache.clone(),
+                pct(r.private_miss_ratio),
+                r.shared_cache.clone(),
+                pct(r.shared_miss_ratio),
+            ]);
+        }
+        tables.push(c);
+        let json = PredictWithMrc {
+            predictions: &rows,
+            mrc: &mrc,
+        };
+        return emit(format, &json, &tables);
+    }
+    emit(format, &rows, &tables)
 }
 
 /// `measure`'s JSON.
@@ -360,71 +641,158 @@ fn measure_file(
         .with_context(|| format!("measuring {}", path.display()))
 }
 
+fn mpka(misses: u64, refs: u64) -> String {
+    if refs == 0 {
+        "0.00".into()
+    } else {
+        format!("{:.2}", 1000.0 * misses as f64 / refs as f64)
+    }
+}
+
 fn run_measure(a: &MeasureArgs) -> Result<()> {
     let (l1, l2) = a.caches.parse()?;
     let m = measure_file(&a.trace, &a.open, l1, l2)?;
-    let mut t = Table::new(["level", "accesses", "hits", "hit %"]).titled(format!(
-        "Exact LRU simulation of {} ({} threads; L1 {l1} private, L2 {l2} shared)",
+    let mut t = Table::new([
+        "level",
+        "omp thread",
+        "accesses",
+        "hits",
+        "misses",
+        "hit %",
+        "misses per 1000 refs",
+    ])
+    .titled(format!(
+        "Exact LRU simulation of {} ({} threads; L1 {l1} private, L2 {l2} shared; rates per cache-line reference)",
         a.trace.display(),
         m.threads
     ));
-    for (i, s) in m.l1_per_thread.iter().enumerate() {
+    for i in m.threads_by_omp_number() {
+        let s = &m.l1_per_thread[i];
         t.row([
             format!("L1 thread {i}"),
+            m.omp_thread
+                .get(i)
+                .copied()
+                .flatten()
+                .map_or("-".to_string(), |o| o.to_string()),
             s.accesses.to_string(),
             s.hits.to_string(),
+            s.misses().to_string(),
             pct(s.hit_rate()),
+            mpka(s.misses(), s.accesses),
         ]);
     }
     let l1_hits: u64 = m.l1_per_thread.iter().map(|s| s.hits).sum();
     t.row([
         "L1 all".to_string(),
+        "-".into(),
         m.references.to_string(),
         l1_hits.to_string(),
+        (m.references - l1_hits).to_string(),
         pct(m.l1_hit),
+        mpka(m.references - l1_hits, m.references),
     ]);
     t.row([
         "L2 (local)".to_string(),
+        "-".into(),
         m.l2.accesses.to_string(),
         m.l2.hits.to_string(),
-        pct(m.l2_local_hit),
+        m.l2.misses().to_string(),
+        pct(m.l2_hit_local),
+        mpka(m.l2.misses(), m.references),
     ]);
     t.row([
         "L2 (global)".to_string(),
+        "-".into(),
         m.references.to_string(),
         (m.references - m.l2.misses()).to_string(),
-        pct(m.l2_hit),
+        m.l2.misses().to_string(),
+        pct(m.l2_hit_global),
+        mpka(m.l2.misses(), m.references),
     ]);
     let mut p = Table::new(["profile", "model hit %"])
         .titled("Stack-distance model (eq. 5-7) on the real profiles");
     p.row(["L1 from real PRD".to_string(), pct(m.l1_hit_from_prd)]);
     p.row(["L2 from real CRD".to_string(), pct(m.l2_hit_from_crd)]);
+    if let Some(dir) = &a.csv_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for (name, table) in [("levels.csv", &t), ("profile_model.csv", &p)] {
+            let path = dir.join(name);
+            std::fs::write(&path, table.render_csv())
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
     let json = MeasureJson {
         trace: a.trace.display().to_string(),
         l1: l1.to_string(),
         l2: l2.to_string(),
         m: &m,
     };
-    emit(a.out.format(), &json, &[t, p])
+    match a.out.format() {
+        // One CSV table per stream: the hit-rate table (the rest is in --csv-dir and --json).
+        crate::output::Format::Csv => emit(a.out.format(), &json, &[t]),
+        f => emit(f, &json, &[t, p]),
+    }
+}
+
+/// Picks one rate.
+type RateOf = fn(&HitRates) -> f64;
+/// Picks one error.
+type ErrorOf = fn(&Errors) -> f64;
+
+/// Absolute errors of one model against the measured run.
+#[derive(Serialize, Clone, Copy, Default)]
+struct Errors {
+    l1: f64,
+    l2_global: f64,
+    l2_local: f64,
+}
+
+impl Errors {
+    fn of(p: &HitRates, m: &HitRates) -> Self {
+        Errors {
+            l1: (p.l1_hit - m.l1_hit).abs(),
+            l2_global: (p.l2_hit_global - m.l2_hit_global).abs(),
+            l2_local: (p.l2_hit_local - m.l2_hit_local).abs(),
+        }
+    }
 }
 
 /// One row of `validate`'s JSON.
 #[derive(Serialize)]
 struct ValidateRow {
     cores: usize,
+    /// The model chosen by `--model`.
     predicted: PredictRow,
+    exact: PredictRow,
+    formula: PredictRow,
     measured: MeasuredRow,
+    /// Errors of the chosen model (old keys).
     l1_abs_error: f64,
     l2_abs_error: f64,
     l2_local_abs_error: f64,
+    errors: ErrorDecomposition,
+}
+
+/// Where the error comes from.
+#[derive(Serialize, Clone, Copy, Default)]
+struct ErrorDecomposition {
+    /// Exact model: mimicked traces simulated exactly — the mimicking (Alg. 1-2) alone.
+    exact: Errors,
+    /// The formula as `predict --model formula` runs it (sampled profile of the mimicked trace).
+    formula: Errors,
+    /// The formula over the mimicked traces' exact profiles (no sampling).
+    formula_mimicked_profile: Errors,
+    /// The formula over the real run's own PRD/CRD: the formula's error alone.
+    formula_real_profile: Errors,
 }
 
 #[derive(Serialize)]
 struct MeasuredRow {
     trace: String,
     threads: usize,
-    l1_hit: f64,
-    l2_hit: f64,
+    #[serde(flatten)]
+    rates: HitRates,
     l2_local_hit: f64,
     l1_hit_from_prd: f64,
     l2_hit_from_crd: f64,
@@ -436,21 +804,38 @@ struct ValidateJson {
     seq: String,
     l1: String,
     l2: String,
+    model: &'static str,
     rows: Vec<ValidateRow>,
     l1_mean_abs_error: f64,
     l2_mean_abs_error: f64,
     l2_local_mean_abs_error: f64,
+    mean_errors: ErrorDecomposition,
+}
+
+fn mean_errors(rows: &[ValidateRow], f: impl Fn(&ErrorDecomposition) -> Errors) -> Errors {
+    let n = rows.len().max(1) as f64;
+    let mut e = Errors::default();
+    for r in rows {
+        let x = f(&r.errors);
+        e.l1 += x.l1 / n;
+        e.l2_global += x.l2_global / n;
+        e.l2_local += x.l2_local / n;
+    }
+    e
 }
 
 fn run_validate(a: &ValidateArgs) -> Result<()> {
-    let cfg = a.model.config()?;
+    let (l1, l2) = a.caches.parse()?;
+    let cfg = a.model.config(l1, l2)?;
+    let ecfg = a.model.exact_config(&[l1], &[l2])?;
     let mut reals = a.real.clone();
     reals.sort_by_key(|r| r.0);
     let seq = open_seq(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
-    let preds = predict_all(&seq, &cfg, &cores)?;
+    let formula = predict_all(&seq, &cfg, &cores)?;
+    let exact = exact_all(&seq, &ecfg, &cores)?;
     let mut rows = Vec::new();
-    for ((m, path), p) in reals.iter().zip(&preds) {
+    for (((m, path), p), e) in reals.iter().zip(&formula).zip(&exact) {
         let meas = measure_file(path, &a.open, cfg.l1, cfg.l2)?;
         if meas.threads != *m {
             eprintln!(
@@ -459,17 +844,42 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
                 meas.threads
             );
         }
+        let mr = meas.rates();
+        let f = PredictRow::formula(p, &cfg);
+        let x = PredictRow::exact(e, 0);
+        let errors = ErrorDecomposition {
+            exact: Errors::of(&x.rates, &mr),
+            formula: Errors::of(&f.rates, &mr),
+            formula_mimicked_profile: Errors::of(
+                &HitRates::from_global(p.l1.hit_exact_profile, p.l2.hit_exact_profile),
+                &mr,
+            ),
+            formula_real_profile: Errors::of(
+                &HitRates::from_global(meas.l1_hit_from_prd, meas.l2_hit_from_crd),
+                &mr,
+            ),
+        };
+        let chosen = match a.model.model {
+            ModelArg::Exact => errors.exact,
+            ModelArg::Formula => errors.formula,
+        };
+        let predicted = match a.model.model {
+            ModelArg::Exact => PredictRow::exact(e, 0),
+            ModelArg::Formula => PredictRow::formula(p, &cfg),
+        };
         rows.push(ValidateRow {
             cores: *m,
-            predicted: PredictRow::new(p),
-            l1_abs_error: (p.l1.hit - meas.l1_hit).abs(),
-            l2_abs_error: (p.l2.hit - meas.l2_hit).abs(),
-            l2_local_abs_error: (p.l2_local_hit - meas.l2_local_hit).abs(),
+            predicted,
+            exact: x,
+            formula: f,
+            l1_abs_error: chosen.l1,
+            l2_abs_error: chosen.l2_global,
+            l2_local_abs_error: chosen.l2_local,
+            errors,
             measured: MeasuredRow {
                 trace: path.display().to_string(),
                 threads: meas.threads,
-                l1_hit: meas.l1_hit,
-                l2_hit: meas.l2_hit,
+                rates: mr,
                 l2_local_hit: meas.l2_local_hit,
                 l1_hit_from_prd: meas.l1_hit_from_prd,
                 l2_hit_from_crd: meas.l2_hit_from_crd,
@@ -477,58 +887,94 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
             },
         });
     }
-    let mean =
-        |f: fn(&ValidateRow) -> f64| rows.iter().map(f).sum::<f64>() / rows.len().max(1) as f64;
+    let mean_all = ErrorDecomposition {
+        exact: mean_errors(&rows, |e| e.exact),
+        formula: mean_errors(&rows, |e| e.formula),
+        formula_mimicked_profile: mean_errors(&rows, |e| e.formula_mimicked_profile),
+        formula_real_profile: mean_errors(&rows, |e| e.formula_real_profile),
+    };
+    let chosen = match a.model.model {
+        ModelArg::Exact => mean_all.exact,
+        ModelArg::Formula => mean_all.formula,
+    };
     let json = ValidateJson {
         seq: a.seq.display().to_string(),
         l1: cfg.l1.to_string(),
         l2: cfg.l2.to_string(),
-        l1_mean_abs_error: mean(|r| r.l1_abs_error),
-        l2_mean_abs_error: mean(|r| r.l2_abs_error),
-        l2_local_mean_abs_error: mean(|r| r.l2_local_abs_error),
+        model: a.model.model.name(),
+        l1_mean_abs_error: chosen.l1,
+        l2_mean_abs_error: chosen.l2_global,
+        l2_local_mean_abs_error: chosen.l2_local,
+        mean_errors: mean_all,
         rows,
     };
     let mut t = Table::new([
         "cores",
         "level",
-        "predicted %",
         "measured %",
-        "abs error (pp)",
+        "exact %",
+        "exact err (pp)",
+        "formula %",
+        "formula err (pp)",
+        "formula on real profile %",
+        "its err (pp)",
     ])
     .titled(format!(
-        "SASMM vs exact simulation (L1 {} private, L2 {} shared; seq trace {})",
+        "SASMM vs exact simulation of the real runs (L1 {} private, L2 {} shared; seq trace {}; rates per cache-line reference)",
         cfg.l1,
         cfg.l2,
         a.seq.display()
     ));
     for r in &json.rows {
-        t.row([
-            r.cores.to_string(),
-            "L1".into(),
-            pct(r.predicted.l1_hit),
-            pct(r.measured.l1_hit),
-            pct(r.l1_abs_error),
-        ]);
-        t.row([
-            r.cores.to_string(),
-            "L2".into(),
-            pct(r.predicted.l2_hit),
-            pct(r.measured.l2_hit),
-            pct(r.l2_abs_error),
-        ]);
-        t.row([
-            r.cores.to_string(),
-            "L2 local".into(),
-            pct(r.predicted.l2_local_hit),
-            pct(r.measured.l2_local_hit),
-            pct(r.l2_local_abs_error),
+        let real_profile =
+            HitRates::from_global(r.measured.l1_hit_from_prd, r.measured.l2_hit_from_crd);
+        let levels: [(&str, RateOf); 3] = [
+            ("L1", |h| h.l1_hit),
+            ("L2 global", |h| h.l2_hit_global),
+            ("L2 local", |h| h.l2_hit_local),
+        ];
+        for (name, get) in levels {
+            let meas = get(&r.measured.rates);
+            t.row([
+                r.cores.to_string(),
+                name.into(),
+                pct(meas),
+                pct(get(&r.exact.rates)),
+                pct((get(&r.exact.rates) - meas).abs()),
+                pct(get(&r.formula.rates)),
+                pct((get(&r.formula.rates) - meas).abs()),
+                pct(get(&real_profile)),
+                pct((get(&real_profile) - meas).abs()),
+            ]);
+        }
+    }
+    let mut s = Table::new([
+        "level",
+        "exact model",
+        "formula (sampled)",
+        "formula, mimicked exact profile",
+        "formula, real profile",
+    ])
+    .titled(
+        "Mean absolute error (pp) over core counts. Decomposition: the exact model's error is the \
+         mimicking (Alg. 1-2) alone; the formula on the real run's own profile is the formula's \
+         error alone",
+    );
+    let e = &json.mean_errors;
+    let levels: [(&str, ErrorOf); 3] = [
+        ("L1", |x| x.l1),
+        ("L2 global", |x| x.l2_global),
+        ("L2 local", |x| x.l2_local),
+    ];
+    for (name, get) in levels {
+        s.row([
+            name.to_string(),
+            pct(get(&e.exact)),
+            pct(get(&e.formula)),
+            pct(get(&e.formula_mimicked_profile)),
+            pct(get(&e.formula_real_profile)),
         ]);
     }
-    let mut s =
-        Table::new(["level", "mean abs error (pp)"]).titled("Mean absolute error over core counts");
-    s.row(["L1".to_string(), pct(json.l1_mean_abs_error)]);
-    s.row(["L2".to_string(), pct(json.l2_mean_abs_error)]);
-    s.row(["L2 local".to_string(), pct(json.l2_local_mean_abs_error)]);
     if let Some(path) = &a.plot {
         use crate::plot::{line_chart, write_svg, Series};
         let series = |name: &str, dashed: bool, f: &dyn Fn(&ValidateRow) -> f64| Series {
@@ -545,10 +991,12 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
             "cores",
             "hit rate (%)",
             &[
-                series("L1 predicted", true, &|r| r.predicted.l1_hit),
-                series("L1 measured", false, &|r| r.measured.l1_hit),
-                series("L2 predicted", true, &|r| r.predicted.l2_hit),
-                series("L2 measured", false, &|r| r.measured.l2_hit),
+                series("L1 exact model", true, &|r| r.exact.rates.l1_hit),
+                series("L1 formula", true, &|r| r.formula.rates.l1_hit),
+                series("L1 measured", false, &|r| r.measured.rates.l1_hit),
+                series("L2 exact model", true, &|r| r.exact.rates.l2_hit_global),
+                series("L2 formula", true, &|r| r.formula.rates.l2_hit_global),
+                series("L2 measured", false, &|r| r.measured.rates.l2_hit_global),
             ],
             Some(100.0),
         );

@@ -1,0 +1,806 @@
+//! The exact model: hit rates of the *mimicked* traces (Alg. 1 private traces, Alg. 2 shared
+//! trace) from set-aware LRU stack distances instead of the stack-distance formula (eq. 5–7).
+//!
+//! Eq. 5 assumes lines fall into sets uniformly at random; real caches index sets by address
+//! bits, so a column walk with a power-of-two pitch, a blocked kernel or a stream just larger than
+//! the cache behave differently from the formula. Here every reference gets its *per-set* LRU
+//! stack distance: the number of distinct lines of the same set touched since its previous use.
+//! In an A-way LRU cache with that set count the reference hits exactly when the distance is
+//! below A, so one stack per set count answers every associativity at once ([`SetStacks`] keeps
+//! each set's stack only as deep as the largest associativity asked for, which bounds its memory
+//! by the cache size, not by the trace).
+//!
+//! The hierarchy is the one [`crate::measure`] simulates: a private L1 per core and a shared,
+//! non-inclusive L2 looked up on L1 misses only ([`rdcachesim::Hierarchy`]). One pass over the
+//! interleaved shared trace (streamed, never materialised) drives every core's L1 stacks in that
+//! core's own order — which is its private trace — and feeds the L1 misses of each L1
+//! configuration to that configuration's L2 stacks. The result equals an exact simulation of the
+//! mimicked traces for every `(L1, L2)` pair asked for; what remains of the error against a real
+//! run is the mimicking (Alg. 1–2) alone.
+
+use crate::error::{Result, SasmmError};
+use crate::interleave::{for_each_shared_access, Interleave};
+use crate::mimic::{MimicConfig, MimickedTrace};
+use crate::rates::HitRates;
+use crate::seq::SequentialTrace;
+use rdcachesim::CacheConfig;
+use rdengines::FastCore;
+use serde::Serialize;
+
+/// Stack depth above which a single-set (fully associative) stack uses the engines' exact LRU
+/// structure instead of a linear scan.
+const SCAN_DEPTH: usize = 64;
+
+/// Per-set LRU stacks for one set count, each kept `depth` lines deep: gives every reference
+/// its per-set stack distance when that is below `depth` (enough to decide hits in every cache
+/// of this set count with at most `depth` ways).
+pub struct SetStacks {
+    sets: u64,
+    /// `sets − 1` when `sets` is a power of two (the set is then `line & mask`, no division).
+    mask: Option<u64>,
+    depth: usize,
+    kind: StackKind,
+    /// `counts[d]`: references with per-set distance `d` (< depth).
+    counts: Vec<u64>,
+    /// References with a distance of at least `depth`, or first touches.
+    beyond: u64,
+}
+
+enum StackKind {
+    /// `sets × depth` lines, MRU first within each set, `fill` valid per set.
+    Scan { tags: Vec<u64>, fill: Vec<u32> },
+    /// One set, deep: exact distances from an order-statistics LRU stack.
+    Full(Box<FastCore>),
+}
+
+impl std::fmt::Debug for SetStacks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetStacks")
+            .field("sets", &self.sets)
+            .field("depth", &self.depth)
+            .field("references", &self.references())
+            .finish()
+    }
+}
+
+impl SetStacks {
+    /// Stacks for `sets` sets (lines map to set `line % sets`, as in [`rdcachesim::Cache`]),
+    /// `depth` lines deep.
+    pub fn new(sets: u64, depth: u32) -> Result<Self> {
+        if sets == 0 || depth == 0 {
+            return Err(SasmmError::Config(
+                "set stacks need at least one set and one way".into(),
+            ));
+        }
+        let depth = depth as usize;
+        let kind = if sets == 1 && depth > SCAN_DEPTH {
+            StackKind::Full(Box::new(FastCore::untracked(depth)))
+        } else {
+            let n = usize::try_from(sets)
+                .ok()
+                .and_then(|s| s.checked_mul(depth))
+                .ok_or_else(|| SasmmError::Config(format!("{sets} sets x {depth} ways")))?;
+            StackKind::Scan {
+                tags: vec![0; n],
+                fill: vec![0; sets as usize],
+            }
+        };
+        Ok(SetStacks {
+            sets,
+            mask: sets.is_power_of_two().then(|| sets - 1),
+            depth,
+            kind,
+            counts: vec![0; depth],
+            beyond: 0,
+        })
+    }
+
+    /// Stacks deciding hits for every cache in `caches` (all must have the same set count).
+    pub fn for_caches(caches: &[CacheConfig]) -> Result<Self> {
+        let sets = caches.first().map_or(1, CacheConfig::sets);
+        if caches.iter().any(|c| c.sets() != sets) {
+            return Err(SasmmError::Config(
+                "set stacks serve caches of one set count".into(),
+            ));
+        }
+        SetStacks::new(sets, caches.iter().map(|c| c.ways).max().unwrap_or(1))
+    }
+
+    /// Number of sets.
+    pub fn sets(&self) -> u64 {
+        self.sets
+    }
+
+    /// Depth of each set's stack.
+    pub fn depth(&self) -> u32 {
+        self.depth as u32
+    }
+
+    /// Accesses line address `line`; returns its per-set stack distance if below the depth
+    /// (`None`: first touch or at least `depth` other lines of its set since). The line becomes
+    /// its set's most recently used.
+    #[inline]
+    pub fn access(&mut self, line: u64) -> Option<u32> {
+        let d = match &mut self.kind {
+            StackKind::Scan { tags, fill } => {
+                let set = match self.mask {
+                    Some(m) => line & m,
+                    None => line % self.sets,
+                } as usize;
+                let base = set * self.depth;
+                let n = fill[set] as usize;
+                let slot = &mut tags[base..base + self.depth];
+                if n > 0 && slot[0] == line {
+                    // The set's most recent line again (the common case of a stream of small
+                    // accesses): distance 0, nothing moves.
+                    self.counts[0] += 1;
+                    return Some(0);
+                }
+                match slot[..n].iter().position(|&t| t == line) {
+                    Some(pos) => {
+                        slot[..=pos].rotate_right(1);
+                        Some(pos as u32)
+                    }
+                    None => {
+                        if n < self.depth {
+                            fill[set] += 1;
+                            slot[..=n].rotate_right(1);
+                        } else {
+                            slot.rotate_right(1);
+                        }
+                        slot[0] = line;
+                        None
+                    }
+                }
+            }
+            StackKind::Full(core) => core
+                .access(line)
+                .filter(|&d| d < self.depth as u64)
+                .map(|d| d as u32),
+        };
+        match d {
+            Some(d) => self.counts[d as usize] += 1,
+            None => self.beyond += 1,
+        }
+        d
+    }
+
+    /// References so far.
+    pub fn references(&self) -> u64 {
+        self.counts.iter().sum::<u64>() + self.beyond
+    }
+
+    /// Per-set distance histogram: `[d]` references at distance `d` (below the depth).
+    pub fn distance_counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// References at distance ≥ depth or first touches.
+    pub fn beyond(&self) -> u64 {
+        self.beyond
+    }
+
+    /// Hits so far in an LRU cache of this set count with `ways` ways (≤ depth): references
+    /// whose per-set distance is below `ways`.
+    pub fn hits(&self, ways: u32) -> u64 {
+        self.counts[..(ways as usize).min(self.depth)].iter().sum()
+    }
+}
+
+/// One L1 set count / line size, shared by the L1 configurations that have it.
+struct L1Group {
+    shift: u32,
+    sets: u64,
+    depth: u32,
+    /// Indices into the L1 configurations.
+    configs: Vec<usize>,
+    /// One stack per core.
+    stacks: Vec<SetStacks>,
+}
+
+/// L2 stacks of one set count / line size behind one L1 configuration (or behind none: a
+/// shared cache that sees every reference).
+struct L2Group {
+    behind: Option<usize>,
+    shift: u32,
+    stack: SetStacks,
+    /// Indices into the L2 requests.
+    requests: Vec<usize>,
+}
+
+/// Counts of one L1 configuration.
+#[derive(Clone, Debug, Default)]
+struct L1Counts {
+    references: Vec<u64>,
+    hits: Vec<u64>,
+}
+
+/// Exact simulation of many private-L1 / shared-L2 hierarchies at once, from per-set stack
+/// distances: L1 configurations with the same set count and line share one stack per core;
+/// L2 caches with the same set count and line behind the same L1 share one stack.
+pub struct MultiHierarchy {
+    l1: Vec<CacheConfig>,
+    l2: Vec<(Option<usize>, CacheConfig)>,
+    l1_groups: Vec<L1Group>,
+    l2_groups: Vec<L2Group>,
+    /// L2 groups fed by each L1 configuration's misses.
+    l2_behind: Vec<Vec<usize>>,
+    /// L2 groups fed by every reference.
+    l2_unfiltered: Vec<usize>,
+    l1_counts: Vec<L1Counts>,
+    l2_accesses: Vec<u64>,
+    l2_hits: Vec<u64>,
+    /// The single L2 group when the request is one L1 and one L2 (the usual call): a direct
+    /// path without the loops over configurations.
+    single: Option<usize>,
+}
+
+impl MultiHierarchy {
+    /// Hierarchies for private L1 caches `l1` and shared caches `l2`, each given as
+    /// `(Some(i), cache)` (looked up on the misses of L1 configuration `i`, like
+    /// [`rdcachesim::Hierarchy`]) or `(None, cache)` (sees every reference, no L1 in front).
+    pub fn new(l1: &[CacheConfig], l2: &[(Option<usize>, CacheConfig)]) -> Result<Self> {
+        let mut l1_groups: Vec<L1Group> = Vec::new();
+        for (i, c) in l1.iter().enumerate() {
+            let (shift, sets) = (c.line_shift(), c.sets());
+            match l1_groups
+                .iter_mut()
+                .find(|g| g.shift == shift && g.sets == sets)
+            {
+                Some(g) => {
+                    g.configs.push(i);
+                    g.depth = g.depth.max(c.ways);
+                }
+                None => l1_groups.push(L1Group {
+                    shift,
+                    sets,
+                    depth: c.ways,
+                    configs: vec![i],
+                    stacks: Vec::new(),
+                }),
+            }
+        }
+        let mut l2_groups: Vec<L2Group> = Vec::new();
+        let mut l2_depth: Vec<(u64, u32)> = Vec::new();
+        for (j, &(behind, c)) in l2.iter().enumerate() {
+            if let Some(i) = behind {
+                if i >= l1.len() {
+                    return Err(SasmmError::Config(format!(
+                        "L2 request {j} is behind L1 configuration {i} of {}",
+                        l1.len()
+                    )));
+                }
+            }
+            let (shift, sets) = (c.line_shift(), c.sets());
+            match l2_groups
+                .iter()
+                .zip(&l2_depth)
+                .position(|(g, &(s, _))| g.behind == behind && g.shift == shift && s == sets)
+            {
+                Some(k) => {
+                    l2_groups[k].requests.push(j);
+                    l2_depth[k].1 = l2_depth[k].1.max(c.ways);
+                }
+                None => {
+                    l2_groups.push(L2Group {
+                        behind,
+                        shift,
+                        stack: SetStacks::new(1, 1)?,
+                        requests: vec![j],
+                    });
+                    l2_depth.push((sets, c.ways));
+                }
+            }
+        }
+        for (g, &(sets, depth)) in l2_groups.iter_mut().zip(&l2_depth) {
+            g.stack = SetStacks::new(sets, depth)?;
+        }
+        let mut l2_behind = vec![Vec::new(); l1.len()];
+        let mut l2_unfiltered = Vec::new();
+        for (k, g) in l2_groups.iter().enumerate() {
+            match g.behind {
+                Some(i) => l2_behind[i].push(k),
+                None => l2_unfiltered.push(k),
+            }
+        }
+        let single = (l1_groups.len() == 1
+            && l1_groups[0].configs.len() == 1
+            && l2_unfiltered.is_empty()
+            && l2_behind[0].len() == 1
+            && l2_groups[l2_behind[0][0]].requests.len() == 1)
+            .then(|| l2_behind[0][0]);
+        Ok(MultiHierarchy {
+            single,
+            l1: l1.to_vec(),
+            l2: l2.to_vec(),
+            l1_groups,
+            l2_groups,
+            l2_behind,
+            l2_unfiltered,
+            l1_counts: vec![L1Counts::default(); l1.len()],
+            l2_accesses: vec![0; l2.len()],
+            l2_hits: vec![0; l2.len()],
+        })
+    }
+
+    /// One access of `len` bytes at `addr` by core `core`.
+    pub fn access(&mut self, core: usize, addr: u64, len: u64) {
+        let last_byte = addr.saturating_add(len.max(1) - 1);
+        let MultiHierarchy {
+            l1,
+            l2,
+            l1_groups,
+            l2_groups,
+            l2_behind,
+            l2_unfiltered,
+            l1_counts,
+            l2_accesses,
+            l2_hits,
+            single,
+        } = self;
+        if let Some(k) = *single {
+            // One L1 and one L2: the same steps as below without the loops.
+            let g = &mut l1_groups[0];
+            while g.stacks.len() <= core {
+                g.stacks
+                    .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
+                l1_counts[0].references.push(0);
+                l1_counts[0].hits.push(0);
+            }
+            let (ways1, ways2) = (l1[0].ways, l2[0].1.ways);
+            let stack = &mut g.stacks[core];
+            let counts = &mut l1_counts[0];
+            let u = &mut l2_groups[k];
+            for line in addr >> g.shift..=last_byte >> g.shift {
+                counts.references[core] += 1;
+                if stack.access(line).is_some_and(|d| d < ways1) {
+                    counts.hits[core] += 1;
+                } else {
+                    l2_accesses[0] += 1;
+                    if u.stack
+                        .access((line << g.shift) >> u.shift)
+                        .is_some_and(|d| d < ways2)
+                    {
+                        l2_hits[0] += 1;
+                    }
+                }
+            }
+            return;
+        }
+        for g in l1_groups.iter_mut() {
+            while g.stacks.len() <= core {
+                g.stacks
+                    .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
+                for &i in &g.configs {
+                    l1_counts[i].references.push(0);
+                    l1_counts[i].hits.push(0);
+                }
+            }
+            for line in addr >> g.shift..=last_byte >> g.shift {
+                // See: set-aware stack distance — an A-way LRU set hits iff fewer than A
+                // distinct lines of the set were used since this line's previous use.
+                let d = g.stacks[core].access(line);
+                for &i in &g.configs {
+                    let counts = &mut l1_counts[i];
+                    counts.references[core] += 1;
+                    if d.is_some_and(|d| d < l1[i].ways) {
+                        counts.hits[core] += 1;
+                        continue;
+                    }
+                    // L1 miss: the shared L2 is looked up at its own line size.
+                    let byte = line << g.shift;
+                    for &k in &l2_behind[i] {
+                        let u = &mut l2_groups[k];
+                        let d2 = u.stack.access(byte >> u.shift);
+                        for &j in &u.requests {
+                            l2_accesses[j] += 1;
+                            if d2.is_some_and(|d| d < l2[j].1.ways) {
+                                l2_hits[j] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for &k in l2_unfiltered.iter() {
+            let u = &mut l2_groups[k];
+            for line in addr >> u.shift..=last_byte >> u.shift {
+                let d = u.stack.access(line);
+                for &j in &u.requests {
+                    l2_accesses[j] += 1;
+                    if d.is_some_and(|d| d < l2[j].1.ways) {
+                        l2_hits[j] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// L1 references and hits per core of L1 configuration `i`.
+    pub fn l1_counts(&self, i: usize) -> (&[u64], &[u64]) {
+        let c = &self.l1_counts[i];
+        (&c.references, &c.hits)
+    }
+
+    /// Accesses and hits of L2 request `j`.
+    pub fn l2_counts(&self, j: usize) -> (u64, u64) {
+        (self.l2_accesses[j], self.l2_hits[j])
+    }
+
+    /// Rates of the hierarchy L1 configuration `i` + L2 request `j` (which must be behind `i`).
+    pub fn rates(&self, i: usize, j: usize) -> HitRates {
+        debug_assert_eq!(self.l2[j].0, Some(i));
+        let (refs, hits) = self.l1_counts(i);
+        HitRates::from_counts(refs.iter().sum(), hits.iter().sum(), self.l2_hits[j])
+    }
+}
+
+/// Settings of the exact model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactConfig {
+    /// Private L1 configurations (each core has one of each).
+    pub l1: Vec<CacheConfig>,
+    /// Shared L2 configurations; every L1 × L2 pair is a hierarchy.
+    pub l2: Vec<CacheConfig>,
+    /// Alg. 1 settings (`cores` is set per prediction).
+    pub mimic: MimicConfig,
+    /// Alg. 2 strategy.
+    pub interleave: Interleave,
+    /// Cache sizes (bytes) of a miss-ratio curve; empty for none. Each size is a private cache
+    /// with the first L1's associativity and line (fewer ways if it has fewer lines) and a
+    /// shared cache with the first L2's.
+    pub mrc: Vec<u64>,
+}
+
+impl Default for ExactConfig {
+    /// The paper's caches (L1 8K:8:64, L2 128K:16:64), round-robin interleaving, no curve.
+    fn default() -> Self {
+        ExactConfig {
+            l1: vec![CacheConfig::default()],
+            l2: vec![CacheConfig::paper_l2()],
+            mimic: MimicConfig::default(),
+            interleave: Interleave::RoundRobin,
+            mrc: Vec::new(),
+        }
+    }
+}
+
+/// Exact rates of one L1 + L2 hierarchy on the mimicked traces.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HierarchyPrediction {
+    /// The private L1.
+    pub l1: CacheConfig,
+    /// The shared L2.
+    pub l2: CacheConfig,
+    /// The rates (per line reference at the L1's line size).
+    #[serde(flatten)]
+    pub rates: HitRates,
+    /// Line references of all cores at the L1's line size.
+    pub references: u64,
+    /// L1 hit rate per core.
+    pub l1_hit_per_core: Vec<f64>,
+}
+
+/// One point of a miss-ratio curve.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MrcPoint {
+    /// Capacity in bytes.
+    pub size: u64,
+    /// The private cache of this size (one per core over its private trace).
+    pub private: CacheConfig,
+    /// Misses / references of the private caches, all cores together.
+    pub private_miss_ratio: f64,
+    /// The shared cache of this size (over the interleaved trace, no L1 in front).
+    pub shared: CacheConfig,
+    /// Misses / references of the shared cache.
+    pub shared_miss_ratio: f64,
+}
+
+/// The exact model's answer for one core count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExactPrediction {
+    /// Number of cores m.
+    pub cores: usize,
+    /// One entry per L1 × L2 pair, L1-major (`l1[0]` with every L2, then `l1[1]`, …).
+    pub hierarchies: Vec<HierarchyPrediction>,
+    /// The miss-ratio curve (empty unless sizes were asked for).
+    pub mrc: Vec<MrcPoint>,
+}
+
+/// `cache` shrunk or grown to `size` bytes, keeping its line and (at most) its associativity.
+pub fn resized(cache: &CacheConfig, size: u64) -> Result<CacheConfig> {
+    let line = cache.line as u64;
+    let lines = (size / line).max(1);
+    let ways = (cache.ways as u64).min(lines);
+    CacheConfig::new(size, ways as u32, cache.line).map_err(|e| SasmmError::Config(e.to_string()))
+}
+
+/// Powers of two from 1 KiB to four times the largest of `caches`: the default sizes of a
+/// miss-ratio curve.
+pub fn default_mrc_sizes(caches: &[CacheConfig]) -> Vec<u64> {
+    let top = 4 * caches.iter().map(|c| c.size).max().unwrap_or(128 << 10);
+    let mut s = 1u64 << 10;
+    let mut out = Vec::new();
+    while s <= top {
+        out.push(s);
+        s <<= 1;
+    }
+    out
+}
+
+/// Exact hit rates of the mimicked traces of `cores` cores for every hierarchy and curve point
+/// of `config`, in one streamed pass over the interleaved trace.
+pub fn predict_exact(
+    seq: &SequentialTrace,
+    config: &ExactConfig,
+    cores: usize,
+) -> Result<ExactPrediction> {
+    if config.l1.is_empty() || config.l2.is_empty() {
+        return Err(SasmmError::Config(
+            "the exact model needs at least one L1 and one L2".into(),
+        ));
+    }
+    let mimic = MimickedTrace::build(
+        seq,
+        MimicConfig {
+            cores,
+            ..config.mimic
+        },
+    )?;
+    let mut l1 = config.l1.clone();
+    let mut l2: Vec<(Option<usize>, CacheConfig)> = Vec::new();
+    for i in 0..config.l1.len() {
+        for c in &config.l2 {
+            l2.push((Some(i), *c));
+        }
+    }
+    let pairs = l2.len();
+    let mut curve = Vec::with_capacity(config.mrc.len());
+    for &size in &config.mrc {
+        let private = resized(&config.l1[0], size)?;
+        let shared = resized(&config.l2[0], size)?;
+        curve.push((size, l1.len(), private, l2.len(), shared));
+        l1.push(private);
+        l2.push((None, shared));
+    }
+    let mut sim = MultiHierarchy::new(&l1, &l2)?;
+    // See: SASMM Alg. 2 — the shared trace, streamed; each core's subsequence is its private
+    // trace (Alg. 1), which is all its private L1 sees.
+    for_each_shared_access(&mimic, config.interleave, |core, _w, addr, len| {
+        sim.access(core, addr, len as u64)
+    });
+    let mut hierarchies = Vec::with_capacity(pairs);
+    for (j, &(behind, l2c)) in l2[..pairs].iter().enumerate() {
+        let i = behind.expect("pairs are behind an L1");
+        let (refs, hits) = sim.l1_counts(i);
+        hierarchies.push(HierarchyPrediction {
+            l1: l1[i],
+            l2: l2c,
+            rates: sim.rates(i, j),
+            references: refs.iter().sum(),
+            l1_hit_per_core: refs
+                .iter()
+                .zip(hits)
+                .map(|(&r, &h)| if r == 0 { 0.0 } else { h as f64 / r as f64 })
+                .collect(),
+        });
+    }
+    let ratio = |miss: u64, refs: u64| {
+        if refs == 0 {
+            0.0
+        } else {
+            miss as f64 / refs as f64
+        }
+    };
+    let mrc = curve
+        .into_iter()
+        .map(|(size, i, private, j, shared)| {
+            let (refs, hits) = sim.l1_counts(i);
+            let (r, h) = (refs.iter().sum::<u64>(), hits.iter().sum::<u64>());
+            let (a2, h2) = sim.l2_counts(j);
+            MrcPoint {
+                size,
+                private,
+                private_miss_ratio: ratio(r - h, r),
+                shared,
+                shared_miss_ratio: ratio(a2 - h2, a2),
+            }
+        })
+        .collect();
+    Ok(ExactPrediction {
+        cores,
+        hierarchies,
+        mrc,
+    })
+}
+
+/// Runs `f` on every item, one worker thread per item up to the machine's parallelism; results
+/// come back in input order.
+pub(crate) fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= items.len() {
+                            break done;
+                        }
+                        done.push((i, f(&items[i])));
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, r) in h.join().expect("worker panicked") {
+                results[i] = Some(r);
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.expect("every item done"))
+        .collect()
+}
+
+/// [`predict_exact`] for several core counts (in parallel); results in the order of `cores`.
+pub fn predict_exact_many(
+    seq: &SequentialTrace,
+    config: &ExactConfig,
+    cores: &[usize],
+) -> Result<Vec<ExactPrediction>> {
+    par_map(cores, |&m| predict_exact(seq, config, m))
+        .into_iter()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rdcachesim::{Cache, Hierarchy};
+
+    #[test]
+    fn power_of_two_pitch_by_hand() {
+        // 4 sets, 2 ways. Lines 0, 4, 8 all map to set 0; 1 to set 1.
+        // 0 4 1 0: per-set distance of the second 0 is 1 (only 4 in its set since) -> a 2-way
+        // hit, although 2 distinct lines (4, 1) were touched in between (the formula's D = 2).
+        // Then 8 evicts... nothing yet (set 0 holds 0, 4 at depth 2): 8 is a first touch; 4 has
+        // distance 2 (0 and 8 since) -> a 2-way miss, a 3-way hit.
+        let mut s = SetStacks::new(4, 3).unwrap();
+        let got: Vec<Option<u32>> = [0, 4, 1, 0, 8, 4].iter().map(|&l| s.access(l)).collect();
+        assert_eq!(got, [None, None, None, Some(1), None, Some(2)]);
+        assert_eq!(s.hits(2), 1);
+        assert_eq!(s.hits(3), 2);
+        assert_eq!(s.references(), 6);
+        assert_eq!(s.beyond(), 4);
+    }
+
+    #[test]
+    fn stream_just_larger_than_the_cache_never_hits() {
+        // A cyclic stream over 2500 lines through a 2048-line 16-way cache: every set sees
+        // 19 or 20 > 16 distinct lines per cycle, so LRU misses every reference (eq. 5 gives
+        // D = 2499 a hit probability of several percent: it lets some sets receive few lines).
+        let c = CacheConfig::paper_l2();
+        let mut s = SetStacks::for_caches(&[c]).unwrap();
+        for _ in 0..4 {
+            for l in 0..2500u64 {
+                s.access(l);
+            }
+        }
+        assert_eq!(s.hits(16), 0);
+    }
+
+    fn geometry() -> impl Strategy<Value = (u64, u32)> {
+        (1u64..=9, 1u32..=10)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Every associativity up to the depth gets exactly the hits of an LRU cache simulation.
+        #[test]
+        fn set_distances_equal_lru_simulation(
+            (sets, depth) in geometry(),
+            trace in prop::collection::vec(0u64..80, 0..600),
+        ) {
+            let mut s = SetStacks::new(sets, depth).unwrap();
+            let mut caches: Vec<Cache> = (1..=depth)
+                .map(|w| Cache::new(CacheConfig::new(sets * w as u64, w, 1).unwrap()))
+                .collect();
+            for &l in &trace {
+                let d = s.access(l);
+                for (w, c) in (1..=depth).zip(caches.iter_mut()) {
+                    prop_assert_eq!(c.access_line(l), d.is_some_and(|d| d < w), "sets {} ways {}", sets, w);
+                }
+            }
+            for (w, c) in (1..=depth).zip(&caches) {
+                prop_assert_eq!(s.hits(w), c.stats().hits);
+            }
+        }
+
+        /// The deep single-set (fully associative) path agrees with the simulator too.
+        #[test]
+        fn deep_fully_associative_stack_equals_lru_simulation(
+            trace in prop::collection::vec(0u64..300, 0..1500),
+            ways in prop::sample::select(vec![1u32, 7, 65, 100, 200]),
+        ) {
+            let mut s = SetStacks::new(1, 200).unwrap();
+            let mut c = Cache::new(CacheConfig::new(ways as u64, ways, 1).unwrap());
+            for &l in &trace {
+                let d = s.access(l);
+                prop_assert_eq!(c.access_line(l), d.is_some_and(|d| d < ways));
+            }
+        }
+
+        /// Many hierarchies at once equal one `rdcachesim::Hierarchy` each.
+        #[test]
+        fn multi_hierarchy_equals_hierarchy_simulations(
+            accesses in prop::collection::vec((0usize..3, 0u64..4096, 1u64..20), 0..800),
+        ) {
+            let l1 = vec![
+                CacheConfig::new(256, 2, 16).unwrap(),
+                CacheConfig::new(256, 4, 16).unwrap(),
+                CacheConfig::new(512, 1, 32).unwrap(),
+            ];
+            let l2s = [
+                CacheConfig::new(1024, 4, 32).unwrap(),
+                CacheConfig::new(1024, 8, 32).unwrap(),
+                CacheConfig::new(768, 3, 16).unwrap(),
+            ];
+            let mut req = Vec::new();
+            for i in 0..l1.len() {
+                for c in l2s {
+                    req.push((Some(i), c));
+                }
+            }
+            req.push((None, l2s[0]));
+            let mut multi = MultiHierarchy::new(&l1, &req).unwrap();
+            let mut sims: Vec<Hierarchy> = req[..9]
+                .iter()
+                .map(|&(i, c)| Hierarchy::new(l1[i.unwrap()], c, 0))
+                .collect();
+            let mut alone = Cache::new(l2s[0]);
+            // One L1 and one L2 take the direct path.
+            let mut single = MultiHierarchy::new(&l1[2..], &[(Some(0), l2s[2])]).unwrap();
+            assert!(single.single.is_some());
+            let mut single_sim = Hierarchy::new(l1[2], l2s[2], 0);
+            for &(core, addr, len) in &accesses {
+                single.access(core, addr, len);
+                single_sim.access(core, addr, len);
+                multi.access(core, addr, len);
+                for h in &mut sims {
+                    h.access(core, addr, len);
+                }
+                alone.access(addr, len);
+            }
+            for (j, h) in sims.iter().enumerate() {
+                let i = req[j].0.unwrap();
+                let st = h.stats();
+                let (refs, hits) = multi.l1_counts(i);
+                for (c, s) in st.l1.iter().enumerate() {
+                    prop_assert_eq!(refs.get(c).copied().unwrap_or(0), s.accesses);
+                    prop_assert_eq!(hits.get(c).copied().unwrap_or(0), s.hits);
+                }
+                prop_assert_eq!(multi.l2_counts(j), (st.l2.accesses, st.l2.hits));
+                let r = multi.rates(i, j);
+                prop_assert!((r.l2_hit_global - st.l2_global_hit_rate()).abs() < 1e-12);
+                prop_assert!((r.l2_hit_local - st.l2_local_hit_rate()).abs() < 1e-12);
+            }
+            prop_assert_eq!(multi.l2_counts(9), (alone.stats().accesses, alone.stats().hits));
+            let st = single_sim.stats();
+            let (refs, hits) = single.l1_counts(0);
+            for (c, s) in st.l1.iter().enumerate() {
+                prop_assert_eq!((refs[c], hits[c]), (s.accesses, s.hits));
+            }
+            prop_assert_eq!(single.l2_counts(0), (st.l2.accesses, st.l2.hits));
+        }
+    }
+}
