@@ -1,5 +1,6 @@
 //! The subcommands, one module each.
 
+pub mod annotate;
 pub mod dump;
 pub mod histogram;
 pub mod info;
@@ -26,6 +27,9 @@ pub enum Command {
         about = "SIMT data reuse degree (DS vs RD) of loops mapped to GPU threads, or of GPU traces"
     )]
     Simt(simt::SimtArgs),
+    /// Accesses, cold misses, reuse distances and simulated cache misses per source line and
+    /// function (like cg_annotate).
+    Annotate(annotate::AnnotateArgs),
 }
 
 /// Runs a subcommand.
@@ -37,5 +41,6 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Sasmm(c) => sasmm::run(c),
         Command::Paths(c) => paths::run(c),
         Command::Simt(a) => simt::run(&a),
+        Command::Annotate(a) => annotate::run(&a),
     }
 }
