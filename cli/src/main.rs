@@ -5,9 +5,11 @@
 //! (SVG). Exit status: 0 success, 1 failure (bad trace, I/O), 2 usage error.
 
 mod commands;
+mod html;
 mod output;
 mod plot;
 mod progress;
+mod terms;
 mod tracefile;
 
 use clap::Parser;

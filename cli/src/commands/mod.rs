@@ -3,6 +3,7 @@
 pub mod annotate;
 pub mod dump;
 pub mod histogram;
+pub mod html;
 pub mod info;
 pub mod paths;
 pub mod sasmm;
@@ -30,6 +31,9 @@ pub enum Command {
     /// Accesses, cold misses, reuse distances and simulated cache misses per source line and
     /// function (like cg_annotate).
     Annotate(annotate::AnnotateArgs),
+    /// One self-contained HTML page: summary, histograms, miss-ratio curve, hot source lines,
+    /// path patterns, SASMM and SIMT plots, and the terms they use.
+    Html(html::HtmlArgs),
 }
 
 /// Runs a subcommand.
@@ -42,5 +46,6 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Paths(c) => paths::run(c),
         Command::Simt(a) => simt::run(&a),
         Command::Annotate(a) => annotate::run(&a),
+        Command::Html(a) => html::run(&a),
     }
 }
