@@ -339,9 +339,8 @@ impl Annotator {
                 counts,
             })
             .collect();
-        let key = |c: &Counts| {
-            std::cmp::Reverse((c.l1_misses, c.l2_misses, c.accesses, c.references))
-        };
+        let key =
+            |c: &Counts| std::cmp::Reverse((c.l1_misses, c.l2_misses, c.accesses, c.references));
         lines.sort_by(|a, b| {
             key(&a.counts)
                 .cmp(&key(&b.counts))

@@ -158,10 +158,16 @@ fn lines_of_one_function_roll_up_to_it() {
     a.access(0, 3, 8, 8);
     let r = a.finish(&[0]);
     let f = r.functions.iter().find(|f| f.name == "f").unwrap();
-    assert_eq!((f.counts.accesses, f.counts.references, f.counts.cold), (2, 3, 2));
+    assert_eq!(
+        (f.counts.accesses, f.counts.references, f.counts.cold),
+        (2, 3, 2)
+    );
     assert_eq!(f.counts.percentile(50.0), Some(1));
     let g = r.functions.iter().find(|f| f.name == "g").unwrap();
-    assert_eq!((g.counts.accesses, g.counts.cold, g.counts.l1_misses), (1, 0, 0));
+    assert_eq!(
+        (g.counts.accesses, g.counts.cold, g.counts.l1_misses),
+        (1, 0, 0)
+    );
     assert_eq!(g.counts.percentile(100.0), Some(0));
     let l10 = r.lines.iter().find(|l| l.line == 10).unwrap();
     assert_eq!(l10.functions, vec!["f".to_string()]);

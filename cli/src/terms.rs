@@ -116,15 +116,15 @@ pub const SIMT: &[Term] = &[
         "reusing pairs",
         "MI pairs (i, j) with DS > 0 at a given RD.",
     ),
-    (
-        "peak",
-        "the RD with the largest summed DS, and that DS.",
-    ),
+    ("peak", "the RD with the largest summed DS, and that DS."),
 ];
 
 /// Terms of `annotate` and the report's source tables.
 pub const ANNOTATE: &[Term] = &[
-    ("accesses", "access events: executions of memory instructions."),
+    (
+        "accesses",
+        "access events: executions of memory instructions.",
+    ),
     (
         "line refs",
         "cache-line references: an access that spans two lines makes two.",

@@ -311,20 +311,21 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
     // differentiate but n bits do not.
     const PAPER_REFERENCE: u32 = 16;
     if profile.max_bits >= PAPER_REFERENCE {
-        let reference: Vec<(bool, bool)> = match cfg.histories.iter().position(|&n| n == PAPER_REFERENCE) {
-            Some(k) => multi
-                .iter()
-                .map(|&i| {
-                    let h = &instructions[i].histories[k];
-                    (h.differentiable, h.aliased)
-                })
-                .collect(),
-            None => evaluate(profile, PAPER_REFERENCE, &multi, &instructions)
-                .0
-                .iter()
-                .map(|h| (h.differentiable, h.aliased))
-                .collect(),
-        };
+        let reference: Vec<(bool, bool)> =
+            match cfg.histories.iter().position(|&n| n == PAPER_REFERENCE) {
+                Some(k) => multi
+                    .iter()
+                    .map(|&i| {
+                        let h = &instructions[i].histories[k];
+                        (h.differentiable, h.aliased)
+                    })
+                    .collect(),
+                None => evaluate(profile, PAPER_REFERENCE, &multi, &instructions)
+                    .0
+                    .iter()
+                    .map(|h| (h.differentiable, h.aliased))
+                    .collect(),
+            };
         for (k, s) in summary.iter_mut().enumerate() {
             if s.n > PAPER_REFERENCE {
                 continue;

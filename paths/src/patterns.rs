@@ -177,10 +177,7 @@ mod tests {
     fn drop_below_cuts_noise() {
         let b = bins(&[(0, 995), (5000, 5)]);
         assert_eq!(form_patterns(&b, &PatternConfig::default()).len(), 1);
-        assert_eq!(
-            form_patterns(&b, &PatternConfig::gap_rule_only()).len(),
-            2
-        );
+        assert_eq!(form_patterns(&b, &PatternConfig::gap_rule_only()).len(), 2);
         assert!(form_patterns(&Bins::new(), &PatternConfig::default()).is_empty());
     }
 

@@ -212,7 +212,14 @@ fn figure2_in_miniature() {
     // at 16. Hence: path1 = 0 + 1 (16 separates, 1 does not) = 100 %; path2 = 0 (2 bits
     // separate); path16 = aliased at 16 = 0; path32 is beyond the paper's definition.
     for histories in [vec![1, 2, 16, 32], vec![1, 2, 32]] {
-        let profile = profile_trace(&trace, &PathConfig { histories: histories.clone(), ..cfg.clone() }).unwrap();
+        let profile = profile_trace(
+            &trace,
+            &PathConfig {
+                histories: histories.clone(),
+                ..cfg.clone()
+            },
+        )
+        .unwrap();
         let s = analyse(&profile).summary;
         let paper: Vec<_> = s.iter().map(|h| (h.n, h.aliased_paper_pct)).collect();
         let mut want = vec![(1, Some(100.0)), (2, Some(0.0))];

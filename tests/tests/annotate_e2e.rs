@@ -47,11 +47,17 @@ fn misses_land_on_the_column_walk_with_exact_counts() {
     for (line, acc, cold, l1, l2, p50) in expect {
         let r = row_of(&j, line);
         assert_eq!(r["accesses"], acc, "accesses of line {line}");
-        assert_eq!(r["references"], acc, "one line per 8-byte access, line {line}");
+        assert_eq!(
+            r["references"], acc,
+            "one line per 8-byte access, line {line}"
+        );
         assert_eq!(r["cold"], cold, "cold of line {line}");
         assert_eq!(r["l1_misses"], l1, "L1 misses of line {line}");
         assert_eq!(r["l2_misses"], l2, "L2 misses of line {line}");
-        assert_eq!(r["distance_percentiles"][0], p50, "median distance of line {line}");
+        assert_eq!(
+            r["distance_percentiles"][0], p50,
+            "median distance of line {line}"
+        );
         assert_eq!(r["functions"][0], "main");
     }
     // The column walk is the hottest line: first in the table.

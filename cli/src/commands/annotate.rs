@@ -221,10 +221,7 @@ pub fn excerpts(
     top: usize,
     context: usize,
 ) -> (Vec<SourceExcerpt>, Vec<String>) {
-    let hot: Vec<&LineStats> = take(&a.lines, top)
-        .iter()
-        .filter(|l| l.line > 0)
-        .collect();
+    let hot: Vec<&LineStats> = take(&a.lines, top).iter().filter(|l| l.line > 0).collect();
     let mut by_file: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
     for l in &hot {
         by_file.entry(&l.file).or_default().push(l.line);
@@ -357,7 +354,10 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
             );
         }
         if args.out.format() == Format::Table {
-            println!("\nHottest source lines (`>` marks the {} shown above; `.`: no accesses)\n", take(&a.lines, args.top).len());
+            println!(
+                "\nHottest source lines (`>` marks the {} shown above; `.`: no accesses)\n",
+                take(&a.lines, args.top).len()
+            );
             print!("{}", render_excerpts(&ex));
         }
     }

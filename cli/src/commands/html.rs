@@ -140,7 +140,10 @@ fn summary(trace: &rdtrace::Trace, a: &Annotation, args: &HtmlArgs) -> String {
     ]);
     let tot = &a.total;
     t.row(["accesses".to_string(), tot.accesses.to_string()]);
-    t.row(["cache-line references".to_string(), tot.references.to_string()]);
+    t.row([
+        "cache-line references".to_string(),
+        tot.references.to_string(),
+    ]);
     t.row([
         "cold references".to_string(),
         format!("{} ({} %)", tot.cold, percent(tot.cold, tot.references)),
@@ -204,7 +207,11 @@ fn reuse(a: &Annotation) -> String {
         let _ = (lo, hi);
         hist_t.row([l.clone(), n.to_string(), percent(n, h.total())]);
     }
-    hist_t.row(["cold".to_string(), h.cold.to_string(), percent(h.cold, h.total())]);
+    hist_t.row([
+        "cold".to_string(),
+        h.cold.to_string(),
+        percent(h.cold, h.total()),
+    ]);
     let mut mrc_t = Table::new(["cache lines", "cache bytes", "miss ratio %", "note"])
         .titled("Miss-ratio curve");
     for &c in &sizes {
@@ -244,13 +251,23 @@ fn threads(a: &Annotation) -> String {
         // Every bin from 0 to the thread's largest, empty ones at 0 %, so lines do not bridge
         // gaps.
         let bins = h.log2_bins();
-        let k_of = |lo: u64| if lo == 0 { 0 } else { 64 - lo.leading_zeros() as usize };
+        let k_of = |lo: u64| {
+            if lo == 0 {
+                0
+            } else {
+                64 - lo.leading_zeros() as usize
+            }
+        };
         let last = bins.last().map_or(0, |b| k_of(b.0));
         let mut pct = vec![0.0; last + 1];
         for &(lo, _, n) in &bins {
             pct[k_of(lo)] = 100.0 * n as f64 / total;
         }
-        let pts: Vec<(f64, f64)> = pct.iter().enumerate().map(|(k, &p)| (k as f64, p)).collect();
+        let pts: Vec<(f64, f64)> = pct
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| (k as f64, p))
+            .collect();
         series.push(Series {
             name: format!("thread {t}"),
             points: pts,
@@ -416,7 +433,9 @@ fn hot_lines(a: &Annotation, args: &HtmlArgs) -> String {
             ));
             for (i, run) in e.runs.iter().enumerate() {
                 if i > 0 {
-                    s.push_str("<span class=\"gap\">                                   ...</span>\n");
+                    s.push_str(
+                        "<span class=\"gap\">                                   ...</span>\n",
+                    );
                 }
                 for l in run {
                     let margin = match l.counts {
@@ -534,8 +553,8 @@ fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
         };
         let mut paths: Vec<_> = h.paths.iter().collect();
         paths.sort_by_key(|p| std::cmp::Reverse(p.references));
-        let mut t = Table::new(["path (oldest..newest)", "references", "patterns"]).titled(
-            format!(
+        let mut t =
+            Table::new(["path (oldest..newest)", "references", "patterns"]).titled(format!(
                 "mi {} at {}: paths of {n} bits ({}{})",
                 ins.mi,
                 loc(ins.mi),
@@ -549,8 +568,7 @@ fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
                 } else {
                     String::new()
                 }
-            ),
-        );
+            ));
         for p in paths.iter().take(MAX_PATHS) {
             t.row([
                 history_text(p.key, n),
@@ -638,7 +656,10 @@ fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Result<String>
         "DS (summed data reuse degree)".into()
     };
     let full_svg = plot::line_chart(
-        &format!("Data reuse characteristic, scenario {}, full range", sc.number()),
+        &format!(
+            "Data reuse characteristic, scenario {}, full range",
+            sc.number()
+        ),
         "RD (MIs apart)",
         &y_full,
         &series(full),
@@ -664,7 +685,9 @@ fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Result<String>
         ));
     }
     if import.launches.is_empty() {
-        s.push_str(&html::note("The trace holds no worksharing loop to analyse."));
+        s.push_str(&html::note(
+            "The trace holds no worksharing loop to analyse.",
+        ));
         return Ok(s);
     }
     s.push_str(&html::plots(&[full_svg, zoom_svg], false));
@@ -719,7 +742,11 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
     page.section("reuse", "Reuse distances", reuse(&a));
     page.section("threads", "Per-thread reuse", threads(&a));
     if let Some(seq) = &args.seq {
-        page.section("sasmm", "Predicted vs measured hit rates", sasmm(args, seq)?);
+        page.section(
+            "sasmm",
+            "Predicted vs measured hit rates",
+            sasmm(args, seq)?,
+        );
     }
     page.section("hot-lines", "Hot source lines", hot_lines(&a, args));
     if !args.no_paths {

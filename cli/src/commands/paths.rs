@@ -56,7 +56,12 @@ pub struct AnalysisArgs {
     pub min_frequency: Option<f64>,
     /// Not in the paper: drop patterns with less than this fraction of a path's references as
     /// noise (0 keeps all).
-    #[arg(long, visible_alias = "min-fraction", default_value_t = 0.01, value_name = "F")]
+    #[arg(
+        long,
+        visible_alias = "min-fraction",
+        default_value_t = 0.01,
+        value_name = "F"
+    )]
     pub drop_below: f64,
     /// Distances (in lines) from which a pattern counts as long.
     #[arg(long, default_value_t = 1024)]
@@ -222,6 +227,18 @@ struct InstructionJson<'a> {
     kind: &'static str,
     #[serde(flatten)]
     paths: &'a InstructionPaths,
+    /// With --explain-paths: the branch sequences behind each path of the shown history.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    explained_paths: Vec<ExplainedPath>,
+}
+
+/// One path with the branch sequences (oldest first, `BIT@file:line`) that produce its bits.
+#[derive(Serialize)]
+struct ExplainedPath {
+    history: u32,
+    path: String,
+    /// `[[sequence, references], …]`, most references first.
+    branches: Vec<(String, u64)>,
 }
 
 #[derive(Serialize)]
@@ -474,11 +491,39 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                     location: loc(i.mi),
                     kind: kind(i.mi),
                     paths: i,
+                    explained_paths: if args.explain_paths {
+                        explained(&profile, meta, i, &cfg.histories)
+                    } else {
+                        Vec::new()
+                    },
                 })
                 .collect(),
         },
     };
     emit(args.out.format(), &json, &tables)
+}
+
+/// The explained paths of the history shown for `ins` (none for single-pattern instructions).
+fn explained(
+    profile: &PathProfile,
+    meta: &rdtrace::meta::ProgramMeta,
+    ins: &InstructionPaths,
+    histories: &[u32],
+) -> Vec<ExplainedPath> {
+    let Some(n) = shown_history(ins, histories) else {
+        return Vec::new();
+    };
+    let Some(h) = ins.histories.iter().find(|h| h.n == n) else {
+        return Vec::new();
+    };
+    h.paths
+        .iter()
+        .map(|p| ExplainedPath {
+            history: n,
+            path: history_text(p.key, n),
+            branches: explain_path(profile, meta, ins.mi, n, p.key),
+        })
+        .collect()
 }
 
 /// Branch sequences behind one n-bit path of instruction `mi`: each distinct sequence of the
@@ -528,7 +573,14 @@ pub(crate) fn explain_path(
                 .map(|&e| format!("{}@{}", e & 1, branch_loc(e >> 1)))
                 .collect::<Vec<_>>()
                 .join(" ");
-            (if text.is_empty() { "(no branch yet)".into() } else { text }, refs)
+            (
+                if text.is_empty() {
+                    "(no branch yet)".into()
+                } else {
+                    text
+                },
+                refs,
+            )
         })
         .collect();
     out.sort_by_key(|o| std::cmp::Reverse(o.1));

@@ -164,9 +164,7 @@ fn warp_without_effect(args: &SimtArgs) -> Option<&'static str> {
     (args.warp.is_some()
         && args.input_format == SimtInput::Rdtrace
         && args.mi_scope != Some(ScopeArg::Warp))
-        .then_some(
-            "--warp has no effect without --mi-scope warp: MIs are issued by whole blocks",
-        )
+    .then_some("--warp has no effect without --mi-scope warp: MIs are issued by whole blocks")
 }
 
 /// A kernel to analyse, with where it came from.

@@ -143,10 +143,7 @@ pub fn note(text: &str) -> String {
 
 /// Inline SVG plots side by side (`small`: narrower, for per-thread small multiples).
 pub fn plots(svgs: &[String], small: bool) -> String {
-    let mut s = format!(
-        "<div class=\"plots{}\">",
-        if small { " small" } else { "" }
-    );
+    let mut s = format!("<div class=\"plots{}\">", if small { " small" } else { "" });
     for svg in svgs {
         // The plot module writes standalone files; drop nothing but keep them inline as is.
         s.push_str(svg);
