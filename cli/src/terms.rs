@@ -45,7 +45,7 @@ pub const PATHS: &[Term] = &[
         "aliasing % (paper)",
         "the path paper's measure (section 4.2, Tables 1-2): at 16 bits, the aliasing above; for \
          N < 16, the instructions aliased at 16 bits plus those differentiable by 16 bits but not \
-         by N bits. Reported when 16 is among the history lengths.",
+         by N bits. Reported for N <= 16 when the longest history length is at least 16.",
     ),
     (
         "short+long",

@@ -16,7 +16,7 @@ fn annotate_json(trace: &std::path::Path, extra: &[&str]) -> Value {
     serde_json::from_str(&out).unwrap()
 }
 
-fn row_of<'a>(j: &'a Value, line: u32) -> &'a Value {
+fn row_of(j: &Value, line: u32) -> &Value {
     j["lines"]
         .as_array()
         .unwrap()

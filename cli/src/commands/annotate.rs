@@ -252,8 +252,12 @@ pub fn excerpts(
         let mut shown = vec![false; lines.len() + 1];
         for &h in &hot_lines {
             let h = h as usize;
-            for n in h.saturating_sub(context).max(1)..=(h + context).min(lines.len()) {
-                shown[n] = true;
+            let (first, last) = (
+                h.saturating_sub(context).max(1),
+                (h + context).min(lines.len()),
+            );
+            if first <= last {
+                shown[first..=last].iter_mut().for_each(|x| *x = true);
             }
         }
         let mut runs: Vec<Vec<SourceLine>> = Vec::new();

@@ -75,9 +75,9 @@ impl Page {
                 esc(heading)
             );
         }
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "</main><div id=\"tooltip\"></div><script>{JS}</script></body></html>\n"
+            "</main><div id=\"tooltip\"></div><script>{JS}</script></body></html>"
         );
         s
     }
