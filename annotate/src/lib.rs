@@ -185,6 +185,9 @@ pub struct Annotator {
     /// Functions seen per line key.
     line_functions: Vec<Vec<usize>>,
     line_mis: Vec<Vec<u32>>,
+    /// Where each line of the current access was served (reused to avoid an allocation per
+    /// access; ranges can span many lines).
+    served: Vec<Served>,
 }
 
 impl Annotator {
@@ -261,6 +264,7 @@ impl Annotator {
             targets,
             line_functions,
             line_mis,
+            served: Vec::new(),
         })
     }
 
@@ -278,7 +282,8 @@ impl Annotator {
         self.line_counts[target.line].accesses += 1;
         self.function_counts[target.function].accesses += 1;
         // The hierarchy reports L1 lines in address order, the same order for_each_line walks.
-        let mut served = Vec::with_capacity(2);
+        let served = &mut self.served;
+        served.clear();
         self.hierarchy
             .access_with(core, addr, len, |s| served.push(s));
         let mut k = 0;

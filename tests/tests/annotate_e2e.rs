@@ -90,6 +90,27 @@ fn misses_land_on_the_column_walk_with_exact_counts() {
         .expect("column line annotated");
     let nums: Vec<&str> = margin.split_whitespace().take(4).collect();
     assert_eq!(nums, ["65536", "65536", "65536", ">"], "{margin}");
+    // The JSON carries the same excerpt: the three hot lines marked, with their counts.
+    let with_source = annotate_json(
+        &trace,
+        &["--source-dir", program("annotate").to_str().unwrap()],
+    );
+    let hot: Vec<(u64, Value)> = with_source["source"][0]["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().iter())
+        .filter(|l| l["hot"] == true)
+        .map(|l| (l["line"].as_u64().unwrap(), l["counts"].clone()))
+        .collect();
+    assert_eq!(
+        hot,
+        vec![
+            (init as u64, serde_json::json!([65536, 8192, 8192])),
+            (column as u64, serde_json::json!([65536, 65536, 65536])),
+            (row as u64, serde_json::json!([65536, 8192, 8192])),
+        ]
+    );
     let csv_ok = rda_report(&["annotate", trace.to_str().unwrap(), "--csv", "--quiet"]);
     assert!(csv_ok.0 && csv_ok.1.starts_with("source line,function,accesses"));
 }
@@ -101,4 +122,18 @@ fn bad_cache_geometry_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+    // Distances and misses are counted in one line size: differing ones are a usage error too.
+    let o = std::process::Command::new(&rdtools_e2e::tools().rda_report)
+        .args([
+            "annotate",
+            "x.rdtrace",
+            "--l1",
+            "8K:8:32",
+            "--l2",
+            "128K:16:64",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("same line size"));
 }

@@ -80,6 +80,9 @@ struct Output {
     total: RowJson,
     lines: Vec<LineJson>,
     functions: Vec<RowJson>,
+    /// With --source-dir: the annotated excerpts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    source: Vec<SourceExcerpt>,
 }
 
 #[derive(Serialize)]
@@ -317,8 +320,24 @@ fn render_excerpts(ex: &[SourceExcerpt]) -> String {
     s
 }
 
+/// Exits with a usage error (status 2) when the L1 and L2 line sizes differ: distances and
+/// misses are counted in one line size.
+pub fn check_line_sizes(l1: &CacheConfig, l2: &CacheConfig) {
+    if l1.line != l2.line {
+        clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--l1 has {}-byte lines and --l2 {}-byte lines; give both the same line size\n",
+                l1.line, l2.line
+            ),
+        )
+        .exit();
+    }
+}
+
 /// Runs `annotate`.
 pub fn run(args: &AnnotateArgs) -> Result<()> {
+    crate::commands::annotate::check_line_sizes(&args.l1, &args.l2);
     let trace = crate::tracefile::open(&args.trace)?;
     let bar = crate::progress::bar(trace.total_events(), "annotating", args.out.quiet);
     let config = AnnotateConfig {
@@ -328,6 +347,19 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
     let a = annotate_with_progress(&trace, config, |n| bar.set_position(n))
         .with_context(|| format!("annotating {}", args.trace.display()))?;
     bar.finish_and_clear();
+    let (excerpts, missing) = match &args.source_dir {
+        Some(dir) => excerpts(&a, dir, args.top, args.context),
+        None => (Vec::new(), Vec::new()),
+    };
+    for f in &missing {
+        eprintln!(
+            "rda-report: warning: source {f} not found under {}",
+            args.source_dir
+                .as_deref()
+                .unwrap_or(Path::new("."))
+                .display()
+        );
+    }
     let json = Output {
         trace: args.trace.display().to_string(),
         l1: a.config.l1.to_string(),
@@ -347,16 +379,15 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
             .iter()
             .map(|f| row_json(f.name.clone(), &f.counts))
             .collect(),
+        source: if args.out.format() == Format::Json {
+            excerpts.clone()
+        } else {
+            Vec::new()
+        },
     };
     emit(args.out.format(), &json, &tables(&a, args.top))?;
-    if let Some(dir) = &args.source_dir {
-        let (ex, missing) = excerpts(&a, dir, args.top, args.context);
-        for f in &missing {
-            eprintln!(
-                "rda-report: warning: source {f} not found under {}",
-                dir.display()
-            );
-        }
+    if args.source_dir.is_some() {
+        let ex = excerpts;
         if args.out.format() == Format::Table {
             println!(
                 "\nHottest source lines (`>` marks the {} shown above; `.`: no accesses)\n",

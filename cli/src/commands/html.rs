@@ -708,6 +708,7 @@ fn glossary() -> String {
 
 /// Builds the page (no I/O but reading traces and sources).
 pub fn build(args: &HtmlArgs) -> Result<String> {
+    crate::commands::annotate::check_line_sizes(&args.l1, &args.l2);
     if args.history.is_empty() || args.history.iter().any(|&n| n == 0 || n > 56) {
         bail!("--history needs lengths in 1..=56");
     }
