@@ -774,3 +774,25 @@ pub fn run(args: &HtmlArgs) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn miss_ratio_reads_the_histogram_as_an_lru_cache() {
+        // Distances 0, 0, 3 and one cold reference. A 1-line cache hits the two distance-0
+        // references only: (1 cold + 1 at distance 3) / 4 = 0.5; 4 lines also hold distance 3:
+        // only the cold reference misses, 0.25.
+        let mut h = Histogram::new_exact();
+        h.add(0, 2);
+        h.add(3, 1);
+        h.cold = 1;
+        assert_eq!(miss_ratio(&h, 1), 0.5);
+        assert_eq!(miss_ratio(&h, 3), 0.5);
+        assert_eq!(miss_ratio(&h, 4), 0.25);
+        assert_eq!(miss_ratio(&Histogram::new_exact(), 4), 0.0);
+        // Powers of two until one holds every distance (4 > 3), plus the cache sizes asked for.
+        assert_eq!(mrc_sizes(&h, &[128, 2]), vec![1, 2, 4, 128]);
+    }
+}
