@@ -23,6 +23,8 @@ pub const MAX_THREAD_SERIES: usize = 8;
 pub const MAX_PATH_INSTRS: usize = 10;
 /// Paths listed per instruction at most.
 pub const MAX_PATHS: usize = 12;
+/// Branch sequences listed per path at most.
+pub const MAX_SEQUENCES: usize = 3;
 /// Points of the full-range SIMT plot at most.
 pub const MAX_SIMT_POINTS: u64 = 400;
 
@@ -469,7 +471,9 @@ fn hot_lines(a: &Annotation, args: &HtmlArgs) -> String {
 }
 
 fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
-    use crate::commands::paths::{history_text, patterns_text, profile, shown_history, verdict};
+    use crate::commands::paths::{
+        explain_path, history_text, patterns_text, profile, shown_history, verdict,
+    };
     let analysis = crate::commands::paths::AnalysisArgs {
         history: args.history.clone(),
         line: args.l1.line,
@@ -553,27 +557,42 @@ fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
         };
         let mut paths: Vec<_> = h.paths.iter().collect();
         paths.sort_by_key(|p| std::cmp::Reverse(p.references));
-        let mut t =
-            Table::new(["path (oldest..newest)", "references", "patterns"]).titled(format!(
-                "mi {} at {}: paths of {n} bits ({}{})",
-                ins.mi,
-                loc(ins.mi),
-                if h.differentiable {
-                    "they separate the patterns"
-                } else {
-                    "they do not separate the patterns"
-                },
-                if paths.len() > MAX_PATHS {
-                    format!("; {} of {} paths shown", MAX_PATHS, paths.len())
-                } else {
-                    String::new()
-                }
-            ));
+        let mut t = Table::new([
+            "path (oldest..newest)",
+            "references",
+            "patterns",
+            "branches behind the bits (BIT@file:line, oldest first; references)",
+        ])
+        .titled(format!(
+            "mi {} at {}: paths of {n} bits ({}{})",
+            ins.mi,
+            loc(ins.mi),
+            if h.differentiable {
+                "they separate the patterns"
+            } else {
+                "they do not separate the patterns"
+            },
+            if paths.len() > MAX_PATHS {
+                format!("; {} of {} paths shown", MAX_PATHS, paths.len())
+            } else {
+                String::new()
+            }
+        ));
         for p in paths.iter().take(MAX_PATHS) {
+            let seqs = explain_path(&prof, meta, ins.mi, n, p.key);
+            let mut branches: Vec<String> = seqs
+                .iter()
+                .take(MAX_SEQUENCES)
+                .map(|(b, r)| format!("{b} ({r})"))
+                .collect();
+            if seqs.len() > MAX_SEQUENCES {
+                branches.push(format!("… {} more", seqs.len() - MAX_SEQUENCES));
+            }
             t.row([
                 history_text(p.key, n),
                 p.references.to_string(),
                 patterns_text(&p.patterns),
+                branches.join("; "),
             ]);
         }
         s.push_str(&html::table(&t, true));
