@@ -16,6 +16,13 @@
 //!   carries both a pattern below the long threshold and one at or above it (See: Table 3).
 //!
 //! Percentages are of the instructions with multiple patterns, as in the paper's tables.
+//!
+//! The paper's own aliasing figure (Section 4.2, Tables 1–2) is defined differently: "for
+//! pathn where n < 16, the non-differentiable multiple patterns due to aliasing are those for
+//! path16 plus all patterns that can be differentiated by a 16-bit history but not the n-bit
+//! history". [`HistorySummary::aliased_paper`] is that count (aliased at 16 bits as above, plus
+//! differentiable at 16 but not at n), for n ≤ 16 and profiles of at least 16 bits; the
+//! exact-window count stays [`HistorySummary::aliased`].
 
 use crate::bins::Bins;
 use crate::fxhash::FxHashMap;
@@ -152,6 +159,12 @@ pub struct HistorySummary {
     pub aliased: u64,
     /// … as a percentage of the multi-pattern instructions.
     pub aliased_pct: f64,
+    /// The path paper's aliasing count (Section 4.2): for n < 16, the multi-pattern instructions
+    /// aliased at 16 bits plus those differentiable by 16 bits but not by n; for n = 16, those
+    /// aliased at 16 bits. `None` for n > 16 or when the profile has fewer than 16 bits.
+    pub aliased_paper: Option<u64>,
+    /// … as a percentage of the multi-pattern instructions.
+    pub aliased_paper_pct: Option<f64>,
     /// Multi-pattern instructions not differentiable with paths mixing short and long.
     pub mixed: u64,
     /// … as a percentage of the multi-pattern instructions.
@@ -211,6 +224,43 @@ pub fn paths_of(paths: &[PathDistances], cfg: &PatternConfig) -> Vec<PathPattern
         .collect()
 }
 
+/// How each multi-pattern instruction (indices into `instructions`) fares with `n`-bit paths,
+/// and the number of distinct (instruction, path) pairs over all instructions.
+fn evaluate(
+    profile: &PathProfile,
+    n: u32,
+    multi: &[usize],
+    instructions: &[InstructionPaths],
+) -> (Vec<InstructionHistory>, u64) {
+    let cfg = &profile.config;
+    let groups = group_by_history(profile, n);
+    let exact = group_by_exact_window(profile, n);
+    let paths_total = groups.values().map(|v| v.len() as u64).sum();
+    let histories = multi
+        .iter()
+        .map(|&i| {
+            let ins = &instructions[i];
+            let paths = paths_of(groups.get(&ins.mi).map_or(&[][..], |v| v), &cfg.patterns);
+            let differentiable = paths.iter().all(|p| p.patterns.len() <= 1);
+            let exact_differentiable = exact
+                .get(&ins.mi)
+                .is_none_or(|v| v.iter().all(|b| form_patterns(b, &cfg.patterns).len() <= 1));
+            let aliased = !differentiable && exact_differentiable;
+            let mixes_short_long =
+                !differentiable && paths.iter().any(|p| mixes(&p.patterns, cfg.long_threshold));
+            InstructionHistory {
+                n,
+                differentiable,
+                exact_differentiable,
+                aliased,
+                mixes_short_long,
+                paths,
+            }
+        })
+        .collect();
+    (histories, paths_total)
+}
+
 /// Computes the metrics of Section 4.2 from a profile.
 pub fn analyse(profile: &PathProfile) -> PathReport {
     let cfg = &profile.config;
@@ -235,33 +285,15 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
         .filter(|&i| instructions[i].has_multiple_patterns())
         .collect();
     let mut summary = Vec::new();
+    let m = multi.len() as u64;
     for &n in &cfg.histories {
-        let groups = group_by_history(profile, n);
-        let exact = group_by_exact_window(profile, n);
-        let paths_total = groups.values().map(|v| v.len() as u64).sum();
-        let (mut diff, mut aliased, mut mixed) = (0, 0, 0);
-        for &i in &multi {
-            let ins = &mut instructions[i];
-            let paths = paths_of(groups.get(&ins.mi).map_or(&[][..], |v| v), &cfg.patterns);
-            let differentiable = paths.iter().all(|p| p.patterns.len() <= 1);
-            let exact_differentiable = exact
-                .get(&ins.mi)
-                .is_none_or(|v| v.iter().all(|b| form_patterns(b, &cfg.patterns).len() <= 1));
-            let is_aliased = !differentiable && exact_differentiable;
-            let is_mixed = !differentiable && paths.iter().any(|p| mixes(&p.patterns, threshold));
-            diff += differentiable as u64;
-            aliased += is_aliased as u64;
-            mixed += is_mixed as u64;
-            ins.histories.push(InstructionHistory {
-                n,
-                differentiable,
-                exact_differentiable,
-                aliased: is_aliased,
-                mixes_short_long: is_mixed,
-                paths,
-            });
+        let (histories, paths_total) = evaluate(profile, n, &multi, &instructions);
+        let diff = histories.iter().filter(|h| h.differentiable).count() as u64;
+        let aliased = histories.iter().filter(|h| h.aliased).count() as u64;
+        let mixed = histories.iter().filter(|h| h.mixes_short_long).count() as u64;
+        for (&i, h) in multi.iter().zip(histories) {
+            instructions[i].histories.push(h);
         }
-        let m = multi.len() as u64;
         summary.push(HistorySummary {
             n,
             paths: paths_total,
@@ -269,9 +301,45 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
             differentiable_pct: pct(diff, m),
             aliased,
             aliased_pct: pct(aliased, m),
+            aliased_paper: None,
+            aliased_paper_pct: None,
             mixed,
             mixed_pct: pct(mixed, m),
         });
+    }
+    // See: Section 4.2 — aliasing for pathn, n < 16, is path16's plus the patterns 16 bits
+    // differentiate but n bits do not.
+    const PAPER_REFERENCE: u32 = 16;
+    if profile.max_bits >= PAPER_REFERENCE {
+        let reference: Vec<(bool, bool)> =
+            match cfg.histories.iter().position(|&n| n == PAPER_REFERENCE) {
+                Some(k) => multi
+                    .iter()
+                    .map(|&i| {
+                        let h = &instructions[i].histories[k];
+                        (h.differentiable, h.aliased)
+                    })
+                    .collect(),
+                None => evaluate(profile, PAPER_REFERENCE, &multi, &instructions)
+                    .0
+                    .iter()
+                    .map(|h| (h.differentiable, h.aliased))
+                    .collect(),
+            };
+        for (k, s) in summary.iter_mut().enumerate() {
+            if s.n > PAPER_REFERENCE {
+                continue;
+            }
+            let count = multi
+                .iter()
+                .zip(&reference)
+                .filter(|(&i, &(diff16, aliased16))| {
+                    aliased16 || (diff16 && !instructions[i].histories[k].differentiable)
+                })
+                .count() as u64;
+            s.aliased_paper = Some(count);
+            s.aliased_paper_pct = Some(pct(count, m));
+        }
     }
     let analysed = instructions.len() as u64;
     let m = multi.len() as u64;

@@ -3,8 +3,13 @@
 //! See: path-based reuse distance, Section 3.1 — scan the bins from the smallest distance to
 //! the largest and merge bins i and i + 1 while `min_{i+1} − max_i ≤ max_i − min_i` (the gap to
 //! the next bin is no greater than the length of the current one); otherwise start a new
-//! pattern. Patterns holding less than a minimum fraction of the references are noise and are
-//! cut ([`PatternConfig::min_fraction`]).
+//! pattern. "The merging process stops when it reaches a minimum frequency and starts a new
+//! pattern for the next bin": with [`PatternConfig::min_frequency`] set, a pattern that holds
+//! that fraction of the references takes no further bins. The paper gives no value, so the rule
+//! is off by default.
+//!
+//! Not in the paper: patterns holding less than [`PatternConfig::drop_below`] of the references
+//! are treated as noise and dropped (a tool option, on by default at 1 %).
 
 use crate::bins::{bin_index, Bin, Bins};
 use serde::{Deserialize, Serialize};
@@ -12,13 +17,31 @@ use serde::{Deserialize, Serialize};
 /// How bins become patterns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PatternConfig {
-    /// Patterns with fewer than this fraction of the distribution's references are dropped.
-    pub min_fraction: f64,
+    /// The paper's minimum frequency (Section 3.1): a pattern whose references reach this
+    /// fraction of the distribution's stops merging, and the next bin starts a new pattern.
+    /// `None`: merging is limited by the gap rule only.
+    pub min_frequency: Option<f64>,
+    /// Not in the paper: patterns with fewer than this fraction of the distribution's
+    /// references are dropped as noise (0 keeps every pattern).
+    pub drop_below: f64,
 }
 
 impl Default for PatternConfig {
     fn default() -> Self {
-        PatternConfig { min_fraction: 0.01 }
+        PatternConfig {
+            min_frequency: None,
+            drop_below: 0.01,
+        }
+    }
+}
+
+impl PatternConfig {
+    /// Only the paper's gap rule: no minimum frequency, nothing dropped.
+    pub fn gap_rule_only() -> Self {
+        PatternConfig {
+            min_frequency: None,
+            drop_below: 0.0,
+        }
     }
 }
 
@@ -60,13 +83,22 @@ pub fn form_patterns(bins: &Bins, cfg: &PatternConfig) -> Vec<Pattern> {
     for (_, b) in bins.iter() {
         match merged.last_mut() {
             // See: path-based reuse distance, Section 3.1 — min_{i+1} − max_i ≤ max_i − min_i.
-            Some(cur) if b.min - cur.max <= cur.max - cur.min => cur.merge(b),
+            // See: Section 3.1 — "the merging process stops when it reaches a minimum
+            // frequency and starts a new pattern for the next bin".
+            Some(cur)
+                if b.min - cur.max <= cur.max - cur.min
+                    && cfg
+                        .min_frequency
+                        .is_none_or(|f| (cur.count as f64) < f * total as f64) =>
+            {
+                cur.merge(b)
+            }
             _ => merged.push(*b),
         }
     }
     merged
         .into_iter()
-        .filter(|b| b.count as f64 >= cfg.min_fraction * total as f64)
+        .filter(|b| b.count as f64 >= cfg.drop_below * total as f64)
         .map(|b| Pattern {
             min: b.min,
             max: b.max,
@@ -142,13 +174,32 @@ mod tests {
     }
 
     #[test]
-    fn minimum_fraction_cuts_noise() {
+    fn drop_below_cuts_noise() {
         let b = bins(&[(0, 995), (5000, 5)]);
         assert_eq!(form_patterns(&b, &PatternConfig::default()).len(), 1);
-        assert_eq!(
-            form_patterns(&b, &PatternConfig { min_fraction: 0.0 }).len(),
-            2
-        );
+        assert_eq!(form_patterns(&b, &PatternConfig::gap_rule_only()).len(), 2);
         assert!(form_patterns(&Bins::new(), &PatternConfig::default()).is_empty());
+    }
+
+    #[test]
+    fn minimum_frequency_stops_merging() {
+        // Bins [4,7] (4 and 7, 2 refs) and [8,15] (9, 10): the gap rule merges them (gap 2 ≤
+        // span 3), as `merging_follows_the_gap_rule` shows. Of 4 references, the first bin holds
+        // 50 %: with a minimum frequency of 0.5 the pattern stops there and [8,15] starts a new
+        // one; with 0.6 it has not reached the minimum and takes the next bin.
+        let b = bins(&[(4, 1), (7, 1), (9, 1), (10, 1)]);
+        let stop = PatternConfig {
+            min_frequency: Some(0.5),
+            drop_below: 0.0,
+        };
+        let p = form_patterns(&b, &stop);
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[0].min, p[0].max, p[1].min, p[1].max), (4, 7, 9, 10));
+        let go_on = PatternConfig {
+            min_frequency: Some(0.6),
+            drop_below: 0.0,
+        };
+        assert_eq!(form_patterns(&b, &go_on).len(), 1);
+        assert_eq!(form_patterns(&b, &PatternConfig::gap_rule_only()).len(), 1);
     }
 }

@@ -75,11 +75,18 @@ impl PathConfig {
                 "squash period must be at least 1".into(),
             ));
         }
-        if !(0.0..1.0).contains(&self.patterns.min_fraction) {
+        if !(0.0..1.0).contains(&self.patterns.drop_below) {
             return Err(PathsError::Config(format!(
-                "minimum pattern fraction must be in [0, 1) (got {})",
-                self.patterns.min_fraction
+                "the fraction below which patterns are dropped must be in [0, 1) (got {})",
+                self.patterns.drop_below
             )));
+        }
+        if let Some(f) = self.patterns.min_frequency {
+            if !(f > 0.0 && f <= 1.0) {
+                return Err(PathsError::Config(format!(
+                    "the minimum frequency must be in (0, 1] (got {f})"
+                )));
+            }
         }
         Ok(*self.histories.iter().max().expect("not empty"))
     }

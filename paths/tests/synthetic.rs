@@ -154,7 +154,7 @@ fn figure2_in_miniature() {
         line: 64,
         histories: vec![1, 2, 4],
         squash: SquashPeriod::PerLoop,
-        patterns: PatternConfig { min_fraction: 0.0 },
+        patterns: PatternConfig::gap_rule_only(),
         long_threshold: 2,
     };
     let profile = profile_trace(&trace, &cfg).unwrap();
@@ -203,6 +203,34 @@ fn figure2_in_miniature() {
         (0.0, 100.0, 100.0)
     );
     assert_eq!((s[1].differentiable_pct, s[1].aliased_pct), (100.0, 0.0));
+    // A 4-bit profile cannot give the paper's aliasing figure, which is anchored at 16 bits.
+    assert!(s.iter().all(|h| h.aliased_paper.is_none()));
+
+    // The paper's aliasing % (Section 4.2): for n < 16, aliased at 16 bits plus differentiable
+    // at 16 but not at n. Longer histories only split the 2-bit paths further, and every 2-bit
+    // path already holds one pattern, so 16 bits differentiate the load and nothing is aliased
+    // at 16. Hence: path1 = 0 + 1 (16 separates, 1 does not) = 100 %; path2 = 0 (2 bits
+    // separate); path16 = aliased at 16 = 0; path32 is beyond the paper's definition.
+    for histories in [vec![1, 2, 16, 32], vec![1, 2, 32]] {
+        let profile = profile_trace(
+            &trace,
+            &PathConfig {
+                histories: histories.clone(),
+                ..cfg.clone()
+            },
+        )
+        .unwrap();
+        let s = analyse(&profile).summary;
+        let paper: Vec<_> = s.iter().map(|h| (h.n, h.aliased_paper_pct)).collect();
+        let mut want = vec![(1, Some(100.0)), (2, Some(0.0))];
+        if histories.contains(&16) {
+            want.push((16, Some(0.0)));
+        }
+        want.push((32, None));
+        assert_eq!(paper, want, "histories {histories:?}");
+        // The exact-window measure stays as it was for path1.
+        assert_eq!(s[0].aliased_pct, 100.0);
+    }
 }
 
 #[test]

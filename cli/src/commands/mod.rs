@@ -1,7 +1,9 @@
 //! The subcommands, one module each.
 
+pub mod annotate;
 pub mod dump;
 pub mod histogram;
+pub mod html;
 pub mod info;
 pub mod live;
 pub mod paths;
@@ -29,6 +31,12 @@ pub enum Command {
         about = "SIMT data reuse degree (DS vs RD) of loops mapped to GPU threads, or of GPU traces"
     )]
     Simt(simt::SimtArgs),
+    /// Accesses, cold misses, reuse distances and simulated cache misses per source line and
+    /// function (like cg_annotate).
+    Annotate(annotate::AnnotateArgs),
+    /// One self-contained HTML page: summary, histograms, miss-ratio curve, hot source lines,
+    /// path patterns, SASMM and SIMT plots, and the terms they use.
+    Html(html::HtmlArgs),
 }
 
 /// Runs a subcommand.
@@ -41,5 +49,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Sasmm(c) => sasmm::run(c),
         Command::Paths(c) => paths::run(c),
         Command::Simt(a) => simt::run(&a),
+        Command::Annotate(a) => annotate::run(&a),
+        Command::Html(a) => html::run(&a),
     }
 }

@@ -21,9 +21,21 @@ use std::path::PathBuf;
 pub enum PathsCommand {
     /// Path-based reuse: locality patterns per instruction and per branch history, how many
     /// multi-pattern instructions n-bit paths tell apart, history aliasing, short/long mixing.
+    #[command(long_about = crate::terms::long_about(
+        "Path-based reuse: locality patterns per instruction and per branch history, how many \
+         multi-pattern instructions n-bit paths tell apart, history aliasing, short/long mixing \
+         (Fang, Carr, Önder, Wang: path-based reuse distance analysis).",
+        crate::terms::PATHS,
+    ))]
     Paths(PathsArgs),
     /// Predict path-based patterns of a third input from two training runs (curve fitting);
     /// coverage and accuracy per history length.
+    #[command(long_about = crate::terms::long_about(
+        "Predict path-based patterns of a third input from two training runs (curve fitting of \
+         each pattern's min, max, mean and fraction against the input size); coverage and \
+         accuracy per history length.",
+        crate::terms::PATHS_PREDICT,
+    ))]
     PathsPredict(PredictArgs),
 }
 
@@ -39,16 +51,26 @@ pub struct AnalysisArgs {
     /// Loop squash period l in iterations; default: per loop, line size / element size.
     #[arg(long)]
     pub squash: Option<u32>,
-    /// Patterns with less than this fraction of a path's references are dropped.
-    #[arg(long, default_value_t = 0.01)]
-    pub min_fraction: f64,
+    /// The paper's minimum frequency (section 3.1): a pattern holding this fraction of the
+    /// references stops merging bins [default: off; the paper gives no value].
+    #[arg(long, value_name = "F")]
+    pub min_frequency: Option<f64>,
+    /// Not in the paper: drop patterns with less than this fraction of a path's references as
+    /// noise (0 keeps all).
+    #[arg(
+        long,
+        visible_alias = "min-fraction",
+        default_value_t = 0.01,
+        value_name = "F"
+    )]
+    pub drop_below: f64,
     /// Distances (in lines) from which a pattern counts as long.
     #[arg(long, default_value_t = 1024)]
     pub long_threshold: u64,
 }
 
 impl AnalysisArgs {
-    fn config(&self) -> PathConfig {
+    pub(crate) fn config(&self) -> PathConfig {
         PathConfig {
             line: self.line,
             histories: self.history.clone(),
@@ -56,7 +78,8 @@ impl AnalysisArgs {
                 .squash
                 .map_or(SquashPeriod::PerLoop, SquashPeriod::Fixed),
             patterns: PatternConfig {
-                min_fraction: self.min_fraction,
+                min_frequency: self.min_frequency,
+                drop_below: self.drop_below,
             },
             long_threshold: self.long_threshold,
         }
@@ -88,6 +111,10 @@ pub struct PathsArgs {
     /// instruction's patterns, else the longest analysed).
     #[arg(long, value_name = "N")]
     pub plot_history: Option<u32>,
+    /// Under each path, list the branches (source lines) its bits came from: one line per
+    /// distinct branch sequence, oldest first, as BIT@file:line.
+    #[arg(long)]
+    pub explain_paths: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -151,7 +178,7 @@ pub fn run(cmd: PathsCommand) -> Result<()> {
 }
 
 /// Profiles every thread of a trace with a progress bar.
-fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<PathProfile> {
+pub(crate) fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<PathProfile> {
     let mut collector = PathCollector::new(&trace.meta, cfg)?;
     let bar = crate::progress::bar(trace.total_events(), "paths", quiet);
     let mut reader = trace.chunk_reader()?;
@@ -167,7 +194,7 @@ fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<PathProfile> 
 }
 
 /// A history as text: oldest bit first, most recent last; `.` for bits the stack did not have.
-fn history_text(key: PathKey, n: u32) -> String {
+pub(crate) fn history_text(key: PathKey, n: u32) -> String {
     (0..n)
         .rev()
         .map(|j| {
@@ -182,7 +209,7 @@ fn history_text(key: PathKey, n: u32) -> String {
         .collect()
 }
 
-fn patterns_text(ps: &[Pattern]) -> String {
+pub(crate) fn patterns_text(ps: &[Pattern]) -> String {
     if ps.is_empty() {
         return "-".into();
     }
@@ -205,6 +232,18 @@ struct InstructionJson<'a> {
     kind: &'static str,
     #[serde(flatten)]
     paths: &'a InstructionPaths,
+    /// With --explain-paths: the branch sequences behind each path of the shown history.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    explained_paths: Vec<ExplainedPath>,
+}
+
+/// One path with the branch sequences (oldest first, `BIT@file:line`) that produce its bits.
+#[derive(Serialize)]
+struct ExplainedPath {
+    history: u32,
+    path: String,
+    /// `[[sequence, references], …]`, most references first.
+    branches: Vec<(String, u64)>,
 }
 
 #[derive(Serialize)]
@@ -212,7 +251,8 @@ struct PathsJson<'a> {
     trace: String,
     history: &'a [u32],
     squash: String,
-    min_fraction: f64,
+    min_frequency: Option<f64>,
+    drop_below: f64,
     #[serde(flatten)]
     report: PathsReportJson<'a>,
 }
@@ -232,7 +272,7 @@ struct PathsReportJson<'a> {
     instructions: Vec<InstructionJson<'a>>,
 }
 
-fn verdict(ins: &InstructionPaths, n: u32) -> &'static str {
+pub(crate) fn verdict(ins: &InstructionPaths, n: u32) -> &'static str {
     match ins.histories.iter().find(|h| h.n == n) {
         Some(h) if h.differentiable => "yes",
         Some(h) if h.aliased && h.mixes_short_long => "alias+mix",
@@ -245,7 +285,7 @@ fn verdict(ins: &InstructionPaths, n: u32) -> &'static str {
 
 /// The history length whose paths are shown for an instruction: the shortest that separates
 /// its patterns, else the longest analysed.
-fn shown_history(ins: &InstructionPaths, histories: &[u32]) -> Option<u32> {
+pub(crate) fn shown_history(ins: &InstructionPaths, histories: &[u32]) -> Option<u32> {
     let mut ns = histories.to_vec();
     ns.sort_unstable();
     ns.iter()
@@ -309,16 +349,19 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
         "history",
         "paths",
         "differentiable %",
-        "aliasing %",
+        "aliasing % (exact windows)",
+        "aliasing % (paper)",
         "short+long %",
     ])
-    .titled("Multi-pattern instructions by history length (% of multi-pattern instructions)");
+    .titled("Multi-pattern instructions by history length (% of multi-pattern instructions; terms: rda-report paths --help)");
     for s in &report.summary {
         t.row([
             format!("path{}", s.n),
             s.paths.to_string(),
             format!("{:.2}", s.differentiable_pct),
             format!("{:.2}", s.aliased_pct),
+            s.aliased_paper_pct
+                .map_or("-".to_string(), |p| format!("{p:.2}")),
             format!("{:.2}", s.mixed_pct),
         ]);
     }
@@ -386,6 +429,11 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                     p.references.to_string(),
                     patterns_text(&p.patterns),
                 ]);
+                if args.explain_paths {
+                    for (branches, refs) in explain_path(&profile, meta, ins.mi, n, p.key) {
+                        t.row([format!("  = {branches}"), refs.to_string(), String::new()]);
+                    }
+                }
             }
             if paths.len() > 12 && args.instr.is_none() {
                 t.row([
@@ -429,7 +477,8 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
             .analysis
             .squash
             .map_or("per-loop".into(), |l| l.to_string()),
-        min_fraction: cfg.patterns.min_fraction,
+        min_frequency: cfg.patterns.min_frequency,
+        drop_below: cfg.patterns.drop_below,
         report: PathsReportJson {
             line: report.line,
             long_threshold: report.long_threshold,
@@ -449,11 +498,100 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                     location: loc(i.mi),
                     kind: kind(i.mi),
                     paths: i,
+                    explained_paths: if args.explain_paths {
+                        explained(&profile, meta, i, &cfg.histories)
+                    } else {
+                        Vec::new()
+                    },
                 })
                 .collect(),
         },
     };
     emit(args.out.format(), &json, &tables)
+}
+
+/// The explained paths of the history shown for `ins` (none for single-pattern instructions).
+fn explained(
+    profile: &PathProfile,
+    meta: &rdtrace::meta::ProgramMeta,
+    ins: &InstructionPaths,
+    histories: &[u32],
+) -> Vec<ExplainedPath> {
+    let Some(n) = shown_history(ins, histories) else {
+        return Vec::new();
+    };
+    let Some(h) = ins.histories.iter().find(|h| h.n == n) else {
+        return Vec::new();
+    };
+    h.paths
+        .iter()
+        .map(|p| ExplainedPath {
+            history: n,
+            path: history_text(p.key, n),
+            branches: explain_path(profile, meta, ins.mi, n, p.key),
+        })
+        .collect()
+}
+
+/// Branch sequences behind one n-bit path of instruction `mi`: each distinct sequence of the
+/// `n` most recent history entries that gives the path's bits, oldest first, as
+/// `BIT@file:line` (the branch's source line), with the references made under it. More than
+/// one sequence for one path is history aliasing.
+pub(crate) fn explain_path(
+    profile: &PathProfile,
+    meta: &rdtrace::meta::ProgramMeta,
+    mi: u32,
+    n: u32,
+    key: PathKey,
+) -> Vec<(String, u64)> {
+    use std::collections::BTreeMap;
+    let mut seqs: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
+    for r in profile.records.iter().filter(|r| r.mi == mi) {
+        let k = PathKey {
+            bits: rdpaths::history::window_bits(&r.window, n),
+            depth: r.depth.min(n),
+        };
+        if k != key {
+            continue;
+        }
+        let take = (n as usize).min(r.depth as usize).min(r.window.len());
+        *seqs.entry(r.window[..take].to_vec()).or_default() += r.bins.count() + r.cold;
+    }
+    let branch_loc = |br: u32| {
+        meta.branches
+            .get(br as usize)
+            .and_then(|b| b.loc)
+            .filter(|l| l.line > 0)
+            .map_or(format!("br{br}"), |l| {
+                let file = meta.files.get(l.file as usize).map_or("?", String::as_str);
+                let base = std::path::Path::new(file)
+                    .file_name()
+                    .map_or(file.to_string(), |f| f.to_string_lossy().into_owned());
+                format!("{base}:{}", l.line)
+            })
+    };
+    let mut out: Vec<(String, u64)> = seqs
+        .into_iter()
+        .map(|(entries, refs)| {
+            // Entries are most recent first; print oldest first, as the path string does.
+            let text = entries
+                .iter()
+                .rev()
+                .map(|&e| format!("{}@{}", e & 1, branch_loc(e >> 1)))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (
+                if text.is_empty() {
+                    "(no branch yet)".into()
+                } else {
+                    text
+                },
+                refs,
+            )
+        })
+        .collect();
+    out.sort_by_key(|o| std::cmp::Reverse(o.1));
+    out
 }
 
 /// One line per path (the eight with most references, plus all paths together) over the

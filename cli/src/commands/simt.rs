@@ -46,6 +46,13 @@ pub enum PolicyArg {
 /// Arguments of `simt`.
 #[derive(clap::Args, Debug)]
 #[command(
+    long_about = crate::terms::long_about(
+        "SIMT data reuse degree (DS vs RD): worksharing-loop iterations of an rdtools trace \
+         become GPU threads (or kernels come from a GPU text trace), a scenario turns their \
+         blocks into MI streams, and the command reports how much data MIs share at each \
+         distance.",
+        crate::terms::SIMT,
+    ),
     after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128"
 )]
 pub struct SimtArgs {
@@ -115,6 +122,9 @@ fn parse_granularity(s: &str) -> std::result::Result<Granularity, String> {
 /// Flags that apply only to some scenarios or inputs (a usage error, exit status 2).
 fn check_usage(args: &SimtArgs, scenario: Scenario) -> Result<()> {
     let n = scenario.number();
+    if let Some(w) = warp_without_effect(args) {
+        eprintln!("rda-report: warning: {w}");
+    }
     if args.k.is_some() && scenario != Scenario::ConcurrentBlocks {
         return Err(usage(format!(
             "--k applies to scenario 4 only (this is scenario {n})"
@@ -141,6 +151,14 @@ fn check_usage(args: &SimtArgs, scenario: Scenario) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The warning for `--warp` given while MIs are issued per block (it then changes nothing).
+fn warp_without_effect(args: &SimtArgs) -> Option<&'static str> {
+    (args.warp.is_some()
+        && args.input_format == SimtInput::Rdtrace
+        && args.mi_scope != Some(ScopeArg::Warp))
+    .then_some("--warp has no effect without --mi-scope warp: MIs are issued by whole blocks")
 }
 
 /// A kernel to analyse, with where it came from.

@@ -1,0 +1,423 @@
+//! Source attribution: which source lines and functions make the accesses, the cold misses, the
+//! long reuse distances and the simulated cache misses of a run (cachegrind's `cg_annotate` for
+//! rdtools traces).
+//!
+//! One streaming pass over the events in stamp order ([`rdtrace::Trace::merged`]) feeds every
+//! access, cache line by cache line, to
+//!
+//! * an exact reuse-distance stack over all threads ([`rdengines::FastCore`]; the concurrent
+//!   distance that `rda-report histogram` reports), and one private stack per thread;
+//! * the exact LRU simulator [`rdcachesim::Hierarchy`] (a private L1 per thread, one shared L2,
+//!   threads becoming cores in thread-index order, as `rda-report measure` does),
+//!
+//! and charges the result to the memory instruction's source line and function. Memory is
+//! bounded by the footprint (the stacks) and the number of source lines, never by the trace
+//! length.
+//!
+//! Architecture invariant: this crate reads traces and counts; it does no printing (the CLI
+//! renders [`Annotation`]).
+
+mod bins;
+
+pub use bins::DistanceBins;
+
+use rdcachesim::{CacheConfig, Hierarchy, Served};
+use rdengines::{FastCore, Histogram};
+use rdtrace::meta::ProgramMeta;
+use rdtrace::{Event, Trace};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Errors of an annotation run.
+#[derive(Debug, thiserror::Error)]
+pub enum AnnotateError {
+    /// The trace could not be read.
+    #[error(transparent)]
+    Trace(#[from] rdtrace::TraceError),
+    /// The L1 and L2 line sizes differ (distances are counted at one line size).
+    #[error("L1 line size {l1} differs from L2 line size {l2}; annotate needs one line size")]
+    LineSizes {
+        /// L1 line size.
+        l1: u32,
+        /// L2 line size.
+        l2: u32,
+    },
+}
+
+/// The simulated caches; reuse distances are counted in lines of the L1's line size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct AnnotateConfig {
+    /// Private L1 per thread.
+    pub l1: CacheConfig,
+    /// Shared L2.
+    pub l2: CacheConfig,
+}
+
+impl Default for AnnotateConfig {
+    /// The SASMM paper's caches (8 KiB 8-way L1, 128 KiB 16-way L2, 64-byte lines), the same
+    /// defaults as `rda-report measure`.
+    fn default() -> Self {
+        AnnotateConfig {
+            l1: CacheConfig::default(),
+            l2: CacheConfig::paper_l2(),
+        }
+    }
+}
+
+/// What one source line (or function, or the whole run) did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Access events (one per executed memory instruction).
+    pub accesses: u64,
+    /// Cache-line references (an access spanning two lines makes two).
+    pub references: u64,
+    /// References to a line never touched before by any thread (infinite reuse distance).
+    pub cold: u64,
+    /// References that missed the thread's private L1.
+    pub l1_misses: u64,
+    /// References that missed both the L1 and the shared L2.
+    pub l2_misses: u64,
+    /// Finite reuse distances (all threads in stamp order) of the references.
+    #[serde(skip)]
+    pub distances: DistanceBins,
+}
+
+impl Counts {
+    fn reference(&mut self, distance: Option<u64>, served: Served) {
+        self.references += 1;
+        match distance {
+            Some(d) => self.distances.add(d),
+            None => self.cold += 1,
+        }
+        if served != Served::L1 {
+            self.l1_misses += 1;
+        }
+        if served == Served::Memory {
+            self.l2_misses += 1;
+        }
+    }
+
+    /// Adds another set of counts.
+    pub fn merge(&mut self, other: &Counts) {
+        self.accesses += other.accesses;
+        self.references += other.references;
+        self.cold += other.cold;
+        self.l1_misses += other.l1_misses;
+        self.l2_misses += other.l2_misses;
+        self.distances.merge(&other.distances);
+    }
+
+    /// The reuse-distance percentile `p` (0 < p ≤ 100) over the finite distances, cold
+    /// references excluded; see [`DistanceBins::percentile`].
+    pub fn percentile(&self, p: f64) -> Option<u64> {
+        self.distances.percentile(p)
+    }
+}
+
+/// One source line.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineStats {
+    /// Source file as recorded in the debug information (`?` when unknown).
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: u32,
+    /// Functions whose instructions sit on this line (inlining can make several).
+    pub functions: Vec<String>,
+    /// Memory instructions on this line.
+    pub mem_instrs: Vec<u32>,
+    /// What they did.
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+/// One function.
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionStats {
+    /// Symbol name.
+    pub name: String,
+    /// `file:line` of its first located instruction (`?` when unknown).
+    pub location: String,
+    /// What its memory instructions did.
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+/// Everything one pass over a trace found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Annotation {
+    /// The simulated caches.
+    pub config: AnnotateConfig,
+    /// Threads that made accesses (one core each).
+    pub threads: usize,
+    /// Whole-run totals.
+    pub total: Counts,
+    /// Source lines that made accesses, most L1 misses first (then L2 misses, then accesses).
+    pub lines: Vec<LineStats>,
+    /// Functions that made accesses, in the same order.
+    pub functions: Vec<FunctionStats>,
+    /// Reuse-distance histogram over all threads in stamp order (L1 lines).
+    #[serde(skip)]
+    pub histogram: Histogram,
+    /// Private reuse-distance histogram of each thread, by thread index.
+    #[serde(skip)]
+    pub thread_histograms: Vec<(u32, Histogram)>,
+}
+
+/// Where a memory instruction's counts go.
+#[derive(Clone, Copy)]
+struct Target {
+    line: usize,
+    function: usize,
+}
+
+/// The streaming part: feed accesses in global order with [`Annotator::access`].
+pub struct Annotator {
+    config: AnnotateConfig,
+    hierarchy: Hierarchy,
+    shared_stack: FastCore,
+    histogram: Histogram,
+    private: Vec<(FastCore, Histogram)>,
+    targets: Vec<Target>,
+    line_keys: Vec<(String, u32)>,
+    line_counts: Vec<Counts>,
+    function_names: Vec<(String, String)>,
+    function_counts: Vec<Counts>,
+    /// Functions seen per line key.
+    line_functions: Vec<Vec<usize>>,
+    line_mis: Vec<Vec<u32>>,
+    /// Where each line of the current access was served (reused to avoid an allocation per
+    /// access; ranges can span many lines).
+    served: Vec<Served>,
+}
+
+impl Annotator {
+    /// An annotator for a program with metadata `meta`.
+    pub fn new(meta: &ProgramMeta, config: AnnotateConfig) -> Result<Self, AnnotateError> {
+        if config.l1.line != config.l2.line {
+            return Err(AnnotateError::LineSizes {
+                l1: config.l1.line,
+                l2: config.l2.line,
+            });
+        }
+        let mut line_index: HashMap<(String, u32), usize> = HashMap::new();
+        let mut line_keys = Vec::new();
+        let mut key_of = |file: String, line: u32, keys: &mut Vec<(String, u32)>| {
+            *line_index.entry((file.clone(), line)).or_insert_with(|| {
+                keys.push((file, line));
+                keys.len() - 1
+            })
+        };
+        // Function slot `functions.len()` stands for instructions of an unknown block.
+        let mut function_names: Vec<(String, String)> = meta
+            .functions
+            .iter()
+            .map(|f| (f.name.clone(), short_loc(meta, f.loc)))
+            .collect();
+        function_names.push(("?".into(), "?".into()));
+        let unknown_function = function_names.len() - 1;
+        let mut targets = Vec::with_capacity(meta.mem_instrs.len() + 1);
+        for m in &meta.mem_instrs {
+            let (file, line) = match m.loc {
+                Some(l) if l.line > 0 => (
+                    meta.files
+                        .get(l.file as usize)
+                        .cloned()
+                        .unwrap_or_else(|| "?".into()),
+                    l.line,
+                ),
+                _ => ("?".into(), 0),
+            };
+            let function = meta
+                .blocks
+                .get(m.block as usize)
+                .map(|b| b.function as usize)
+                .filter(|&f| f < meta.functions.len())
+                .unwrap_or(unknown_function);
+            targets.push(Target {
+                line: key_of(file, line, &mut line_keys),
+                function,
+            });
+        }
+        // Slot for ids outside the metadata (a damaged trace): counted, never dropped.
+        targets.push(Target {
+            line: key_of("?".into(), 0, &mut line_keys),
+            function: unknown_function,
+        });
+        let mut line_functions = vec![Vec::new(); line_keys.len()];
+        let mut line_mis = vec![Vec::new(); line_keys.len()];
+        for (mi, t) in targets.iter().enumerate().take(meta.mem_instrs.len()) {
+            if !line_functions[t.line].contains(&t.function) {
+                line_functions[t.line].push(t.function);
+            }
+            line_mis[t.line].push(mi as u32);
+        }
+        Ok(Annotator {
+            config,
+            hierarchy: Hierarchy::new(config.l1, config.l2, 0),
+            shared_stack: FastCore::default(),
+            histogram: Histogram::new_exact(),
+            private: Vec::new(),
+            line_counts: vec![Counts::default(); line_keys.len()],
+            line_keys,
+            function_counts: vec![Counts::default(); function_names.len()],
+            function_names,
+            targets,
+            line_functions,
+            line_mis,
+            served: Vec::new(),
+        })
+    }
+
+    /// One access by memory instruction `mi` of `len` bytes at `addr`, made on core `core`
+    /// (the thread's position among the trace's threads).
+    pub fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
+        let target = *self
+            .targets
+            .get(mi as usize)
+            .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
+        while self.private.len() <= core {
+            self.private
+                .push((FastCore::default(), Histogram::new_exact()));
+        }
+        self.line_counts[target.line].accesses += 1;
+        self.function_counts[target.function].accesses += 1;
+        // The hierarchy reports L1 lines in address order, the same order for_each_line walks.
+        let served = &mut self.served;
+        served.clear();
+        self.hierarchy
+            .access_with(core, addr, len, |s| served.push(s));
+        let mut k = 0;
+        let (stack, hist) = (&mut self.shared_stack, &mut self.histogram);
+        let (pstack, phist) = &mut self.private[core];
+        let line_counts = &mut self.line_counts[target.line];
+        let function_counts = &mut self.function_counts[target.function];
+        self.config.l1.for_each_line(addr, len, |line| {
+            // See: the reuse distance of a reference is the number of distinct other lines
+            // touched since the previous reference to its line (∞ for the first).
+            let d = stack.access(line);
+            match d {
+                Some(d) => hist.add(d, 1),
+                None => hist.cold += 1,
+            }
+            match pstack.access(line) {
+                Some(pd) => phist.add(pd, 1),
+                None => phist.cold += 1,
+            }
+            let s = served[k];
+            k += 1;
+            line_counts.reference(d, s);
+            function_counts.reference(d, s);
+        });
+    }
+
+    /// The results, lines and functions sorted by misses.
+    pub fn finish(self, thread_indices: &[u32]) -> Annotation {
+        let mut total = Counts::default();
+        for c in &self.function_counts {
+            total.merge(c);
+        }
+        let mut lines: Vec<LineStats> = self
+            .line_keys
+            .into_iter()
+            .zip(self.line_counts)
+            .zip(self.line_functions.into_iter().zip(self.line_mis))
+            .filter(|((_, c), _)| c.accesses > 0)
+            .map(|(((file, line), counts), (fs, mis))| LineStats {
+                file,
+                line,
+                functions: fs
+                    .iter()
+                    .map(|&f| self.function_names[f].0.clone())
+                    .collect(),
+                mem_instrs: mis,
+                counts,
+            })
+            .collect();
+        let mut functions: Vec<FunctionStats> = self
+            .function_names
+            .into_iter()
+            .zip(self.function_counts)
+            .filter(|(_, c)| c.accesses > 0)
+            .map(|((name, location), counts)| FunctionStats {
+                name,
+                location,
+                counts,
+            })
+            .collect();
+        let key =
+            |c: &Counts| std::cmp::Reverse((c.l1_misses, c.l2_misses, c.accesses, c.references));
+        lines.sort_by(|a, b| {
+            key(&a.counts)
+                .cmp(&key(&b.counts))
+                .then_with(|| (&a.file, a.line).cmp(&(&b.file, b.line)))
+        });
+        functions.sort_by(|a, b| {
+            key(&a.counts)
+                .cmp(&key(&b.counts))
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        let threads = self.private.iter().filter(|(_, h)| h.total() > 0).count();
+        let thread_histograms = self
+            .private
+            .into_iter()
+            .enumerate()
+            .map(|(core, (_, h))| (thread_indices.get(core).copied().unwrap_or(core as u32), h))
+            .collect();
+        Annotation {
+            config: self.config,
+            threads,
+            total,
+            lines,
+            functions,
+            histogram: self.histogram,
+            thread_histograms,
+        }
+    }
+}
+
+fn short_loc(meta: &ProgramMeta, loc: Option<rdtrace::meta::SourceLoc>) -> String {
+    match loc {
+        Some(l) if l.line > 0 => format!(
+            "{}:{}",
+            meta.files
+                .get(l.file as usize)
+                .map(String::as_str)
+                .unwrap_or("?"),
+            l.line
+        ),
+        _ => "?".into(),
+    }
+}
+
+/// Annotates a whole trace: threads become cores in thread-index order, events are taken in the
+/// order the stamps reconstruct.
+pub fn annotate(trace: &Trace, config: AnnotateConfig) -> Result<Annotation, AnnotateError> {
+    annotate_with_progress(trace, config, |_| {})
+}
+
+/// [`annotate`], calling `progress` with the number of events read every 65536 events.
+pub fn annotate_with_progress(
+    trace: &Trace,
+    config: AnnotateConfig,
+    mut progress: impl FnMut(u64),
+) -> Result<Annotation, AnnotateError> {
+    let threads = trace.thread_indices();
+    let mut a = Annotator::new(&trace.meta, config)?;
+    let mut n = 0u64;
+    for r in trace.merged()? {
+        let (t, e) = r?;
+        if let Event::Access { mi, addr, len } = e {
+            let core = threads.binary_search(&t).unwrap_or(0);
+            a.access(core, mi, addr, len);
+        }
+        n += 1;
+        if n.is_multiple_of(65536) {
+            progress(n);
+        }
+    }
+    progress(n);
+    Ok(a.finish(&threads))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,402 @@
+//! `rda-report annotate`: accesses, cold misses, reuse-distance percentiles and simulated L1/L2
+//! misses per source line and per function, like `cg_annotate`; with `--source-dir`, the
+//! hottest source lines printed with their counts in the margin.
+
+use crate::output::{emit, Format, OutputArgs, Table};
+use anyhow::{Context, Result};
+use rdannotate::{annotate_with_progress, AnnotateConfig, Annotation, Counts, LineStats};
+use rdcachesim::CacheConfig;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `annotate`.
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = "Charges every cache-line reference of a run to the source line and function of \
+its memory instruction: accesses (events), references (cache lines), cold misses (first touch of \
+a line by any thread), reuse-distance percentiles (distinct other lines between two references \
+to a line, all threads in stamp order, cold references excluded; exact below 1024, rounded down \
+to 1/16 of a power of two above), and L1/L2 misses of the exact LRU simulator (a private L1 per \
+thread, one shared L2). Rows are sorted by L1 misses, then L2 misses.",
+    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv"
+)]
+pub struct AnnotateArgs {
+    /// Trace file.
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    /// Print the hottest source lines of files found under DIR with counts in the margin.
+    #[arg(long, value_name = "DIR")]
+    pub source_dir: Option<PathBuf>,
+    /// Private L1 per thread as SIZE:WAYS:LINE (WAYS may be `full`).
+    #[arg(long, default_value = "8K:8:64", value_parser = parse_cache)]
+    pub l1: CacheConfig,
+    /// Shared L2 as SIZE:WAYS:LINE (same line size as the L1).
+    #[arg(long, default_value = "128K:16:64", value_parser = parse_cache)]
+    pub l2: CacheConfig,
+    /// Rows of each table (and hot lines annotated); 0 prints all.
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+    /// Source lines of context around each hot line with --source-dir.
+    #[arg(long, default_value_t = 2)]
+    pub context: usize,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_cache(s: &str) -> Result<CacheConfig, String> {
+    CacheConfig::parse(s).map_err(|e| e.to_string())
+}
+
+/// Reuse-distance percentiles shown for every row.
+pub const PERCENTILES: [f64; 3] = [50.0, 90.0, 99.0];
+
+/// One row of the JSON output.
+#[derive(Serialize)]
+pub struct RowJson {
+    /// `file:line` or function name.
+    pub name: String,
+    /// Counts.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// `[p50, p90, p99]` of the finite reuse distances (`null` when none).
+    pub distance_percentiles: [Option<u64>; 3],
+}
+
+/// Converts counts to a JSON row.
+pub fn row_json(name: String, c: &Counts) -> RowJson {
+    RowJson {
+        name,
+        counts: c.clone(),
+        distance_percentiles: PERCENTILES.map(|p| c.percentile(p)),
+    }
+}
+
+#[derive(Serialize)]
+struct Output {
+    trace: String,
+    l1: String,
+    l2: String,
+    threads: usize,
+    total: RowJson,
+    lines: Vec<LineJson>,
+    functions: Vec<RowJson>,
+    /// With --source-dir: the annotated excerpts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    source: Vec<SourceExcerpt>,
+}
+
+#[derive(Serialize)]
+struct LineJson {
+    file: String,
+    line: u32,
+    functions: Vec<String>,
+    #[serde(flatten)]
+    row: RowJson,
+}
+
+/// `file:line` of a row.
+pub fn line_label(l: &LineStats) -> String {
+    if l.line == 0 {
+        format!("{} (unknown line)", l.file)
+    } else {
+        format!("{}:{}", l.file, l.line)
+    }
+}
+
+fn fmt_pct(p: Option<u64>) -> String {
+    p.map_or("-".into(), |d| d.to_string())
+}
+
+fn counts_cells(c: &Counts) -> Vec<String> {
+    let mut v = vec![
+        c.accesses.to_string(),
+        c.references.to_string(),
+        c.cold.to_string(),
+    ];
+    v.extend(PERCENTILES.map(|p| fmt_pct(c.percentile(p))));
+    v.push(c.l1_misses.to_string());
+    v.push(c.l2_misses.to_string());
+    v
+}
+
+const COUNT_HEADERS: [&str; 8] = [
+    "accesses",
+    "line refs",
+    "cold",
+    "RD p50",
+    "RD p90",
+    "RD p99",
+    "L1 misses",
+    "L2 misses",
+];
+
+fn take<T>(v: &[T], top: usize) -> &[T] {
+    if top == 0 {
+        v
+    } else {
+        &v[..v.len().min(top)]
+    }
+}
+
+/// The per-line and per-function tables of an annotation.
+pub fn tables(a: &Annotation, top: usize) -> Vec<Table> {
+    let mut lines = Table::new(
+        ["source line", "function"]
+            .into_iter()
+            .chain(COUNT_HEADERS)
+            .collect::<Vec<_>>(),
+    )
+    .titled(format!(
+        "Source lines by misses (L1 {} per thread, L2 {} shared; {} of {} lines shown)",
+        a.config.l1,
+        a.config.l2,
+        take(&a.lines, top).len(),
+        a.lines.len()
+    ));
+    for l in take(&a.lines, top) {
+        let mut row = vec![line_label(l), l.functions.join(",")];
+        row.extend(counts_cells(&l.counts));
+        lines.rows.push(row);
+    }
+    let mut total = vec!["total".to_string(), String::new()];
+    total.extend(counts_cells(&a.total));
+    lines.rows.push(total);
+    let mut funcs = Table::new(
+        ["function", "location"]
+            .into_iter()
+            .chain(COUNT_HEADERS)
+            .collect::<Vec<_>>(),
+    )
+    .titled(format!(
+        "Functions by misses ({} of {} shown)",
+        take(&a.functions, top).len(),
+        a.functions.len()
+    ));
+    for f in take(&a.functions, top) {
+        let mut row = vec![f.name.clone(), f.location.clone()];
+        row.extend(counts_cells(&f.counts));
+        funcs.rows.push(row);
+    }
+    vec![lines, funcs]
+}
+
+/// Finds a source file recorded in the debug information: as given when it exists (absolute
+/// paths), else under `dir`, else its base name under `dir`.
+pub fn find_source(dir: &Path, recorded: &str) -> Option<PathBuf> {
+    let p = Path::new(recorded);
+    let candidates = [
+        dir.join(p.strip_prefix("/").unwrap_or(p)),
+        dir.join(p.file_name()?),
+        p.to_path_buf(),
+    ];
+    candidates.into_iter().find(|c| c.is_file())
+}
+
+/// One source line of an annotated excerpt: the counts (for hot lines) and the text.
+#[derive(Clone, Debug, Serialize)]
+pub struct SourceLine {
+    /// 1-based line number.
+    pub line: u32,
+    /// The line's counts when it made accesses.
+    pub counts: Option<(u64, u64, u64)>,
+    /// Whether it is among the hottest lines.
+    pub hot: bool,
+    /// The source text.
+    pub text: String,
+}
+
+/// One file's excerpt: the hot lines with `context` lines around them.
+#[derive(Clone, Debug, Serialize)]
+pub struct SourceExcerpt {
+    /// The file as recorded in the debug information.
+    pub file: String,
+    /// Where it was found.
+    pub path: String,
+    /// Runs of consecutive lines; gaps between runs were elided.
+    pub runs: Vec<Vec<SourceLine>>,
+}
+
+/// Excerpts of the files of the `top` hottest lines found under `dir`, with every line's
+/// (accesses, L1 misses, L2 misses) in the margin; files not found are named in the result.
+pub fn excerpts(
+    a: &Annotation,
+    dir: &Path,
+    top: usize,
+    context: usize,
+) -> (Vec<SourceExcerpt>, Vec<String>) {
+    let hot: Vec<&LineStats> = take(&a.lines, top).iter().filter(|l| l.line > 0).collect();
+    let mut by_file: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for l in &hot {
+        by_file.entry(&l.file).or_default().push(l.line);
+    }
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    for (file, hot_lines) in by_file {
+        let Some(path) = find_source(dir, file) else {
+            missing.push(file.to_string());
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            missing.push(file.to_string());
+            continue;
+        };
+        let counts: BTreeMap<u32, (u64, u64, u64)> = a
+            .lines
+            .iter()
+            .filter(|l| l.file == file)
+            .map(|l| {
+                (
+                    l.line,
+                    (l.counts.accesses, l.counts.l1_misses, l.counts.l2_misses),
+                )
+            })
+            .collect();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut shown = vec![false; lines.len() + 1];
+        for &h in &hot_lines {
+            let h = h as usize;
+            let (first, last) = (
+                h.saturating_sub(context).max(1),
+                (h + context).min(lines.len()),
+            );
+            if first <= last {
+                shown[first..=last].iter_mut().for_each(|x| *x = true);
+            }
+        }
+        let mut runs: Vec<Vec<SourceLine>> = Vec::new();
+        let mut prev = 0;
+        for (n, text) in lines.iter().enumerate() {
+            let n = n + 1;
+            if !shown[n] {
+                continue;
+            }
+            if prev + 1 != n || runs.is_empty() {
+                runs.push(Vec::new());
+            }
+            prev = n;
+            runs.last_mut().unwrap().push(SourceLine {
+                line: n as u32,
+                counts: counts.get(&(n as u32)).copied(),
+                hot: hot_lines.contains(&(n as u32)),
+                text: text.to_string(),
+            });
+        }
+        out.push(SourceExcerpt {
+            file: file.to_string(),
+            path: path.display().to_string(),
+            runs,
+        });
+    }
+    (out, missing)
+}
+
+fn render_excerpts(ex: &[SourceExcerpt]) -> String {
+    let mut s = String::new();
+    for e in ex {
+        s.push_str(&format!(
+            "-- {} ({}) {}\n{:>12} {:>10} {:>10}  line\n",
+            e.file,
+            e.path,
+            "-".repeat(20),
+            "accesses",
+            "L1 misses",
+            "L2 misses"
+        ));
+        for (i, run) in e.runs.iter().enumerate() {
+            if i > 0 {
+                s.push_str(&format!("{:>34}  ...\n", ""));
+            }
+            for l in run {
+                let margin = match l.counts {
+                    Some((a, m1, m2)) => format!("{a:>12} {m1:>10} {m2:>10}"),
+                    None => format!("{:>12} {:>10} {:>10}", ".", ".", "."),
+                };
+                let mark = if l.hot { '>' } else { ' ' };
+                s.push_str(&format!("{margin} {mark}{:>5}  {}\n", l.line, l.text));
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Exits with a usage error (status 2) when the L1 and L2 line sizes differ: distances and
+/// misses are counted in one line size.
+pub fn check_line_sizes(l1: &CacheConfig, l2: &CacheConfig) {
+    if l1.line != l2.line {
+        clap::Error::raw(
+            clap::error::ErrorKind::ArgumentConflict,
+            format!(
+                "--l1 has {}-byte lines and --l2 {}-byte lines; give both the same line size\n",
+                l1.line, l2.line
+            ),
+        )
+        .exit();
+    }
+}
+
+/// Runs `annotate`.
+pub fn run(args: &AnnotateArgs) -> Result<()> {
+    crate::commands::annotate::check_line_sizes(&args.l1, &args.l2);
+    let trace = crate::tracefile::open(&args.trace, &args.open)?;
+    let bar = crate::progress::bar(trace.total_events(), "annotating", args.out.quiet);
+    let config = AnnotateConfig {
+        l1: args.l1,
+        l2: args.l2,
+    };
+    let a = annotate_with_progress(&trace, config, |n| bar.set_position(n))
+        .with_context(|| format!("annotating {}", args.trace.display()))?;
+    bar.finish_and_clear();
+    let (excerpts, missing) = match &args.source_dir {
+        Some(dir) => excerpts(&a, dir, args.top, args.context),
+        None => (Vec::new(), Vec::new()),
+    };
+    for f in &missing {
+        eprintln!(
+            "rda-report: warning: source {f} not found under {}",
+            args.source_dir
+                .as_deref()
+                .unwrap_or(Path::new("."))
+                .display()
+        );
+    }
+    let json = Output {
+        trace: args.trace.display().to_string(),
+        l1: a.config.l1.to_string(),
+        l2: a.config.l2.to_string(),
+        threads: a.threads,
+        total: row_json("total".into(), &a.total),
+        lines: take(&a.lines, args.top)
+            .iter()
+            .map(|l| LineJson {
+                file: l.file.clone(),
+                line: l.line,
+                functions: l.functions.clone(),
+                row: row_json(line_label(l), &l.counts),
+            })
+            .collect(),
+        functions: take(&a.functions, args.top)
+            .iter()
+            .map(|f| row_json(f.name.clone(), &f.counts))
+            .collect(),
+        source: if args.out.format() == Format::Json {
+            excerpts.clone()
+        } else {
+            Vec::new()
+        },
+    };
+    emit(args.out.format(), &json, &tables(&a, args.top))?;
+    if args.source_dir.is_some() {
+        let ex = excerpts;
+        if args.out.format() == Format::Table {
+            println!(
+                "\nHottest source lines (`>` marks the {} shown above; `.`: no accesses)\n",
+                take(&a.lines, args.top).len()
+            );
+            print!("{}", render_excerpts(&ex));
+        }
+    }
+    Ok(())
+}
