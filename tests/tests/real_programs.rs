@@ -176,8 +176,10 @@ fn analyse_all(trace: &Path) {
         assert!((0.0..=1.0).contains(&num(&m[k])), "{k}: {m}");
     }
 
-    let p = json(&["predict", t, "--cores", "1,2"]);
-    let one = &p[0];
+    // The formula model (eq. 5-7): on one core its exact-profile rate is measure's rate from the
+    // real PRD, since the one-core mimicked trace is the run itself.
+    let f = json(&["predict", t, "--cores", "1,2", "--model", "formula"]);
+    let one = &f[0];
     assert_eq!(one["cores"].as_u64(), Some(1));
     assert_eq!(one["references"].as_u64(), Some(total));
     let (pred, meas) = (
@@ -185,7 +187,17 @@ fn analyse_all(trace: &Path) {
         num(&m["l1_hit_from_prd"]),
     );
     assert!((pred - meas).abs() < 1e-9, "{pred} vs {meas}");
-    for c in p.as_array().unwrap() {
+    // The exact model (the default) simulates that same one-core trace with set-aware LRU, so
+    // it equals measure's simulation exactly.
+    let p = json(&["predict", t, "--cores", "1,2"]);
+    let one = &p[0];
+    assert_eq!(one["cores"].as_u64(), Some(1));
+    assert_eq!(one["references"].as_u64(), Some(total));
+    for k in ["l1_hit", "l2_hit_global"] {
+        let (pred, meas) = (num(&one[k]), num(&m[k]));
+        assert!((pred - meas).abs() < 1e-9, "{k}: exact model {pred} vs measured {meas}");
+    }
+    for c in f.as_array().unwrap().iter().chain(p.as_array().unwrap()) {
         for k in ["l1_hit", "l2_hit"] {
             assert!((0.0..=1.0).contains(&num(&c[k])), "{k}: {c}");
         }
