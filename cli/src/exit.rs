@@ -1,6 +1,6 @@
 //! Exit status, decided in one place: 0 success, 1 failure (unreadable or corrupt input, I/O),
 //! 2 usage error. Commands return a [`UsageError`] (through `anyhow`) for flags that do not fit
-//! together or do not fit the input; clap's own parse errors already exit with 2 before a
+//! together or are out of range; clap's own parse errors already exit with 2 before a
 //! command runs. Nothing below `main` calls `process::exit`.
 
 use std::fmt;
@@ -12,8 +12,9 @@ pub const FAILURE: i32 = 1;
 /// Exit status of a command line that cannot be run as given (clap's status for its errors).
 pub const USAGE: i32 = 2;
 
-/// A command line that cannot be run as given: flags that conflict, or a flag value that does
-/// not fit the input (a kernel or instruction number out of range).
+/// A command line that cannot be run as given, whatever the input: flags that conflict, or a
+/// flag value out of its range. (A value that names something the input lacks, such as a kernel
+/// or instruction number past the trace's, is a failure, status 1.)
 #[derive(Debug)]
 pub struct UsageError(pub String);
 

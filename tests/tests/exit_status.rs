@@ -1,6 +1,7 @@
 //! `rda-report`'s exit status for every command: 0 success, 1 failure (missing, unreadable or
-//! corrupt input), 2 usage error (clap's parse errors, and flags that conflict or do not fit
-//! the input, which the commands return as usage errors and `main` maps to 2).
+//! corrupt input, or an input lacking what a flag names), 2 usage error (clap's parse errors,
+//! and flags that conflict or are out of range, which the commands return as usage errors and
+//! `main` maps to 2).
 
 use rdtools_e2e::*;
 use std::path::PathBuf;
@@ -101,6 +102,12 @@ fn missing_and_corrupt_inputs_fail_with_1() {
     }
     // PARDA inputs too.
     expect(1, &["histogram", MISSING, "--input-format", "parda-text"]);
+    // A well-formed command line asking for what this input lacks is a failure, not a usage
+    // error: an instruction or kernel number past the trace's.
+    let seq = f("seq.rdtrace");
+    let omp = f("omp.rdtrace");
+    expect(1, &["paths", &seq, "--instr", "99999"]);
+    expect(1, &["simt", &omp, "--kernel", "99"]);
 }
 
 /// Usage errors are 2 for every command: clap's (missing or malformed arguments), and those the
@@ -137,7 +144,6 @@ fn usage_errors_exit_with_2() {
         vec!["predict", &seq, "--cores", "0,2"],
         vec!["predict", &seq, "--chunk", "0"],
         vec!["measure", &omp, "--l1", "0:8:64"],
-        vec!["paths", &seq, "--instr", "99999"],
         vec![
             "paths-predict",
             "--train",
@@ -147,7 +153,6 @@ fn usage_errors_exit_with_2() {
         ],
         vec!["simt", &omp, "--scenario", "1", "--k", "4"],
         vec!["simt", &omp, "--scenario", "2", "--clusters", "2"],
-        vec!["simt", &omp, "--kernel", "99"],
         vec!["simt", &omp, "--block", "0"],
     ];
     for args in cases {

@@ -310,10 +310,11 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
     };
     if let Some(mi) = args.instr {
         if mi as usize >= meta.mem_instrs.len() {
-            return Err(usage(format!(
+            // Not a usage error: the command line is fine, this program has fewer.
+            anyhow::bail!(
                 "--instr {mi}: the program has {} memory instructions",
                 meta.mem_instrs.len()
-            )));
+            );
         }
     }
 
@@ -605,9 +606,7 @@ fn plot_instruction(
 ) -> Result<()> {
     let groups = group_by_history(profile, n);
     let Some(paths) = groups.get(&mi) else {
-        return Err(usage(format!(
-            "--instr {mi}: the instruction made no accesses (nothing to plot)"
-        )));
+        anyhow::bail!("--instr {mi}: the instruction made no accesses (nothing to plot)");
     };
     let mut all = rdpaths::bins::Bins::new();
     for p in paths {

@@ -346,13 +346,12 @@ pub fn run(args: &SimtArgs) -> Result<()> {
     };
     let (mut sources, skipped) = load(args, &simt)?;
     let indices: Vec<usize> = match args.kernel {
-        Some(n) if n >= sources.len() => {
-            return Err(usage(format!(
-                "--kernel {n}: {} has {} kernel(s), numbered from 0",
-                args.trace.display(),
-                sources.len()
-            )))
-        }
+        // Not a usage error: the command line is fine, this input has fewer kernels.
+        Some(n) if n >= sources.len() => anyhow::bail!(
+            "--kernel {n}: {} has {} kernel(s), numbered from 0",
+            args.trace.display(),
+            sources.len()
+        ),
         Some(n) => {
             sources = vec![sources.swap_remove(n)];
             vec![n]
