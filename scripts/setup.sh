@@ -3,7 +3,7 @@
 # Idempotent: a second run checks and does nothing. Needs root or sudo for apt-get.
 set -euo pipefail
 
-PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium)
+PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,7 +1,7 @@
 //! A stand-in for an instrumented program: registers a module and calls the hooks the way
 //! pass-generated code does, from several threads. Used by the runtime's tests.
 //!
-//! Usage: `synthetic_run THREADS ITERS [crash|exit-from-thread]`.
+//! Usage: `synthetic_run THREADS ITERS [crash|exit-from-thread|huge-range]`.
 
 use rdtrace::meta::*;
 
@@ -74,6 +74,11 @@ fn main() {
         rdruntime::__rdt_register_module(blob.as_ptr(), blob.len() as u64, bases.as_mut_ptr())
     };
     work(0, iters, &bases);
+    if mode == "huge-range" {
+        // A 2.5 GiB memset, as a program clearing a large buffer would record it (the runtime
+        // records addresses; it never touches the memory).
+        rdruntime::__rdt_access_range(bases[2] + 1, 0x1000 as *const _, 5 << 29);
+    }
     let handles: Vec<_> = (1..threads)
         .map(|t| {
             let mode = mode.clone();

@@ -230,10 +230,22 @@ pub extern "C" fn __rdt_access(mi: u32, addr: *const c_void) {
 /// `__rdt_access_range`: see [`rdtrace::abi::ACCESS_RANGE`].
 #[no_mangle]
 pub extern "C" fn __rdt_access_range(mi: u32, addr: *const c_void, len: u64) {
-    thread::record_many(&[
-        RawEvent::new(TAG_ACCESS_RANGE, 0, mi, addr as u64),
-        RawEvent::new(TAG_EXT, 0, 0, len),
-    ]);
+    // Readers refuse a single range longer than `MAX_RANGE_LEN` (a hostile length must not make
+    // analyses walk or allocate gigabytes), so a longer memcpy/memset is recorded as several
+    // consecutive ranges of the same instruction that together cover it.
+    let (mut start, mut left) = (addr as u64, len);
+    loop {
+        let piece = left.min(rdtrace::codec::MAX_RANGE_LEN);
+        thread::record_many(&[
+            RawEvent::new(TAG_ACCESS_RANGE, 0, mi, start),
+            RawEvent::new(TAG_EXT, 0, 0, piece),
+        ]);
+        left -= piece;
+        if left == 0 {
+            break;
+        }
+        start = start.wrapping_add(piece);
+    }
 }
 
 /// `__rdt_branch`: see [`rdtrace::abi::BRANCH`].

@@ -10,7 +10,9 @@ fn example() -> std::path::PathBuf {
     p.pop();
     p.pop();
     p.push("examples/synthetic_run");
-    if !p.exists() {
+    // Always through cargo (a no-op when fresh): `cargo test` does not rebuild examples for
+    // integration tests, and a stale binary would test old runtime code.
+    {
         let status = Command::new(env!("CARGO"))
             .args([
                 "build",
@@ -184,4 +186,29 @@ fn a_full_disk_is_reported_once_and_the_program_still_succeeds() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.matches("writing the trace failed").count(), 1, "{err}");
     assert!(err.contains("No space left on device"), "{err}");
+}
+
+#[test]
+fn a_range_longer_than_readers_accept_is_recorded_as_consecutive_pieces() {
+    // Readers refuse one range over `MAX_RANGE_LEN` (1 GiB) as corrupt, so the runtime splits a
+    // 2.5 GiB range into 1 GiB + 1 GiB + 0.5 GiB pieces of the same instruction, back to back.
+    let (status, trace, _d) = run(&["1", "10", "huge-range"], &[]);
+    assert!(status.success());
+    assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
+    let ranges: Vec<(u32, u64, u64)> = thread_events(&trace, 0)
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Access { mi: 1, addr, len } if len > 8 => Some((1, addr, len)),
+            _ => None,
+        })
+        .collect();
+    let gib = rdtrace::codec::MAX_RANGE_LEN;
+    assert_eq!(
+        ranges,
+        vec![
+            (1, 0x1000, gib),
+            (1, 0x1000 + gib, gib),
+            (1, 0x1000 + 2 * gib, gib / 2)
+        ]
+    );
 }

@@ -509,9 +509,11 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
             100.0 * paper
         );
     }
-    if vs_cachegrind.is_empty() {
-        eprintln!("valgrind or clang-19 not installed: cachegrind comparison skipped");
-    }
+    // scripts/setup.sh installs valgrind and clang-19: no comparison is a failure, not a skip.
+    assert!(
+        !vs_cachegrind.is_empty(),
+        "valgrind or clang-19 not installed (run scripts/setup.sh): no cachegrind comparison"
+    );
     for (k, l1, d1, l2, ll) in &vs_cachegrind {
         eprintln!(
             "{k:<10} 1 thread: L1 ours {:.2} cachegrind {:.2} | L2 ours {:.2} cachegrind {:.2}",
