@@ -52,7 +52,6 @@ fn set_fd(fd: i32) {
     FD.store(fd, Ordering::Release);
 }
 
-
 /// Opens (creates, truncates) the trace file. Returns the OS error on failure.
 pub fn open(path: &std::ffi::CStr) -> Result<(), std::io::Error> {
     // Safety: path is NUL-terminated; flags and mode are plain integers.

@@ -195,7 +195,10 @@ fn analyse_all(trace: &Path) {
     assert_eq!(one["references"].as_u64(), Some(total));
     for k in ["l1_hit", "l2_hit_global"] {
         let (pred, meas) = (num(&one[k]), num(&m[k]));
-        assert!((pred - meas).abs() < 1e-9, "{k}: exact model {pred} vs measured {meas}");
+        assert!(
+            (pred - meas).abs() < 1e-9,
+            "{k}: exact model {pred} vs measured {meas}"
+        );
     }
     for c in f.as_array().unwrap().iter().chain(p.as_array().unwrap()) {
         for k in ["l1_hit", "l2_hit"] {
