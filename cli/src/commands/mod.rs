@@ -1,6 +1,8 @@
 //! The subcommands, one module each.
 
 pub mod dump;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod histogram;
 pub mod info;
 pub mod paths;
@@ -26,6 +28,9 @@ pub enum Command {
         about = "SIMT data reuse degree (DS vs RD) of loops mapped to GPU threads, or of GPU traces"
     )]
     Simt(simt::SimtArgs),
+    /// GPU adapters available to `histogram --engine hprda-gpu` (build feature `gpu`).
+    #[cfg(feature = "gpu")]
+    GpuInfo(gpu::GpuInfoArgs),
 }
 
 /// Runs a subcommand.
@@ -37,5 +42,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Sasmm(c) => sasmm::run(c),
         Command::Paths(c) => paths::run(c),
         Command::Simt(a) => simt::run(&a),
+        #[cfg(feature = "gpu")]
+        Command::GpuInfo(a) => gpu::run(&a),
     }
 }
