@@ -89,7 +89,7 @@ fn summary(a: &wgpu::Adapter) -> AdapterSummary {
         device_type: format!("{:?}", i.device_type),
         backend: format!("{:?}", i.backend),
         driver: format!("{} {}", i.driver, i.driver_info).trim().to_string(),
-        max_storage_buffer_binding_size: a.limits().max_storage_buffer_binding_size as u64,
+        max_storage_buffer_binding_size: a.limits().max_storage_buffer_binding_size,
     }
 }
 
@@ -229,7 +229,8 @@ impl GpuContext {
             layout,
             pipelines,
             info,
-            max_binding: (limits.max_storage_buffer_binding_size as u64)
+            max_binding: limits
+                .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
             max_groups: limits.max_compute_workgroups_per_dimension,
         })
