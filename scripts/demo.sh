@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cargo build --release -p rdcc -p rda-report -p rdruntime
+cargo build --release -p rdcc -p rda-report -p rdruntime --features rda-report/gpu
 BIN="$PWD/target/release"
 OUT="$PWD/target/demo"
 mkdir -p "$OUT"

@@ -3,7 +3,9 @@
 # Idempotent: a second run checks and does nothing. Needs root or sudo for apt-get.
 set -euo pipefail
 
-PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind)
+# chromium: the HTML report's browser test; cmake, valgrind: the CMake and cachegrind checks;
+# mesa-vulkan-drivers + libvulkan1: lavapipe, the Vulkan CPU driver the `gpu` feature's tests use.
+PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind mesa-vulkan-drivers libvulkan1)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # The end-to-end tests drive the built rdcc, rda-report and runtime library.
-cargo build --workspace --all-targets
-cargo test --workspace --no-fail-fast
+# `--features rda-report/gpu,rdtools-e2e/gpu`: also the GPU engine (hprda-gpu), tested on lavapipe.
+cargo build --workspace --all-targets --features rda-report/gpu,rdtools-e2e/gpu
+cargo test --workspace --no-fail-fast --features rda-report/gpu,rdtools-e2e/gpu

@@ -24,7 +24,9 @@
 //!    blocks common to several traces in between, so it over-estimates.
 //! 5. **Adjustment** (formulas (2)–(3)), at the end: with M the number of distinct blocks in the
 //!    whole trace and `ef = M / Σ_i count[i]` over all thread-local traces, every merged
-//!    distance `dist > M` (impossible for a true distance) becomes `round(dist · ef)`. It can be
+//!    distance `dist > M` (impossible for a true distance) becomes `round(dist · ef)`, computed as
+//!    an exact rational (halves round up; [`adjust_distance`]) so that the GPU engine in `rdgpu`
+//!    reproduces it bit for bit. It can be
 //!    disabled (the paper's `--disable-adjusting`).
 //!
 //! Distances inside a thread-local trace and all cold misses are exact; only reuses that cross
@@ -403,28 +405,62 @@ impl ReuseEngine for HpRdaEngine {
 
     fn finish(mut self: Box<Self>) -> Histogram {
         self.run_batch();
-        let m = self.global.len() as u64;
-        let ef = self.effective_factor();
-        let adjust = self.cfg.adjust;
-        let mut out = std::mem::take(&mut self.exact).into_histogram(None, false);
-        let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
-        for (&d, &n) in &self.merged {
-            // See: HP-RDA formula (2): dist_real = dist · ef if dist > M.
-            let d = if adjust && d > m {
-                (d as f64 * ef).round() as u64
-            } else {
-                d
-            };
-            *merged.entry(d).or_insert(0) += n;
-        }
-        for (d, n) in merged {
-            out.add(d, n);
-        }
-        out.exact = false;
-        match self.bound {
-            Some(b) => truncate(&out, b),
-            None => out,
-        }
+        let exact = std::mem::take(&mut self.exact).into_histogram(None, false);
+        let merged = std::mem::take(&mut self.merged);
+        finish_histogram(
+            exact,
+            merged,
+            self.global.len() as u64,
+            self.thread_counts,
+            self.cfg.adjust,
+            self.bound,
+        )
+    }
+}
+
+/// Formula (2) with the effective factor of formula (3), in exact integer arithmetic:
+/// a merged distance `d > m` becomes `round(d · m / thread_counts)` (halves round up);
+/// others are kept.
+///
+/// Exact rational rounding (not `f64`) so that every implementation — this CPU engine and the
+/// GPU one in `rdgpu`, whose shaders have no 64-bit floats — gives the same histogram.
+// See: HP-RDA formulas (2)–(3): dist_real = dist · ef if dist > M, ef = M / Σ_i count[i].
+pub fn adjust_distance(d: u64, m: u64, thread_counts: u64) -> u64 {
+    if d <= m || thread_counts == 0 {
+        return d;
+    }
+    let (num, den) = (d as u128 * m as u128, thread_counts as u128);
+    ((2 * num + den) / (2 * den)) as u64
+}
+
+/// The last step shared by every HP-RDA implementation: the exact part (local distances,
+/// repeats, cold misses) plus the formula (1) distances `merged` (distance → count), adjusted
+/// by [`adjust_distance`] when `adjust`, then truncated at `bound`.
+pub fn finish_histogram(
+    exact: Histogram,
+    merged: impl IntoIterator<Item = (u64, u64)>,
+    distinct: u64,
+    thread_counts: u64,
+    adjust: bool,
+    bound: Option<u64>,
+) -> Histogram {
+    let mut out = exact;
+    let mut adjusted: BTreeMap<u64, u64> = BTreeMap::new();
+    for (d, n) in merged {
+        let d = if adjust {
+            adjust_distance(d, distinct, thread_counts)
+        } else {
+            d
+        };
+        *adjusted.entry(d).or_insert(0) += n;
+    }
+    for (d, n) in adjusted {
+        out.add(d, n);
+    }
+    out.exact = false;
+    match bound {
+        Some(b) => truncate(&out, b),
+        None => out,
     }
 }
 
@@ -508,6 +544,22 @@ mod tests {
         let c = out.iter().find(|x| x.0 == b'c' as u64).unwrap();
         // c first at index 0; after c's last access (index 9): b, d, a → latest 3.
         assert_eq!((c.1, c.2), (0, 3));
+    }
+
+    #[test]
+    fn adjust_distance_rounds_the_exact_rational() {
+        // Not above M: unchanged.
+        assert_eq!(adjust_distance(3, 3, 7), 3);
+        // 5 · 3 / 7 = 2.14 → 2; 6 · 3 / 4 = 4.5 → 5 (half up); 7 · 3 / 4 = 5.25 → 5.
+        assert_eq!(adjust_distance(5, 3, 7), 2);
+        assert_eq!(adjust_distance(6, 3, 4), 5);
+        assert_eq!(adjust_distance(7, 3, 4), 5);
+        // No overflow at the top of the range: u64::MAX · (2^32 − 1) / 2^40.
+        let big = adjust_distance(u64::MAX, u32::MAX as u64, 1 << 40);
+        assert_eq!(
+            big as u128,
+            (u64::MAX as u128 * u32::MAX as u128 + (1 << 39)) >> 40
+        );
     }
 
     #[test]

@@ -57,6 +57,11 @@ pub fn tools() -> &'static Tools {
         if dir.file_name().is_some_and(|n| n == "release") {
             cmd.arg("--release");
         }
+        // Same features as this test build, or the build below would replace a GPU-enabled
+        // rda-report by one without `hprda-gpu`.
+        if cfg!(feature = "gpu") {
+            cmd.args(["--features", "rda-report/gpu"]);
+        }
         let status = cmd.status().expect("cargo runs");
         assert!(status.success(), "building the tools failed");
         Tools {

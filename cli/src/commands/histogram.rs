@@ -48,9 +48,22 @@ pub struct HistogramArgs {
     #[arg(long)]
     pub per_thread: bool,
     /// Engine: fast (default, exact), olken (exact, baseline), parda (exact, parallel),
-    /// hprda (approximate, parallel), naive (exact, slow; for checking).
+    /// hprda (approximate, parallel), naive (exact, slow; for checking), hprda-gpu (HP-RDA on
+    /// a GPU through Vulkan; needs the `gpu` build feature).
     #[arg(long, default_value = "fast", value_parser = parse_engine)]
-    pub engine: EngineKind,
+    pub engine: EngineChoice,
+    /// HP-RDA (hprda, hprda-gpu): ST, references per thread-local trace.
+    #[arg(long, default_value_t = rdengines::HpRdaConfig::default().st)]
+    pub st: usize,
+    /// HP-RDA (hprda, hprda-gpu): NB, thread-local traces per thread block.
+    #[arg(long, default_value_t = rdengines::HpRdaConfig::default().nb)]
+    pub nb: usize,
+    /// HP-RDA (hprda, hprda-gpu): skip the adjustment of formulas (2)-(3).
+    #[arg(long)]
+    pub no_adjust: bool,
+    /// hprda-gpu: adapter to use (substring of its name, see `rda-report gpu-info`).
+    #[arg(long, value_name = "NAME")]
+    pub adapter: Option<String>,
     /// Worker threads for parallel engines.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -155,10 +168,57 @@ pub fn engine_config(
     cfg
 }
 
+/// An engine of `rdengines` or the GPU engine of `rdgpu`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// A CPU engine.
+    Cpu(EngineKind),
+    /// HP-RDA on the GPU (`hprda-gpu`, build feature `gpu`).
+    HpRdaGpu,
+}
+
+impl std::fmt::Display for EngineChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineChoice::Cpu(k) => k.fmt(f),
+            EngineChoice::HpRdaGpu => f.write_str("hprda-gpu"),
+        }
+    }
+}
+
 /// Parses `--engine` (a usage error, exit status 2, when unknown).
-pub fn parse_engine(s: &str) -> Result<EngineKind, String> {
+pub fn parse_engine(s: &str) -> Result<EngineChoice, String> {
+    if matches!(
+        s.trim().to_ascii_lowercase().as_str(),
+        "hprda-gpu" | "hp-rda-gpu"
+    ) {
+        return if cfg!(feature = "gpu") {
+            Ok(EngineChoice::HpRdaGpu)
+        } else {
+            Err("engine hprda-gpu needs rda-report built with `--features gpu`".into())
+        };
+    }
     s.parse()
-        .map_err(|e: rdengines::UnknownEngine| e.to_string())
+        .map(EngineChoice::Cpu)
+        .map_err(|e: rdengines::UnknownEngine| format!("{e} or hprda-gpu"))
+}
+
+/// Builds the chosen engine (opening the GPU for `hprda-gpu`: an error when there is none).
+pub fn build_engine(
+    choice: EngineChoice,
+    cfg: &EngineConfig,
+    adapter: Option<&str>,
+) -> Result<Box<dyn ReuseEngine>> {
+    match choice {
+        EngineChoice::Cpu(k) => Ok(make_engine(k, cfg)),
+        #[cfg(feature = "gpu")]
+        EngineChoice::HpRdaGpu => super::gpu::engine(cfg, adapter),
+        #[cfg(not(feature = "gpu"))]
+        EngineChoice::HpRdaGpu => {
+            let _ = adapter;
+            bail!("engine hprda-gpu needs rda-report built with `--features gpu`")
+        }
+    }
 }
 
 /// Parses `--line`: a power of two (a usage error otherwise, exit status 2).
@@ -362,9 +422,15 @@ pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 /// Runs `histogram`.
 pub fn run(args: &HistogramArgs) -> Result<()> {
     let kind = args.engine;
-    let cfg = engine_config(args.threads, args.bound, args.chunk);
+    let mut cfg = engine_config(args.threads, args.bound, args.chunk);
+    cfg.hprda.st = args.st.max(1);
+    cfg.hprda.nb = args.nb.max(1);
+    cfg.hprda.adjust = !args.no_adjust;
     let gran = granularity(args.line);
-    let new_feeder = || BlockFeeder::new(make_engine(kind, &cfg), gran);
+    let adapter = args.adapter.as_deref();
+    let new_feeder = || -> Result<BlockFeeder> {
+        Ok(BlockFeeder::new(build_engine(kind, &cfg, adapter)?, gran))
+    };
     let mut per_thread = Vec::new();
     let all = match args.input_format {
         InputFormat::PardaText | InputFormat::PardaBinary => {
@@ -373,7 +439,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                     "--per-thread needs an rdtools trace, not a PARDA input",
                 ));
             }
-            let mut f = new_feeder();
+            let mut f = new_feeder()?;
             if args.input_format == InputFormat::PardaText {
                 feed_parda_text(&args.trace, &mut f)?;
             } else {
@@ -387,9 +453,12 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             if args.per_thread {
                 let mut reader = trace.chunk_reader()?;
                 let mut all = Histogram::new_exact();
-                all.exact = make_engine(kind, &cfg).is_exact();
+                all.exact = match kind {
+                    EngineChoice::Cpu(k) => k.is_exact(),
+                    EngineChoice::HpRdaGpu => false,
+                };
                 for t in trace.thread_indices() {
-                    let mut f = new_feeder();
+                    let mut f = new_feeder()?;
                     for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
                         reader.visit_chunk(c, &mut f)?;
                         bar.inc(c.events as u64);
@@ -400,7 +469,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 }
                 all
             } else {
-                let mut f = new_feeder();
+                let mut f = new_feeder()?;
                 let mut n = 0u64;
                 for r in trace.merged()? {
                     let (_, e) = r?;
@@ -430,7 +499,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
 /// same report for the same run.
 pub struct HistogramReport<'a> {
     /// The engine that computed the histograms.
-    pub engine: EngineKind,
+    pub engine: EngineChoice,
     /// Block size in bytes.
     pub line: u32,
     /// The engine's bound, if any.

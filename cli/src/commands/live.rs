@@ -10,7 +10,7 @@
 //! bound).
 
 use super::histogram::{
-    emit_report, engine_config, granularity, parse_engine, parse_line, BlockFeeder,
+    emit_report, engine_config, granularity, parse_engine, parse_line, BlockFeeder, EngineChoice,
     HistogramReport, TableStyle,
 };
 use super::sasmm::{check_predict_flags, emit_predictions, ModelArgs, MultiCacheArgs};
@@ -49,7 +49,7 @@ pub struct LiveArgs {
     #[arg(long, default_value_t = 64, value_parser = parse_line)]
     pub line: u32,
     /// Histogram engine (as `histogram --engine`).
-    #[arg(long, default_value = "fast", value_parser = parse_engine)]
+    #[arg(long, default_value = "fast", value_parser = parse_cpu_engine)]
     pub engine: EngineKind,
     /// Worker threads for parallel engines.
     #[arg(long)]
@@ -158,7 +158,7 @@ pub fn run(a: &LiveArgs) -> Result<()> {
     match report {
         Analysed::Histogram { all, per_thread } => {
             let r = HistogramReport {
-                engine: a.engine,
+                engine: EngineChoice::Cpu(a.engine),
                 line: a.line,
                 bound: a.bound,
                 per_thread: a.per_thread,
@@ -237,6 +237,16 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
 }
 
 /// This process's peak resident set size (`VmHWM` in /proc/self/status), in KiB.
+/// `--engine` for `live`: the CPU engines (a usage error for `hprda-gpu`).
+fn parse_cpu_engine(s: &str) -> Result<EngineKind, String> {
+    match parse_engine(s)? {
+        EngineChoice::Cpu(k) => Ok(k),
+        EngineChoice::HpRdaGpu => Err(
+            "live runs the CPU engines; keep a copy (--tee FILE) and run `histogram FILE --engine hprda-gpu`".into(),
+        ),
+    }
+}
+
 fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;

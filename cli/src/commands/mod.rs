@@ -2,6 +2,8 @@
 
 pub mod annotate;
 pub mod dump;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod histogram;
 pub mod html;
 pub mod info;
@@ -37,6 +39,9 @@ pub enum Command {
     /// One self-contained HTML page: summary, histograms, miss-ratio curve, hot source lines,
     /// path patterns, SASMM and SIMT plots, and the terms they use.
     Html(html::HtmlArgs),
+    /// GPU adapters available to `histogram --engine hprda-gpu` (build feature `gpu`).
+    #[cfg(feature = "gpu")]
+    GpuInfo(gpu::GpuInfoArgs),
 }
 
 /// Runs a subcommand.
@@ -51,5 +56,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Simt(a) => simt::run(&a),
         Command::Annotate(a) => annotate::run(&a),
         Command::Html(a) => html::run(&a),
+        #[cfg(feature = "gpu")]
+        Command::GpuInfo(a) => gpu::run(&a),
     }
 }

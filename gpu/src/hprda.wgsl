@@ -1,0 +1,342 @@
+// HP-RDA (Li et al., "HP-RDA: highly parallel reuse distance analysis on GPUs") as WGSL compute
+// kernels. One batch of the collapsed trace (dense 32-bit block ids, see gpu/src/lib.rs) is
+// analysed by five entry points, dispatched in this order:
+//
+//   thread_level   one invocation per thread-local trace (ST refs): local array + per-trace
+//                  hash table (Fig. 5c); exact local distances, access_info records, count[t].
+//   block_prefix   one invocation per thread block: prefix sums of count[t] over its NB traces.
+//   record_insert  one invocation per access_info record: insert the block into its thread
+//                  block's hash table (lock-free CAS) and push the record on the block's list.
+//   thread_merge   one invocation per thread-block hash-table slot: walk the block's records in
+//                  tid order, formula (1) between consecutive ones, block-level access_info.
+//   block_merge    ONE workgroup: thread blocks in stream order, formula (1) against the global
+//                  table that persists across batches (64-bit positions as two u32 words).
+//
+// WGSL has no 64-bit integers and only 32-bit atomics: every per-batch quantity fits 32 bits
+// (a batch holds < 2^32 references); the only unbounded values (positions in the whole stream,
+// block-level distances) are `vec2<u32>` (lo, hi) pairs with explicit carries.
+
+struct Params {
+    n: u32,        // collapsed references in this batch
+    st: u32,       // ST: references per thread-local trace
+    nb: u32,       // NB: thread-local traces per thread block
+    ntraces: u32,  // ceil(n / st)
+    nblocks: u32,  // ceil(n / (st * nb))
+    tcap: u32,     // per-trace hash table capacity (power of two)
+    bcap: u32,     // per-thread-block hash table capacity (power of two)
+    bwords: u32,   // u32 words of one local-array bitmap: ceil(st / 32)
+    _pad0: u32,
+    _pad3: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+// Dense block ids of the batch.
+@group(0) @binding(1) var<storage, read> refs: array<u32>;
+// Local arrays (Fig. 5b): bit i of trace t is set iff entry i is the latest access of its block.
+@group(0) @binding(2) var<storage, read_write> bitmap: array<u32>;
+// Per-trace hash tables: (key = id + 1, last position, first rank), 3 words per slot.
+@group(0) @binding(3) var<storage, read_write> ttab: array<u32>;
+// count[t] (distinct blocks of trace t), then after block_prefix: tprefix[t] at ntraces + t.
+@group(0) @binding(4) var<storage, read_write> counts: array<u32>;
+// access_info records, slot t * st + first: (id, latest, next + 1).
+@group(0) @binding(5) var<storage, read_write> rec: array<u32>;
+// Per-thread-block hash tables: (key = id + 1, head record + 1), 2 words per slot.
+@group(0) @binding(6) var<storage, read_write> btab: array<atomic<u32>>;
+// Block-level access_info, compacted per thread block at g * st * nb + e: (id, first, latest).
+@group(0) @binding(7) var<storage, read_write> ents: array<u32>;
+// Per thread block: [0, nblocks) exact distinct count (pool pointer), [nblocks, 2 nblocks)
+// Σ count[t] over its traces.
+@group(0) @binding(8) var<storage, read_write> bcount: array<atomic<u32>>;
+// Exact distances inside thread-local traces, by distance (< st).
+@group(0) @binding(9) var<storage, read_write> hist_local: array<atomic<u32>>;
+// Formula (1) distances between traces of one thread block, by distance (< st * nb).
+@group(0) @binding(10) var<storage, read_write> hist_cross: array<atomic<u32>>;
+// Global table, persistent: per dense id, the end position P_{g+1} of the last thread block g
+// that touched it, as (lo, hi) ((0, 0) = never seen: P_{g+1} ≥ 1), and its block-level latest
+// there (which may exceed the exact count: it sums per-trace counts, as on the CPU).
+@group(0) @binding(11) var<storage, read_write> gtab: array<u32>;
+// Block-level formula (1) distances of this batch as (lo, hi); (~0, ~0) = cold miss.
+@group(0) @binding(12) var<storage, read_write> outd: array<u32>;
+// [0, 1]: persistent stream position P (Σ exact thread-block counts so far) as (lo, hi);
+// [2]: cold misses in this batch; [3]: block-level entries written in this batch.
+@group(0) @binding(13) var<storage, read_write> state: array<atomic<u32>>;
+
+const NIL: u32 = 0xffffffffu;
+
+fn hash32(x: u32) -> u32 {
+    var h = x * 0x9e3779b1u;
+    h = h ^ (h >> 15u);
+    h = h * 0x85ebca77u;
+    h = h ^ (h >> 13u);
+    return h;
+}
+
+fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let lo = a.x + b.x;
+    return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
+}
+
+fn sub64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    return vec2<u32>(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
+}
+
+// Invocation index in a 2-D grid of 64-wide workgroups (the x dimension is capped at the
+// adapter's per-dimension limit).
+fn linear_id(wid: vec3<u32>, nwg: vec3<u32>, lid: vec3<u32>) -> u32 {
+    return (wid.y * nwg.x + wid.x) * 64u + lid.x;
+}
+
+// Number of set bits of trace `base`'s bitmap at positions in (lo, hi), exclusive both ends.
+fn ones_between(base: u32, lo: u32, hi: u32) -> u32 {
+    let start = lo + 1u;
+    if start >= hi {
+        return 0u;
+    }
+    let ws = start / 32u;
+    let we = (hi - 1u) / 32u;
+    let lo_mask = 0xffffffffu << (start % 32u);
+    let hi_mask = 0xffffffffu >> (31u - (hi - 1u) % 32u);
+    if ws == we {
+        return countOneBits(bitmap[base + ws] & lo_mask & hi_mask);
+    }
+    var s = countOneBits(bitmap[base + ws] & lo_mask) + countOneBits(bitmap[base + we] & hi_mask);
+    for (var w = ws + 1u; w < we; w = w + 1u) {
+        s = s + countOneBits(bitmap[base + w]);
+    }
+    return s;
+}
+
+// Slot of `key` in trace t's table (the key's slot or the empty slot where it belongs).
+fn tslot(tbase: u32, key: u32) -> u32 {
+    let mask = P.tcap - 1u;
+    var h = hash32(key) & mask;
+    loop {
+        let k = ttab[(tbase + h) * 3u];
+        if k == 0u || k == key {
+            return tbase + h;
+        }
+        h = (h + 1u) & mask;
+    }
+    return 0u; // unreachable: the table is never full (capacity ≥ 2 ST)
+}
+
+// See: HP-RDA §III-C, Fig. 5(c) — thread-level analysis of one thread-local trace.
+@compute @workgroup_size(64)
+fn thread_level(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+) {
+    let t = linear_id(wid, nwg, lid);
+    if t >= P.ntraces {
+        return;
+    }
+    let start = t * P.st;
+    let len = min(P.st, P.n - start);
+    let bbase = t * P.bwords;
+    let tbase = t * P.tcap;
+    // Step 1 (tables and bitmaps are cleared by the host before the dispatch).
+    var distinct = 0u;
+    // Step 2: each access in order; Get_Last_Access through the trace's hash table.
+    for (var i = 0u; i < len; i = i + 1u) {
+        let key = refs[start + i] + 1u;
+        let s = tslot(tbase, key);
+        if ttab[s * 3u] == 0u {
+            ttab[s * 3u] = key;
+            ttab[s * 3u + 2u] = distinct;
+            distinct = distinct + 1u;
+        } else {
+            let tv = ttab[s * 3u + 1u];
+            // See: HP-RDA Fig. 5(b) — distance = non-zero local-array entries between tv and i.
+            atomicAdd(&hist_local[ones_between(bbase, tv, i)], 1u);
+            bitmap[bbase + tv / 32u] = bitmap[bbase + tv / 32u] & ~(1u << (tv % 32u));
+        }
+        ttab[s * 3u + 1u] = i;
+        bitmap[bbase + i / 32u] = bitmap[bbase + i / 32u] | (1u << (i % 32u));
+    }
+    // Step 3: the set bits are the distinct blocks; latest(v) = count - 1 - rank(last(v)).
+    counts[t] = distinct;
+    var rank = 0u;
+    for (var w = 0u; w < P.bwords; w = w + 1u) {
+        var bits = bitmap[bbase + w];
+        while bits != 0u {
+            let i = w * 32u + firstTrailingBit(bits);
+            let key = refs[start + i] + 1u;
+            let s = tslot(tbase, key);
+            let r = start + ttab[s * 3u + 2u];
+            rec[r * 3u] = key - 1u;
+            rec[r * 3u + 1u] = distinct - 1u - rank;
+            rec[r * 3u + 2u] = 0u;
+            rank = rank + 1u;
+            bits = bits & (bits - 1u);
+        }
+    }
+}
+
+// Prefix sums of count[t] inside each thread block (the Σ count[k] of formula (1)).
+@compute @workgroup_size(64)
+fn block_prefix(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+) {
+    let g = linear_id(wid, nwg, lid);
+    if g >= P.nblocks {
+        return;
+    }
+    var acc = 0u;
+    for (var k = 0u; k < P.nb; k = k + 1u) {
+        let t = g * P.nb + k;
+        if t >= P.ntraces {
+            break;
+        }
+        counts[P.ntraces + t] = acc;
+        acc = acc + counts[t];
+    }
+    atomicStore(&bcount[P.nblocks + g], acc);
+}
+
+// Record_Access_Info: lock-free insertion into the thread block's table, list push.
+@compute @workgroup_size(64)
+fn record_insert(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+) {
+    let r = linear_id(wid, nwg, lid);
+    let t = r / P.st;
+    if t >= P.ntraces || r % P.st >= counts[t] {
+        return;
+    }
+    let g = t / P.nb;
+    let key = rec[r * 3u] + 1u;
+    let mask = P.bcap - 1u;
+    var h = hash32(key) & mask;
+    loop {
+        let s = (g * P.bcap + h) * 2u;
+        let res = atomicCompareExchangeWeak(&btab[s], 0u, key);
+        if res.exchanged || res.old_value == key {
+            rec[r * 3u + 2u] = atomicExchange(&btab[s + 1u], r + 1u);
+            return;
+        }
+        if res.old_value != 0u {
+            h = (h + 1u) & mask;
+        }
+        // old_value == 0 and not exchanged: a spurious failure, retry the same slot.
+    }
+}
+
+// See: HP-RDA §III-D, Fig. 7 — thread-level merge of one block's access_info list.
+@compute @workgroup_size(64)
+fn thread_merge(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+) {
+    let s = linear_id(wid, nwg, lid);
+    if s >= P.nblocks * P.bcap {
+        return;
+    }
+    let key = atomicLoad(&btab[s * 2u]);
+    if key == 0u {
+        return;
+    }
+    let head = atomicLoad(&btab[s * 2u + 1u]);
+    let g = s / P.bcap;
+    let pre = P.ntraces;
+    // The list was pushed in any order; visit it in increasing tid (selection, ≤ NB records).
+    var have_prev = false;
+    var prev_t = 0u;
+    var prev_latest = 0u;
+    var first_b = 0u;
+    loop {
+        var best_t = NIL;
+        var best_r = 0u;
+        var p = head;
+        while p != 0u {
+            let r = p - 1u;
+            let t = r / P.st;
+            if (!have_prev || t > prev_t) && t < best_t {
+                best_t = t;
+                best_r = r;
+            }
+            p = rec[r * 3u + 2u];
+        }
+        if best_t == NIL {
+            break;
+        }
+        let first = best_r % P.st;
+        if have_prev {
+            // See: HP-RDA formula (1): latest_i + Σ_{k=i+1}^{j-1} count[k] + first_j.
+            let between = counts[pre + best_t] - (counts[pre + prev_t] + counts[prev_t]);
+            atomicAdd(&hist_cross[prev_latest + between + first], 1u);
+        } else {
+            first_b = counts[pre + best_t] + first;
+        }
+        have_prev = true;
+        prev_t = best_t;
+        prev_latest = rec[best_r * 3u + 1u];
+    }
+    // Block-level access_info: first/latest relative to the whole thread block.
+    let total = atomicLoad(&bcount[P.nblocks + g]);
+    let latest_b = prev_latest + (total - (counts[pre + prev_t] + counts[prev_t]));
+    let e = atomicAdd(&bcount[g], 1u);
+    let o = (g * P.st * P.nb + e) * 3u;
+    ents[o] = key - 1u;
+    ents[o + 1u] = first_b;
+    ents[o + 2u] = latest_b;
+}
+
+var<workgroup> wg_p: vec2<u32>;
+var<workgroup> wg_off: u32;
+
+// See: HP-RDA §IV-A step 3 — thread-block-level merge, thread blocks in stream order, one
+// workgroup striding over each thread block's distinct blocks.
+@compute @workgroup_size(256)
+fn block_merge(@builtin(local_invocation_id) lid: vec3<u32>) {
+    if lid.x == 0u {
+        wg_p = vec2<u32>(atomicLoad(&state[0]), atomicLoad(&state[1]));
+        wg_off = 0u;
+    }
+    workgroupBarrier();
+    for (var g = 0u; g < P.nblocks; g = g + 1u) {
+        let p = wg_p;
+        let off = wg_off;
+        let cnt = atomicLoad(&bcount[g]);
+        let pnext = add64(p, vec2<u32>(cnt, 0u));
+        for (var e = lid.x; e < cnt; e = e + 256u) {
+            let o = (g * P.st * P.nb + e) * 3u;
+            let v = ents[o];
+            let first = ents[o + 1u];
+            let latest = ents[o + 2u];
+            let pend = vec2<u32>(gtab[v * 3u], gtab[v * 3u + 1u]);
+            var d = vec2<u32>(NIL, NIL);
+            if pend.x == 0u && pend.y == 0u {
+                atomicAdd(&state[2], 1u);
+            } else {
+                // See: HP-RDA formula (1) at thread-block level:
+                // latest_pg + Σ_{pg<h<g} count[h] + first_g = (P_g - P_{pg+1}) + latest + first.
+                d = add64(sub64(p, pend), vec2<u32>(gtab[v * 3u + 2u] + first, 0u));
+            }
+            outd[(off + e) * 2u] = d.x;
+            outd[(off + e) * 2u + 1u] = d.y;
+            gtab[v * 3u] = pnext.x;
+            gtab[v * 3u + 1u] = pnext.y;
+            gtab[v * 3u + 2u] = latest;
+        }
+        storageBarrier();
+        workgroupBarrier();
+        if lid.x == 0u {
+            wg_p = pnext;
+            wg_off = off + cnt;
+        }
+        workgroupBarrier();
+    }
+    if lid.x == 0u {
+        atomicStore(&state[0], wg_p.x);
+        atomicStore(&state[1], wg_p.y);
+        atomicStore(&state[3], wg_off);
+    }
+}

@@ -1,0 +1,764 @@
+//! HP-RDA on the GPU: the paper's kernels as WGSL compute shaders run through `wgpu` (Vulkan).
+//!
+//! [`GpuHpRdaEngine`] is a [`ReuseEngine`] that gives, for equal [`HpRdaConfig`] parameters
+//! (ST, NB, adjustment), exactly the histogram of the CPU engine [`rdengines::HpRdaEngine`].
+//! Its batch size only bounds GPU memory (results do not depend on it, as on the CPU, because
+//! batches are whole thread blocks); `threads` is the CPU pool size and is ignored here: the GPU
+//! runs one invocation per thread-local trace.
+//!
+//! Division of work (see `docs/gpu.md`):
+//!
+//! * **Host, streaming:** run-length pre-processing (repeats are distance-0 reuses) and the
+//!   mapping of 64-bit block addresses to dense 32-bit ids in first-touch order, chunk by chunk
+//!   as references arrive. WGSL has 32-bit integers and atomics only; dense ids make every
+//!   GPU hash key 32 bits and turn the persistent global table into an array indexed by id.
+//!   Limit: fewer than 2^32 − 1 distinct blocks.
+//! * **GPU, per batch** (`hprda.wgsl`): thread-level analysis (local arrays + per-trace hash
+//!   tables), per-thread-block prefix counts, lock-free record insertion into per-thread-block
+//!   hash tables, the thread-level formula (1) merge, and the thread-block-level formula (1)
+//!   merge against the global table (64-bit positions as two u32 words).
+//! * **Host, at the end:** formulas (2)–(3) over the distinct merged distances (one exact
+//!   128-bit rational rounding each, [`rdengines::hprda::adjust_distance`], shared with the CPU
+//!   engine so both round identically).
+
+use rdengines::hprda::finish_histogram;
+use rdengines::table::FastMap;
+use rdengines::{Histogram, HpRdaConfig, ReuseEngine};
+use std::collections::BTreeMap;
+
+/// Errors of the GPU back end.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No Vulkan adapter at all (no driver, or `VK_ICD_FILENAMES` points nowhere).
+    #[error("no GPU adapter found (Vulkan); install a driver — on Debian `mesa-vulkan-drivers` (lavapipe), which `scripts/setup.sh` installs")]
+    NoAdapter,
+    /// `--adapter NAME` matched nothing.
+    #[error("no GPU adapter matches {wanted:?}; available: {available}")]
+    AdapterNotFound {
+        /// The requested name (substring, case-insensitive).
+        wanted: String,
+        /// Names of the adapters found.
+        available: String,
+    },
+    /// The adapter refused to create a device.
+    #[error("cannot open GPU device on {adapter}: {source}")]
+    Device {
+        /// Adapter name.
+        adapter: String,
+        /// The driver's reason.
+        source: wgpu::RequestDeviceError,
+    },
+    /// ST × NB is too large for the adapter's buffer limits.
+    #[error("ST × NB = {refs} references per thread block needs {bytes} bytes in one GPU buffer; the adapter allows {limit}")]
+    TooLarge {
+        /// References per thread block.
+        refs: u64,
+        /// Bytes needed by the largest buffer.
+        bytes: u64,
+        /// The adapter's limit.
+        limit: u64,
+    },
+}
+
+/// What `gpu-info` prints about one adapter.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct AdapterSummary {
+    /// Adapter name (e.g. `llvmpipe (LLVM 15.0.6, 256 bits)` for lavapipe).
+    pub name: String,
+    /// Integrated, discrete, virtual, CPU, other.
+    pub device_type: String,
+    /// Backend (Vulkan).
+    pub backend: String,
+    /// Driver name and version string.
+    pub driver: String,
+    /// Largest storage-buffer binding in bytes.
+    pub max_storage_buffer_binding_size: u64,
+}
+
+fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor {
+        backends: wgpu::Backends::VULKAN,
+        ..wgpu::InstanceDescriptor::new_without_display_handle()
+    })
+}
+
+fn summary(a: &wgpu::Adapter) -> AdapterSummary {
+    let i = a.get_info();
+    AdapterSummary {
+        name: i.name,
+        device_type: format!("{:?}", i.device_type),
+        backend: format!("{:?}", i.backend),
+        driver: format!("{} {}", i.driver, i.driver_info).trim().to_string(),
+        max_storage_buffer_binding_size: a.limits().max_storage_buffer_binding_size,
+    }
+}
+
+/// Lists the Vulkan adapters (possibly none).
+pub fn list_adapters() -> Vec<AdapterSummary> {
+    let inst = instance();
+    pollster::block_on(inst.enumerate_adapters(wgpu::Backends::VULKAN))
+        .iter()
+        .map(summary)
+        .collect()
+}
+
+/// Picks an adapter: the first whose name contains `wanted` (case-insensitive), else a
+/// discrete GPU, an integrated one, then anything (lavapipe is a CPU adapter).
+fn pick_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
+    let inst = instance();
+    let mut adapters = pollster::block_on(inst.enumerate_adapters(wgpu::Backends::VULKAN));
+    if adapters.is_empty() {
+        return Err(GpuError::NoAdapter);
+    }
+    if let Some(w) = wanted {
+        let wl = w.to_lowercase();
+        return match adapters
+            .iter()
+            .position(|a| a.get_info().name.to_lowercase().contains(&wl))
+        {
+            Some(i) => Ok(adapters.swap_remove(i)),
+            None => Err(GpuError::AdapterNotFound {
+                wanted: w.to_string(),
+                available: adapters
+                    .iter()
+                    .map(|a| a.get_info().name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        };
+    }
+    let rank = |a: &wgpu::Adapter| match a.get_info().device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    };
+    adapters.sort_by_key(rank);
+    Ok(adapters.swap_remove(0))
+}
+
+const WG: u32 = 64;
+/// Global-table bytes per dense id: 64-bit end position of its last thread block + latest.
+const GTAB_BYTES: u64 = 12;
+const ENTRY_POINTS: [&str; 5] = [
+    "thread_level",
+    "block_prefix",
+    "record_insert",
+    "thread_merge",
+    "block_merge",
+];
+
+/// An open device with the HP-RDA pipelines compiled.
+pub struct GpuContext {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    layout: wgpu::BindGroupLayout,
+    pipelines: Vec<wgpu::ComputePipeline>,
+    info: AdapterSummary,
+    max_binding: u64,
+    max_groups: u32,
+}
+
+impl GpuContext {
+    /// Opens the adapter `wanted` (name substring) or the best one, and compiles the kernels.
+    pub fn new(wanted: Option<&str>) -> Result<Self, GpuError> {
+        let adapter = pick_adapter(wanted)?;
+        let info = summary(&adapter);
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("rdgpu"),
+            required_limits: limits.clone(),
+            ..Default::default()
+        }))
+        .map_err(|source| GpuError::Device {
+            adapter: info.name.clone(),
+            source,
+        })?;
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let mut entries = vec![wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }];
+        entries.push(storage(1, true));
+        entries.extend((2..14).map(|b| storage(b, false)));
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("hprda"),
+            entries: &entries,
+        });
+        let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("hprda"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("hprda.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("hprda.wgsl").into()),
+        });
+        let pipelines = ENTRY_POINTS
+            .iter()
+            .map(|ep| {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(ep),
+                    layout: Some(&pl),
+                    module: &module,
+                    entry_point: Some(ep),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+            .collect();
+        Ok(GpuContext {
+            device,
+            queue,
+            layout,
+            pipelines,
+            info,
+            max_binding: limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
+            max_groups: limits.max_compute_workgroups_per_dimension,
+        })
+    }
+
+    /// The adapter in use.
+    pub fn adapter(&self) -> &AdapterSummary {
+        &self.info
+    }
+}
+
+/// Per-batch sizes derived from ST, NB and the number of thread blocks per batch.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    st: u32,
+    nb: u32,
+    /// References per batch (whole thread blocks).
+    batch: u32,
+    tcap: u32,
+    bcap: u32,
+    bwords: u32,
+}
+
+impl Geometry {
+    fn new(st: usize, nb: usize, blocks: usize) -> Geometry {
+        let (st, nb) = (st as u32, nb as u32);
+        Geometry {
+            st,
+            nb,
+            batch: st * nb * blocks as u32,
+            // Load factor ≤ 1/2 for both tables.
+            tcap: (2 * st).next_power_of_two(),
+            bcap: (2 * st * nb).next_power_of_two(),
+            bwords: st.div_ceil(32),
+        }
+    }
+    fn traces(&self) -> u64 {
+        (self.batch / self.st) as u64
+    }
+    fn blocks(&self) -> u64 {
+        (self.batch / (self.st * self.nb)) as u64
+    }
+    /// Byte sizes of the per-batch buffers, bindings 1..=10 and 12 (11 is the global table,
+    /// 13 the persistent state).
+    fn sizes(&self) -> [u64; 11] {
+        let n = self.batch as u64;
+        let (t, b) = (self.traces(), self.blocks());
+        [
+            4 * n,                                 // 1 refs
+            4 * t * self.bwords as u64,            // 2 bitmap
+            12 * t * self.tcap as u64,             // 3 ttab
+            8 * t,                                 // 4 counts + tprefix
+            12 * n,                                // 5 rec
+            8 * b * self.bcap as u64,              // 6 btab
+            12 * n,                                // 7 ents
+            8 * b,                                 // 8 bcount
+            4 * self.st as u64,                    // 9 hist_local
+            4 * (self.st as u64 * self.nb as u64), // 10 hist_cross
+            8 * n,                                 // 12 outd
+        ]
+    }
+    fn bytes_total(&self) -> u64 {
+        self.sizes().iter().sum()
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    n: u32,
+    st: u32,
+    nb: u32,
+    ntraces: u32,
+    nblocks: u32,
+    tcap: u32,
+    bcap: u32,
+    bwords: u32,
+    pad: [u32; 4],
+}
+
+/// GPU memory of one engine.
+struct Buffers {
+    params: wgpu::Buffer,
+    /// Bindings 1..=10 and 12 in order (see [`Geometry::sizes`]), sized for `blocks` thread
+    /// blocks; allocated for the first batch and grown when a batch needs more.
+    batch: Vec<wgpu::Buffer>,
+    blocks: u64,
+    /// The global table, [`GTAB_BYTES`] per dense id; grows by doubling.
+    gtab: wgpu::Buffer,
+    gtab_ids: u64,
+    /// Persistent state (binding 13): stream position P, per-batch tallies.
+    state: wgpu::Buffer,
+    bind: wgpu::BindGroup,
+}
+
+/// HP-RDA on the GPU; see the crate documentation.
+pub struct GpuHpRdaEngine {
+    ctx: GpuContext,
+    cfg: HpRdaConfig,
+    bound: Option<u64>,
+    geo: Geometry,
+    bufs: Buffers,
+    prev: Option<u64>,
+    /// Block address → dense id (first-touch order).
+    ids: FastMap<u64, u32>,
+    /// Dense ids of the current batch.
+    buf: Vec<u32>,
+    /// Exact distances by distance (local) plus repeats at 0.
+    exact: Vec<u64>,
+    cold: u64,
+    /// Formula (1) distances, thread- and block-level, before adjustment.
+    merged: BTreeMap<u64, u64>,
+    thread_counts: u64,
+}
+
+fn storage_usage() -> wgpu::BufferUsages {
+    wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC
+}
+
+impl GpuHpRdaEngine {
+    /// Opens a device (adapter `adapter` or the best one) and sets up an engine with the CPU
+    /// engine's parameters; with a bound, distances ≥ bound are reported as overflow.
+    pub fn new(
+        cfg: HpRdaConfig,
+        bound: Option<u64>,
+        adapter: Option<&str>,
+    ) -> Result<Self, GpuError> {
+        Self::with_context(GpuContext::new(adapter)?, cfg, bound)
+    }
+
+    /// As [`GpuHpRdaEngine::new`] on an already open device.
+    pub fn with_context(
+        ctx: GpuContext,
+        cfg: HpRdaConfig,
+        bound: Option<u64>,
+    ) -> Result<Self, GpuError> {
+        let cfg = HpRdaConfig {
+            st: cfg.st.max(1),
+            nb: cfg.nb.max(1),
+            ..cfg
+        };
+        let per_block = cfg.st as u64 * cfg.nb as u64;
+        // Keep batch indices (and i * 3 word offsets) well inside u32.
+        let index_cap = (u32::MAX as u64 / 16) / per_block.max(1);
+        let one = Geometry::new(cfg.st, cfg.nb, 1);
+        let largest = one.sizes().into_iter().max().unwrap_or(0);
+        if per_block > u32::MAX as u64 / 16 || largest > ctx.max_binding {
+            return Err(GpuError::TooLarge {
+                refs: per_block,
+                bytes: largest,
+                limit: ctx.max_binding,
+            });
+        }
+        // Thread blocks per batch: at least the CPU batch (rounded up to whole thread blocks)
+        // and at least 4 Mi references (fewer round trips; results do not depend on it),
+        // capped so that every buffer fits the adapter's binding size, the dispatch grid, and
+        // ~1 GiB. Buffers are allocated for what the first batch actually holds.
+        let want = (cfg.batch.max(1 << 22) as u64).div_ceil(per_block);
+        let by_binding = ctx.max_binding / largest.max(1);
+        let by_total = (1u64 << 30) / one.bytes_total().max(1);
+        let by_grid = (ctx.max_groups as u64 * WG as u64 * ctx.max_groups as u64)
+            / (one.bcap as u64).max(per_block);
+        let blocks = want
+            .min(by_binding)
+            .min(by_total.max(1))
+            .min(by_grid)
+            .min(index_cap)
+            .max(1) as usize;
+        let geo = Geometry::new(cfg.st, cfg.nb, blocks);
+        let bufs = Self::alloc(&ctx, &Geometry::new(cfg.st, cfg.nb, 1), 1 << 12);
+        Ok(GpuHpRdaEngine {
+            ctx,
+            cfg,
+            bound,
+            geo,
+            bufs,
+            prev: None,
+            ids: FastMap::default(),
+            buf: Vec::with_capacity(1 << 16),
+            exact: Vec::new(),
+            cold: 0,
+            merged: BTreeMap::new(),
+            thread_counts: 0,
+        })
+    }
+
+    /// The configuration in use (ST and NB at least 1).
+    pub fn config(&self) -> HpRdaConfig {
+        self.cfg
+    }
+
+    /// References per GPU batch (whole thread blocks, fitted to the adapter's limits).
+    pub fn batch_refs(&self) -> usize {
+        self.geo.batch as usize
+    }
+
+    /// The adapter in use.
+    pub fn adapter(&self) -> &AdapterSummary {
+        self.ctx.adapter()
+    }
+
+    fn alloc(ctx: &GpuContext, geo: &Geometry, gtab_ids: u64) -> Buffers {
+        let d = &ctx.device;
+        let params = d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("params"),
+            size: std::mem::size_of::<Params>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let batch = Self::alloc_batch(ctx, geo);
+        let gtab = Self::storage(ctx, "gtab", gtab_ids * GTAB_BYTES);
+        let state = Self::storage(ctx, "state", 16);
+        let bind = Self::bind(ctx, &params, &batch, &gtab, &state);
+        Buffers {
+            params,
+            batch,
+            blocks: geo.blocks(),
+            gtab,
+            gtab_ids,
+            state,
+            bind,
+        }
+    }
+
+    fn storage(ctx: &GpuContext, label: &str, size: u64) -> wgpu::Buffer {
+        ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: size.max(16).next_multiple_of(16),
+            usage: storage_usage(),
+            mapped_at_creation: false,
+        })
+    }
+
+    fn alloc_batch(ctx: &GpuContext, geo: &Geometry) -> Vec<wgpu::Buffer> {
+        geo.sizes()
+            .iter()
+            .map(|&size| Self::storage(ctx, "batch", size))
+            .collect()
+    }
+
+    /// Makes the batch buffers hold `blocks` thread blocks.
+    fn ensure_batch(&mut self, blocks: u64) {
+        if blocks <= self.bufs.blocks {
+            return;
+        }
+        let geo = Geometry::new(self.cfg.st, self.cfg.nb, blocks as usize);
+        self.bufs.batch = Self::alloc_batch(&self.ctx, &geo);
+        self.bufs.blocks = blocks;
+        self.rebind();
+    }
+
+    fn rebind(&mut self) {
+        let b = &self.bufs;
+        self.bufs.bind = Self::bind(&self.ctx, &b.params, &b.batch, &b.gtab, &b.state);
+    }
+
+    fn bind(
+        ctx: &GpuContext,
+        params: &wgpu::Buffer,
+        batch: &[wgpu::Buffer],
+        gtab: &wgpu::Buffer,
+        state: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: params.as_entire_binding(),
+        }];
+        for (i, b) in batch.iter().enumerate() {
+            let binding = if i < 10 { i as u32 + 1 } else { 12 };
+            entries.push(wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            });
+        }
+        entries.push(wgpu::BindGroupEntry {
+            binding: 11,
+            resource: gtab.as_entire_binding(),
+        });
+        entries.push(wgpu::BindGroupEntry {
+            binding: 13,
+            resource: state.as_entire_binding(),
+        });
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("hprda"),
+            layout: &ctx.layout,
+            entries: &entries,
+        })
+    }
+
+    /// Grows the global table to hold `ids` dense ids (doubling, contents kept).
+    fn ensure_gtab(&mut self, ids: u64) {
+        if ids <= self.bufs.gtab_ids {
+            return;
+        }
+        let mut cap = self.bufs.gtab_ids;
+        while cap < ids {
+            cap *= 2;
+        }
+        let d = &self.ctx.device;
+        let bigger = Self::storage(&self.ctx, "gtab", cap * GTAB_BYTES);
+        let mut enc = d.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(
+            &self.bufs.gtab,
+            0,
+            &bigger,
+            0,
+            self.bufs.gtab_ids * GTAB_BYTES,
+        );
+        self.ctx.queue.submit([enc.finish()]);
+        self.bufs.gtab = bigger;
+        self.bufs.gtab_ids = cap;
+        self.rebind();
+    }
+
+    /// Dispatches `n` invocations of 64 as a 2-D grid within the per-dimension limit.
+    fn grid(&self, n: u64) -> (u32, u32) {
+        let groups = n.div_ceil(WG as u64).max(1);
+        let x = groups.min(self.ctx.max_groups as u64);
+        (x as u32, groups.div_ceil(x) as u32)
+    }
+
+    /// Reads the first `bytes` bytes of each buffer back to the host, in one copy and wait.
+    fn read_back(&self, parts: &[(&wgpu::Buffer, u64)]) -> Vec<Vec<u32>> {
+        let total: u64 = parts.iter().map(|p| p.1).sum();
+        if total == 0 {
+            return parts.iter().map(|_| Vec::new()).collect();
+        }
+        let d = &self.ctx.device;
+        let staging = d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("staging"),
+            size: total,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut enc = d.create_command_encoder(&Default::default());
+        let mut at = 0;
+        for &(src, bytes) in parts {
+            if bytes > 0 {
+                enc.copy_buffer_to_buffer(src, 0, &staging, at, bytes);
+            }
+            at += bytes;
+        }
+        self.ctx.queue.submit([enc.finish()]);
+        let slice = staging.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        d.poll(wgpu::PollType::wait_indefinitely())
+            .expect("GPU device lost while waiting for HP-RDA results");
+        rx.recv()
+            .expect("map callback")
+            .expect("GPU buffer mapping failed");
+        let all: Vec<u32> =
+            bytemuck::cast_slice::<u8, u32>(&slice.get_mapped_range().expect("mapped")).to_vec();
+        staging.unmap();
+        let mut out = Vec::with_capacity(parts.len());
+        let mut at = 0usize;
+        for &(_, bytes) in parts {
+            let words = (bytes / 4) as usize;
+            out.push(all[at..at + words].to_vec());
+            at += words;
+        }
+        out
+    }
+
+    /// Analyses the buffered batch on the GPU and folds its results into the host tallies.
+    fn run_batch(&mut self) {
+        if self.buf.is_empty() {
+            return;
+        }
+        self.ensure_gtab(self.ids.len() as u64);
+        let g = self.geo;
+        let n = self.buf.len() as u64;
+        let ntraces = n.div_ceil(g.st as u64);
+        let nblocks = n.div_ceil(g.st as u64 * g.nb as u64);
+        self.ensure_batch(nblocks);
+        let q = &self.ctx.queue;
+        let b = &self.bufs.batch;
+        q.write_buffer(&b[0], 0, bytemuck::cast_slice(&self.buf));
+        let mut enc = self.ctx.device.create_command_encoder(&Default::default());
+        // Clear only what this batch uses: bitmaps, trace tables, block tables, pools, hists.
+        let clear = |enc: &mut wgpu::CommandEncoder, i: usize, bytes: u64| {
+            enc.clear_buffer(&b[i], 0, Some(bytes.next_multiple_of(4)));
+        };
+        clear(&mut enc, 1, 4 * ntraces * g.bwords as u64);
+        clear(&mut enc, 2, 12 * ntraces * g.tcap as u64);
+        clear(&mut enc, 5, 8 * nblocks * g.bcap as u64);
+        clear(&mut enc, 7, 8 * nblocks);
+        clear(&mut enc, 8, 4 * g.st as u64);
+        clear(&mut enc, 9, 4 * g.st as u64 * g.nb as u64);
+        // state[2] (cold) and state[3] (entries) are per batch; state[0..2] (P) persists.
+        enc.clear_buffer(&self.bufs.state, 8, Some(8));
+        let dispatches = [
+            ntraces,
+            nblocks,
+            ntraces * g.st as u64,
+            nblocks * g.bcap as u64,
+        ];
+        let params = Params {
+            n: n as u32,
+            st: g.st,
+            nb: g.nb,
+            ntraces: ntraces as u32,
+            nblocks: nblocks as u32,
+            tcap: g.tcap,
+            bcap: g.bcap,
+            bwords: g.bwords,
+            pad: [0; 4],
+        };
+        q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&params));
+        for (k, &count) in dispatches.iter().enumerate() {
+            let (x, y) = self.grid(count);
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.ctx.pipelines[k]);
+            pass.set_bind_group(0, &self.bufs.bind, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+            drop(pass);
+        }
+        // The thread-block-level merge: one workgroup, thread blocks in stream order.
+        let mut pass = enc.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&self.ctx.pipelines[4]);
+        pass.set_bind_group(0, &self.bufs.bind, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
+        drop(pass);
+        self.ctx.queue.submit([enc.finish()]);
+
+        // Results: local and cross histograms, per-thread-block Σ count, state, distances.
+        let mut r = self
+            .read_back(&[
+                (&b[8], 4 * g.st as u64),
+                (&b[9], 4 * g.st as u64 * g.nb as u64),
+                (&b[7], 8 * nblocks),
+                (&self.bufs.state, 16),
+            ])
+            .into_iter();
+        let (local, cross, bcount, state) = (
+            r.next().unwrap_or_default(),
+            r.next().unwrap_or_default(),
+            r.next().unwrap_or_default(),
+            r.next().unwrap_or_default(),
+        );
+        let entries = state[3] as u64;
+        let outd = self
+            .read_back(&[(&b[10], 8 * entries)])
+            .pop()
+            .unwrap_or_default();
+        if self.exact.len() < local.len() {
+            self.exact.resize(local.len(), 0);
+        }
+        for (d, &c) in local.iter().enumerate() {
+            self.exact[d] += c as u64;
+        }
+        for (d, &c) in cross.iter().enumerate() {
+            if c != 0 {
+                *self.merged.entry(d as u64).or_insert(0) += c as u64;
+            }
+        }
+        self.thread_counts += bcount[nblocks as usize..]
+            .iter()
+            .map(|&c| c as u64)
+            .sum::<u64>();
+        self.cold += state[2] as u64;
+        for w in outd.chunks_exact(2) {
+            if w[0] == u32::MAX && w[1] == u32::MAX {
+                continue;
+            }
+            let d = w[0] as u64 | (w[1] as u64) << 32;
+            *self.merged.entry(d).or_insert(0) += 1;
+        }
+        self.buf.clear();
+    }
+}
+
+impl ReuseEngine for GpuHpRdaEngine {
+    fn name(&self) -> &'static str {
+        "hprda-gpu"
+    }
+
+    fn is_exact(&self) -> bool {
+        false
+    }
+
+    fn process(&mut self, blocks: &[u64]) {
+        let batch = self.geo.batch as usize;
+        for &b in blocks {
+            // Run-length pre-processing; a repeat is a distance-0 reuse.
+            if self.prev == Some(b) {
+                if self.exact.is_empty() {
+                    self.exact.push(0);
+                }
+                self.exact[0] += 1;
+                continue;
+            }
+            self.prev = Some(b);
+            // Dense 32-bit id, streaming: assigned at first touch.
+            let next = self.ids.len() as u32;
+            let id = *self.ids.entry(b).or_insert(next);
+            assert!(
+                next < u32::MAX - 1,
+                "hprda-gpu: more than 2^32 - 2 distinct blocks (ids are 32-bit on the GPU)"
+            );
+            self.buf.push(id);
+            if self.buf.len() >= batch {
+                self.run_batch();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Histogram {
+        self.run_batch();
+        let mut exact = Histogram {
+            cold: self.cold,
+            ..Histogram::default()
+        };
+        for (d, &n) in self.exact.iter().enumerate() {
+            if n != 0 {
+                exact.add(d as u64, n);
+            }
+        }
+        let merged = std::mem::take(&mut self.merged);
+        finish_histogram(
+            exact,
+            merged,
+            self.ids.len() as u64,
+            self.thread_counts,
+            self.cfg.adjust,
+            self.bound,
+        )
+    }
+}
