@@ -19,4 +19,10 @@ echo
 echo "== rda-report histogram (64-byte lines, per thread)"
 "$BIN/rda-report" histogram "$OUT/omp_reduction.rdtrace" --per-thread --plot "$OUT/histogram.svg"
 echo
-echo "plot written to $OUT/histogram.svg"
+echo "== rda-report live: the same analysis while the program runs, with no trace file"
+OMP_NUM_THREADS=4 "$BIN/rda-report" live --histogram -- "$OUT/omp_reduction"
+echo
+echo "== rda-report html: one self-contained page (histograms, miss-ratio curve, hot lines, paths)"
+"$BIN/rda-report" html "$OUT/omp_reduction.rdtrace" -o "$OUT/report.html" --source-dir test-programs/basic
+echo
+echo "plot written to $OUT/histogram.svg, report to $OUT/report.html"

@@ -5,5 +5,9 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # The end-to-end tests drive the built rdcc, rda-report and runtime library.
 # `--features rda-report/gpu,rdtools-e2e/gpu`: also the GPU engine (hprda-gpu), tested on lavapipe.
-cargo build --workspace --all-targets --features rda-report/gpu,rdtools-e2e/gpu
-cargo test --workspace --no-fail-fast --features rda-report/gpu,rdtools-e2e/gpu
+FEATURES=rda-report/gpu,rdtools-e2e/gpu
+# Style and lints are part of the tests: a change that breaks them fails CI.
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
+cargo build --workspace --all-targets --features "$FEATURES"
+cargo test --workspace --no-fail-fast --features "$FEATURES"
