@@ -152,36 +152,8 @@ pub fn predict_many(
     config: &SasmmConfig,
     cores: &[usize],
 ) -> Result<Vec<Prediction>> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(cores.len())
-        .max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<Option<Result<Prediction>>> = (0..cores.len()).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= cores.len() {
-                            break done;
-                        }
-                        done.push((i, predict(seq, config, cores[i])));
-                    }
-                })
-            })
-            .collect();
-        for h in handles {
-            for (i, r) in h.join().expect("prediction worker panicked") {
-                results[i] = Some(r);
-            }
-        }
-    });
-    results
+    crate::exact::par_map(cores, |&m| predict(seq, config, m))
         .into_iter()
-        .map(|r| r.expect("every core count predicted"))
         .collect()
 }
 

@@ -492,29 +492,13 @@ fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
     let report = rdpaths::analyse(&prof);
     let meta = &trace.meta;
     let loc = |mi: u32| meta.format_loc(meta.mem_instrs.get(mi as usize).and_then(|m| m.loc));
-    let mut t = Table::new([
-        "history",
-        "paths",
-        "differentiable %",
-        "aliasing % (exact windows)",
-        "aliasing % (paper)",
-        "short+long %",
-    ])
-    .titled(format!(
-        "{} of {} instructions with reuse have multiple patterns ({:.2} %)",
-        report.multi_pattern, report.instructions_analysed, report.multi_pattern_pct
-    ));
-    for s in &report.summary {
-        t.row([
-            format!("path{}", s.n),
-            s.paths.to_string(),
-            format!("{:.2}", s.differentiable_pct),
-            format!("{:.2}", s.aliased_pct),
-            s.aliased_paper_pct
-                .map_or("-".into(), |p| format!("{p:.2}")),
-            format!("{:.2}", s.mixed_pct),
-        ]);
-    }
+    let t = crate::commands::paths::history_table(
+        &report,
+        format!(
+            "{} of {} instructions with reuse have multiple patterns ({:.2} %)",
+            report.multi_pattern, report.instructions_analysed, report.multi_pattern_pct
+        ),
+    );
     let mut s = html::note(
         "Which branch histories (paths) lead to which locality patterns of an instruction. Terms \
          are defined at the end of the page.",

@@ -346,27 +346,10 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
     ]);
     tables.push(t);
 
-    let mut t = Table::new([
-        "history",
-        "paths",
-        "differentiable %",
-        "aliasing % (exact windows)",
-        "aliasing % (paper)",
-        "short+long %",
-    ])
-    .titled("Multi-pattern instructions by history length (% of multi-pattern instructions; terms: rda-report paths --help)");
-    for s in &report.summary {
-        t.row([
-            format!("path{}", s.n),
-            s.paths.to_string(),
-            format!("{:.2}", s.differentiable_pct),
-            format!("{:.2}", s.aliased_pct),
-            s.aliased_paper_pct
-                .map_or("-".to_string(), |p| format!("{p:.2}")),
-            format!("{:.2}", s.mixed_pct),
-        ]);
-    }
-    tables.push(t);
+    tables.push(history_table(
+        &report,
+        "Multi-pattern instructions by history length (% of multi-pattern instructions; terms: rda-report paths --help)".to_string(),
+    ));
 
     let mut multi: Vec<&InstructionPaths> = report
         .instructions
@@ -744,4 +727,30 @@ fn run_predict(args: &PredictArgs) -> Result<()> {
         vec![t]
     };
     emit(args.out.format(), &json, &tables)
+}
+
+/// The per-history-length summary of multi-pattern instructions (shared by `paths` and the HTML
+/// report).
+pub(crate) fn history_table(report: &PathReport, title: String) -> Table {
+    let mut t = Table::new([
+        "history",
+        "paths",
+        "differentiable %",
+        "aliasing % (exact windows)",
+        "aliasing % (paper)",
+        "short+long %",
+    ])
+    .titled(title);
+    for s in &report.summary {
+        t.row([
+            format!("path{}", s.n),
+            s.paths.to_string(),
+            format!("{:.2}", s.differentiable_pct),
+            format!("{:.2}", s.aliased_pct),
+            s.aliased_paper_pct
+                .map_or("-".to_string(), |p| format!("{p:.2}")),
+            format!("{:.2}", s.mixed_pct),
+        ]);
+    }
+    t
 }
