@@ -44,6 +44,14 @@ impl Compressor {
 
     /// Compresses, frames and writes one events chunk.
     pub fn write(&mut self, thread: u32, seq: u32, payload: &[u8], count: u32) {
+        self.compress(thread, seq, payload, count);
+        self.write_compressed();
+        self.publish_floors();
+    }
+
+    /// Compresses and frames one events chunk into the frame buffer (no system call; zstd may
+    /// allocate, e.g. when a chunk needs a larger workspace than the ones before it).
+    pub fn compress(&mut self, thread: u32, seq: u32, payload: &[u8], count: u32) {
         frame_chunk(
             &mut self.frame,
             ChunkKind::Events,
@@ -53,7 +61,16 @@ impl Compressor {
             count,
             self.zstd.as_mut(),
         );
+    }
+
+    /// Writes the chunk framed by [`Compressor::compress`] (allocates nothing).
+    pub fn write_compressed(&mut self) {
         output::write_parts(&[&self.frame], false);
+    }
+
+    /// In a stream, tells the reader which parked threads cannot produce events before now
+    /// (see `thread::publish_floors`).
+    pub fn publish_floors(&mut self) {
         if output::is_stream() {
             crate::thread::publish_floors(&mut self.floors);
         }

@@ -7,15 +7,17 @@
 //! order.
 //!
 //! Exit drains the queue with a condition variable. A signal handler cannot rely on the writer:
-//! the writer may be blocked in an allocator whose lock the crashing thread holds. So the
-//! handler takes over ([`take_over`]): it waits (bounded) for the writer's job in flight, then
-//! writes the queued payloads itself, uncompressed, in queue order. The writer's steady state
-//! allocates nothing under the queue lock (queue and free list are sized for the largest pool
-//! at start-up), so the handler can get that lock.
+//! the writer may be blocked in an allocator whose lock the crashing thread holds (zstd
+//! allocates a larger workspace the first time a chunk needs one). So the handler takes over
+//! ([`take_over`]): the job the writer took is the handler's to write unless the writer has
+//! already begun writing it (a compare-and-swap on [`STAGE`] decides, so it is written exactly
+//! once), then the handler writes the queued payloads itself, uncompressed, in queue order. The
+//! writer allocates nothing while it holds the queue lock (queue and free list are sized for the
+//! largest pool at start-up), so the handler can get that lock.
 
 use crate::flusher::{write_raw_chunk, Compressor};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 /// A finished chunk payload waiting to be written.
@@ -30,25 +32,54 @@ pub struct Job {
     pub seq: u32,
 }
 
+/// The job the writer has taken off the queue, as a signal handler needs it to write the job
+/// in the writer's place.
+#[derive(Clone, Copy)]
+struct InFlight {
+    payload: *const u8,
+    len: usize,
+    count: u32,
+    thread: u32,
+    seq: u32,
+}
+
+// Safety: the pointer is the writer's payload buffer, which is never freed (it goes back to the
+// pool); it is only read, by the handler, while the writer has not returned it (both under the
+// queue lock).
+unsafe impl Send for InFlight {}
+
 struct Shared {
     queue: VecDeque<Job>,
     free: Vec<Vec<u8>>,
     allocated: usize,
+    in_flight: Option<InFlight>,
 }
 
 static SHARED: Mutex<Shared> = Mutex::new(Shared {
     queue: VecDeque::new(),
     free: Vec::new(),
     allocated: 0,
+    in_flight: None,
 });
 static READY: Condvar = Condvar::new();
 static SPACE: Condvar = Condvar::new();
-static IDLE: Condvar = Condvar::new();
+/// Signalled after each written job ([`drain`] waits on it).
+static WRITTEN: Condvar = Condvar::new();
 /// Jobs queued or being written.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 static RUNNING: AtomicBool = AtomicBool::new(false);
-/// The writer has taken a job off the queue and not yet written it.
-static IN_FLIGHT: AtomicBool = AtomicBool::new(false);
+/// What became of the writer's job in flight: [`IDLE`], [`COMPRESSING`], [`WRITING`] or
+/// [`CLAIMED`]. The writer moves COMPRESSING -> WRITING and a signal handler COMPRESSING ->
+/// CLAIMED, each by compare-and-swap: whoever wins writes the chunk.
+static STAGE: AtomicU8 = AtomicU8::new(IDLE);
+/// No job in flight (or its chunk is written).
+const IDLE: u8 = 0;
+/// The writer took a job and is compressing it (it may allocate, so it may be stuck).
+const COMPRESSING: u8 = 1;
+/// The writer is writing the job's chunk (no allocation; only the file lock and `write`).
+const WRITING: u8 = 2;
+/// A signal handler writes the job instead; the writer drops its frame.
+const CLAIMED: u8 = 3;
 /// A signal handler has taken over: the writer takes no more jobs.
 static TAKEN_OVER: AtomicBool = AtomicBool::new(false);
 /// Most payload buffers in the pool (each thread holds one, at most one more per thread is
@@ -116,17 +147,18 @@ pub fn submit(job: Job) {
 pub fn drain() {
     let mut s = lock();
     while PENDING.load(Ordering::Acquire) > 0 && running() {
-        s = IDLE
+        s = WRITTEN
             .wait_timeout(s, std::time::Duration::from_millis(50))
             .unwrap_or_else(|e| e.into_inner())
             .0;
     }
 }
 
-/// Signal-handler version of [`drain`], allocating nothing: waits (bounded, about a second) for
-/// the job the writer is writing, then writes every queued payload here, uncompressed, in queue
-/// order, and stops the writer from taking more. Gives up (those chunks are lost, the trace
-/// ends before them) if the queue lock cannot be had within the same bound.
+/// Signal-handler version of [`drain`], allocating nothing: writes the job the writer took
+/// unless the writer is already writing it (then waits, bounded, about a second, for that
+/// write), then writes every queued payload here, uncompressed, in queue order, and stops the
+/// writer from taking more. Gives up (those chunks are lost, the trace ends before them) if the
+/// queue lock cannot be had within the same bound.
 pub fn take_over() {
     if !running() {
         return;
@@ -152,11 +184,24 @@ pub fn take_over() {
             }
         }
     };
-    // The writer cannot take another job now; let it finish the one it has (it clears the
-    // flag before it takes the lock again).
-    while IN_FLIGHT.load(Ordering::Acquire) && !timed_out(spins) {
-        spins += 1;
-        std::hint::spin_loop();
+    // The writer cannot take another job now. The one it took comes first in its thread's
+    // sequence: write it here if the writer has not begun writing it (it may be stuck in the
+    // allocator), else let the writer finish.
+    if let Some(job) = guard.in_flight {
+        match STAGE.compare_exchange(COMPRESSING, CLAIMED, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => {
+                // Safety: see `InFlight`: the buffer stays allocated, and the writer only reads
+                // it (compressing) while the handler does.
+                let payload = unsafe { std::slice::from_raw_parts(job.payload, job.len) };
+                write_raw_chunk(job.thread, job.seq, payload, job.count, true);
+            }
+            Err(_) => {
+                while STAGE.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
+                    spins += 1;
+                    std::hint::spin_loop();
+                }
+            }
+        }
     }
     while let Some(job) = guard.queue.pop_front() {
         write_raw_chunk(job.thread, job.seq, &job.payload, job.count, true);
@@ -174,20 +219,36 @@ fn run() {
             loop {
                 if !TAKEN_OVER.load(Ordering::Acquire) {
                     if let Some(j) = s.queue.pop_front() {
-                        IN_FLIGHT.store(true, Ordering::Release);
+                        s.in_flight = Some(InFlight {
+                            payload: j.payload.as_ptr(),
+                            len: j.payload.len(),
+                            count: j.count,
+                            thread: j.thread,
+                            seq: j.seq,
+                        });
+                        STAGE.store(COMPRESSING, Ordering::Release);
                         break j;
                     }
                 }
                 s = READY.wait(s).unwrap_or_else(|e| e.into_inner());
             }
         };
-        compressor.write(job.thread, job.seq, &job.payload, job.count);
-        IN_FLIGHT.store(false, Ordering::Release);
+        compressor.compress(job.thread, job.seq, &job.payload, job.count);
+        let ours = STAGE
+            .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok();
+        if ours {
+            compressor.write_compressed();
+            STAGE.store(IDLE, Ordering::Release);
+            compressor.publish_floors();
+        }
+        // (Not ours: a signal handler wrote the chunk and the process is ending.)
         let mut s = lock();
+        s.in_flight = None;
         s.free.push(job.payload);
         drop(s);
         PENDING.fetch_sub(1, Ordering::AcqRel);
         SPACE.notify_one();
-        IDLE.notify_all();
+        WRITTEN.notify_all();
     }
 }

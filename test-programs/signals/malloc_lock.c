@@ -10,6 +10,11 @@
  * allocator on the thread that holds its lock: a real allocator would deadlock there; this one
  * reports it on stderr ("allocation inside the fatal-signal flush") and exits with status 97,
  * so a test sees the bug instead of hanging.
+ *
+ * `malloc_lock_hold()` takes the lock as a malloc in progress would, and keeps it;
+ * `malloc_lock_wait_for_waiter(ms)` then waits until another thread blocks on it (1) or the
+ * time is up (0). Together they stop the tracing runtime's writer thread inside the allocator
+ * at a known point, as a crash inside malloc can.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -18,6 +23,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 void *__real_malloc(size_t n);
@@ -31,6 +37,8 @@ void *__real_memalign(size_t a, size_t n);
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic long owner;
 static _Atomic int crash_sig;
+/* Threads blocked on the lock. */
+static _Atomic int waiters;
 
 void malloc_lock_crash_next(int sig) { atomic_store(&crash_sig, sig); }
 
@@ -41,8 +49,22 @@ static void enter(void) {
         write(2, msg, sizeof msg - 1);
         _exit(97);
     }
+    atomic_fetch_add(&waiters, 1);
     pthread_mutex_lock(&lock);
+    atomic_fetch_sub(&waiters, 1);
     atomic_store(&owner, me);
+}
+
+void malloc_lock_hold(void) { enter(); }
+
+int malloc_lock_wait_for_waiter(int ms) {
+    struct timespec tick = {0, 1000000};
+    for (int i = 0; i < ms; i++) {
+        if (atomic_load(&waiters) > 0)
+            return 1;
+        nanosleep(&tick, NULL);
+    }
+    return atomic_load(&waiters) > 0;
 }
 
 static void leave(void) {

@@ -23,6 +23,11 @@ const M: usize = 30_000;
 
 /// Builds the program with `-DSIG=sig` into `dir`.
 fn build(dir: &Path, sig: &str) -> std::path::PathBuf {
+    build_with_lock(dir, SRC, &format!("crash_{sig}"), &format!("-DSIG={sig}"))
+}
+
+/// Builds `src` (under test-programs/) with `define`, linked with the locking allocator.
+fn build_with_lock(dir: &Path, src: &str, name: &str, define: &str) -> std::path::PathBuf {
     let obj = dir.join("malloc_lock.o");
     let o = Command::new("clang-19")
         .args(["-O2", "-c"])
@@ -32,14 +37,23 @@ fn build(dir: &Path, sig: &str) -> std::path::PathBuf {
         .output()
         .expect("clang-19 runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let exe = dir.join(format!("crash_{sig}"));
-    let define = format!("-DSIG={sig}");
+    let exe = dir.join(name);
     rdcc(
-        &[program(SRC), obj],
-        &["-O1", "-g", "-pthread", &define, WRAP],
+        &[program(src), obj],
+        &["-O1", "-g", "-pthread", define, WRAP],
         &exe,
     );
     exe
+}
+
+/// Events per thread in the file (blocks, accesses, branches and the rest).
+fn events_in_file(trace: &rdtrace::Trace, t: u32) -> u64 {
+    let mut c = Counts::default();
+    trace.visit_thread(t, &mut c).unwrap();
+    c.blocks.values().sum::<u64>()
+        + c.accesses.values().map(|v| v.len() as u64).sum::<u64>()
+        + c.branches.values().sum::<u64>()
+        + c.other.len() as u64
 }
 
 /// Stores of `a[i] = i` (main) and `b[i] = i` (worker) per thread: `(thread, line) -> count`.
@@ -90,14 +104,10 @@ fn check(sig: &str, signo: i32, env: &[(&str, &str)]) {
     // The end record's counts match what the file holds.
     let exit = trace.exit.as_ref().unwrap();
     for t in trace.thread_indices() {
-        let mut c = Counts::default();
-        trace.visit_thread(t, &mut c).unwrap();
-        let events = c.blocks.values().sum::<u64>()
-            + c.accesses.values().map(|v| v.len() as u64).sum::<u64>()
-            + c.branches.values().sum::<u64>()
-            + c.other.len() as u64;
+        let events = events_in_file(&trace, t);
         assert_eq!(exit.events_recorded[t as usize], events, "thread {t}");
     }
+    assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
     let (ok, text, e) = rda_report(&["info", trace_path.to_str().unwrap()]);
     assert!(ok, "{e}");
     assert!(text.contains(&format!("signal {signo}")), "{text}");
@@ -121,6 +131,58 @@ fn abort_inside_malloc_keeps_the_trace() {
         libc_sig::ABRT,
         &[("RDTRACE_CHUNK_EVENTS", "5000")],
     );
+}
+
+/// The writer thread blocked inside the allocator while compressing a chunk it took (zstd
+/// allocates a larger workspace the first time a chunk needs one), and the program then dies
+/// with the allocator's lock held: the signal flush writes that chunk in the writer's place
+/// (exactly once), so no chunk is missing and every recorded event is in the file.
+#[test]
+fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
+    const SRC2: &str = "signals/crash_while_writer_allocates.c";
+    const N2: u64 = 30_000;
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build_with_lock(dir.path(), SRC2, "stuck_writer", "-DN=30000");
+    let trace_path = dir.path().join("t.rdtrace");
+    let out = run_traced(&exe, &trace_path, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(
+        out.status.code(),
+        Some(98),
+        "the scenario did not happen: {err}"
+    );
+    assert!(
+        !err.contains("allocation inside the fatal-signal flush"),
+        "the signal flush allocated: {err}"
+    );
+    assert_eq!(
+        out.status.signal(),
+        Some(libc_sig::SEGV),
+        "{:?} {err}",
+        out.status
+    );
+    let trace = rdtrace::Trace::open(&trace_path).unwrap();
+    assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
+    let exit = trace.exit.as_ref().expect("end chunk");
+    assert_eq!(exit.reason, ExitReason::Signal(libc_sig::SEGV));
+    let line = line_of(SRC2, "a[i] = i;");
+    let stores: Vec<u32> = mem_instrs_at(&trace, "crash_while_writer_allocates.c", line)
+        .into_iter()
+        .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
+        .collect();
+    assert_eq!(stores.len(), 1);
+    let mut total_stores = 0;
+    for t in trace.thread_indices() {
+        assert_eq!(
+            exit.events_recorded[t as usize],
+            events_in_file(&trace, t),
+            "thread {t}"
+        );
+        let mut c = Counts::default();
+        trace.visit_thread(t, &mut c).unwrap();
+        total_stores += c.accesses.get(&stores[0]).map_or(0, |v| v.len() as u64);
+    }
+    assert_eq!(total_stores, N2);
 }
 
 /// Threads past the registry are untraced once (a sentinel), not registered again on every
