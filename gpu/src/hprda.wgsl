@@ -9,8 +9,11 @@
 //                  block's hash table (lock-free CAS) and push the record on the block's list.
 //   thread_merge   one invocation per thread-block hash-table slot: walk the block's records in
 //                  tid order, formula (1) between consecutive ones, block-level access_info.
-//   block_merge    ONE workgroup: thread blocks in stream order, formula (1) against the global
-//                  table that persists across batches (64-bit positions as two u32 words).
+//   block_offsets  one invocation: each thread block's start position in the whole stream and
+//                  its offset in the batch's output (prefix sums of the exact block counts).
+//   block_merge    dispatched once per thread block, in stream order (the host sets P.cur):
+//                  one invocation per block-level entry, formula (1) against the global table
+//                  that persists across batches (64-bit positions as two u32 words).
 //
 // WGSL has no 64-bit integers and only 32-bit atomics: every per-batch quantity fits 32 bits
 // (a batch holds < 2^32 references); the only unbounded values (positions in the whole stream,
@@ -25,7 +28,7 @@ struct Params {
     tcap: u32,     // per-trace hash table capacity (power of two)
     bcap: u32,     // per-thread-block hash table capacity (power of two)
     bwords: u32,   // u32 words of one local-array bitmap: ceil(st / 32)
-    _pad0: u32,
+    cur: u32,      // block_merge: the thread block of this dispatch
     _pad3: u32,
     _pad1: u32,
     _pad2: u32,
@@ -62,6 +65,9 @@ struct Params {
 // [0, 1]: persistent stream position P (Σ exact thread-block counts so far) as (lo, hi);
 // [2]: cold misses in this batch; [3]: block-level entries written in this batch.
 @group(0) @binding(13) var<storage, read_write> state: array<atomic<u32>>;
+// Per thread block g of the batch, from block_offsets: (P_g lo, P_g hi, output offset), where
+// P_g is the stream position before g (Σ exact counts of all earlier thread blocks).
+@group(0) @binding(14) var<storage, read_write> boffs: array<u32>;
 
 const NIL: u32 = 0xffffffffu;
 
@@ -289,54 +295,63 @@ fn thread_merge(
     ents[o + 2u] = latest_b;
 }
 
-var<workgroup> wg_p: vec2<u32>;
-var<workgroup> wg_off: u32;
-
-// See: HP-RDA §IV-A step 3 — thread-block-level merge, thread blocks in stream order, one
-// workgroup striding over each thread block's distinct blocks.
-@compute @workgroup_size(256)
-fn block_merge(@builtin(local_invocation_id) lid: vec3<u32>) {
-    if lid.x == 0u {
-        wg_p = vec2<u32>(atomicLoad(&state[0]), atomicLoad(&state[1]));
-        wg_off = 0u;
-    }
-    workgroupBarrier();
+// See: HP-RDA §IV-A step 3 — the positions the thread-block-level merge needs, so that each
+// thread block's entries can then be merged by all invocations at once.
+@compute @workgroup_size(1)
+fn block_offsets() {
+    var p = vec2<u32>(atomicLoad(&state[0]), atomicLoad(&state[1]));
+    var off = 0u;
     for (var g = 0u; g < P.nblocks; g = g + 1u) {
-        let p = wg_p;
-        let off = wg_off;
+        boffs[g * 3u] = p.x;
+        boffs[g * 3u + 1u] = p.y;
+        boffs[g * 3u + 2u] = off;
         let cnt = atomicLoad(&bcount[g]);
-        let pnext = add64(p, vec2<u32>(cnt, 0u));
-        for (var e = lid.x; e < cnt; e = e + 256u) {
-            let o = (g * P.st * P.nb + e) * 3u;
-            let v = ents[o];
-            let first = ents[o + 1u];
-            let latest = ents[o + 2u];
-            let pend = vec2<u32>(gtab[v * 3u], gtab[v * 3u + 1u]);
-            var d = vec2<u32>(NIL, NIL);
-            if pend.x == 0u && pend.y == 0u {
-                atomicAdd(&state[2], 1u);
-            } else {
-                // See: HP-RDA formula (1) at thread-block level:
-                // latest_pg + Σ_{pg<h<g} count[h] + first_g = (P_g - P_{pg+1}) + latest + first.
-                d = add64(sub64(p, pend), vec2<u32>(gtab[v * 3u + 2u] + first, 0u));
-            }
-            outd[(off + e) * 2u] = d.x;
-            outd[(off + e) * 2u + 1u] = d.y;
-            gtab[v * 3u] = pnext.x;
-            gtab[v * 3u + 1u] = pnext.y;
-            gtab[v * 3u + 2u] = latest;
-        }
-        storageBarrier();
-        workgroupBarrier();
-        if lid.x == 0u {
-            wg_p = pnext;
-            wg_off = off + cnt;
-        }
-        workgroupBarrier();
+        p = add64(p, vec2<u32>(cnt, 0u));
+        off = off + cnt;
     }
-    if lid.x == 0u {
-        atomicStore(&state[0], wg_p.x);
-        atomicStore(&state[1], wg_p.y);
-        atomicStore(&state[3], wg_off);
+    atomicStore(&state[0], p.x);
+    atomicStore(&state[1], p.y);
+    atomicStore(&state[3], off);
+}
+
+// See: HP-RDA §IV-A step 3 — thread-block-level merge of thread block P.cur against the global
+// table. Thread blocks are dispatched in stream order (each dispatch sees the table as the
+// earlier ones left it); inside one, the entries are distinct blocks, so every invocation
+// reads and writes its own table slot.
+@compute @workgroup_size(64)
+fn block_merge(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+) {
+    let g = P.cur;
+    if g >= P.nblocks {
+        return;
     }
+    let e = linear_id(wid, nwg, lid);
+    let cnt = atomicLoad(&bcount[g]);
+    if e >= cnt {
+        return;
+    }
+    let p = vec2<u32>(boffs[g * 3u], boffs[g * 3u + 1u]);
+    let off = boffs[g * 3u + 2u];
+    let pnext = add64(p, vec2<u32>(cnt, 0u));
+    let o = (g * P.st * P.nb + e) * 3u;
+    let v = ents[o];
+    let first = ents[o + 1u];
+    let latest = ents[o + 2u];
+    let pend = vec2<u32>(gtab[v * 3u], gtab[v * 3u + 1u]);
+    var d = vec2<u32>(NIL, NIL);
+    if pend.x == 0u && pend.y == 0u {
+        atomicAdd(&state[2], 1u);
+    } else {
+        // See: HP-RDA formula (1) at thread-block level:
+        // latest_pg + Σ_{pg<h<g} count[h] + first_g = (P_g - P_{pg+1}) + latest + first.
+        d = add64(sub64(p, pend), vec2<u32>(gtab[v * 3u + 2u] + first, 0u));
+    }
+    outd[(off + e) * 2u] = d.x;
+    outd[(off + e) * 2u + 1u] = d.y;
+    gtab[v * 3u] = pnext.x;
+    gtab[v * 3u + 1u] = pnext.y;
+    gtab[v * 3u + 2u] = latest;
 }

@@ -141,13 +141,19 @@ fn pick_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
 const WG: u32 = 64;
 /// Global-table bytes per dense id: 64-bit end position of its last thread block + latest.
 const GTAB_BYTES: u64 = 12;
-const ENTRY_POINTS: [&str; 5] = [
+const ENTRY_POINTS: [&str; 6] = [
     "thread_level",
     "block_prefix",
     "record_insert",
     "thread_merge",
+    "block_offsets",
     "block_merge",
 ];
+/// Index of `block_offsets` in [`ENTRY_POINTS`] (then `block_merge`).
+const BLOCK_OFFSETS: usize = 4;
+const BLOCK_MERGE: usize = 5;
+/// Byte offset of `Params::cur`, which the host sets before each `block_merge` dispatch.
+const PARAMS_CUR_OFFSET: u64 = std::mem::offset_of!(Params, cur) as u64;
 
 /// An open device with the HP-RDA pipelines compiled.
 pub struct GpuContext {
@@ -196,7 +202,7 @@ impl GpuContext {
             count: None,
         }];
         entries.push(storage(1, true));
-        entries.extend((2..14).map(|b| storage(b, false)));
+        entries.extend((2..15).map(|b| storage(b, false)));
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("hprda"),
             entries: &entries,
@@ -273,9 +279,9 @@ impl Geometry {
     fn blocks(&self) -> u64 {
         (self.batch / (self.st * self.nb)) as u64
     }
-    /// Byte sizes of the per-batch buffers, bindings 1..=10 and 12 (11 is the global table,
-    /// 13 the persistent state).
-    fn sizes(&self) -> [u64; 11] {
+    /// Byte sizes of the per-batch buffers, bindings 1..=10, 12 and 14 (11 is the global
+    /// table, 13 the persistent state).
+    fn sizes(&self) -> [u64; 12] {
         let n = self.batch as u64;
         let (t, b) = (self.traces(), self.blocks());
         [
@@ -290,6 +296,7 @@ impl Geometry {
             4 * self.st as u64,                    // 9 hist_local
             4 * (self.st as u64 * self.nb as u64), // 10 hist_cross
             8 * n,                                 // 12 outd
+            12 * b,                                // 14 boffs
         ]
     }
     fn bytes_total(&self) -> u64 {
@@ -308,16 +315,19 @@ struct Params {
     tcap: u32,
     bcap: u32,
     bwords: u32,
-    pad: [u32; 4],
+    cur: u32,
+    pad: [u32; 3],
 }
 
 /// GPU memory of one engine.
 struct Buffers {
     params: wgpu::Buffer,
-    /// Bindings 1..=10 and 12 in order (see [`Geometry::sizes`]), sized for `blocks` thread
-    /// blocks; allocated for the first batch and grown when a batch needs more.
+    /// Bindings 1..=10, 12 and 14 in order (see [`Geometry::sizes`]), sized for `blocks`
+    /// thread blocks; allocated for the first batch and grown when a batch needs more.
     batch: Vec<wgpu::Buffer>,
     blocks: u64,
+    /// `0, 1, …, blocks - 1` as `u32`: copied into `Params::cur` before each `block_merge`.
+    block_numbers: wgpu::Buffer,
     /// The global table, [`GTAB_BYTES`] per dense id; grows by doubling.
     gtab: wgpu::Buffer,
     gtab_ids: u64,
@@ -441,6 +451,7 @@ impl GpuHpRdaEngine {
             mapped_at_creation: false,
         });
         let batch = Self::alloc_batch(ctx, geo);
+        let block_numbers = Self::block_numbers(ctx, geo.blocks());
         let gtab = Self::storage(ctx, "gtab", gtab_ids * GTAB_BYTES);
         let state = Self::storage(ctx, "state", 16);
         let bind = Self::bind(ctx, &params, &batch, &gtab, &state);
@@ -448,6 +459,7 @@ impl GpuHpRdaEngine {
             params,
             batch,
             blocks: geo.blocks(),
+            block_numbers,
             gtab,
             gtab_ids,
             state,
@@ -464,6 +476,19 @@ impl GpuHpRdaEngine {
         })
     }
 
+    fn block_numbers(ctx: &GpuContext, blocks: u64) -> wgpu::Buffer {
+        let numbers: Vec<u32> = (0..blocks as u32).collect();
+        let buf = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("block numbers"),
+            size: (4 * blocks).max(4),
+            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        ctx.queue
+            .write_buffer(&buf, 0, bytemuck::cast_slice(&numbers));
+        buf
+    }
+
     fn alloc_batch(ctx: &GpuContext, geo: &Geometry) -> Vec<wgpu::Buffer> {
         geo.sizes()
             .iter()
@@ -478,6 +503,7 @@ impl GpuHpRdaEngine {
         }
         let geo = Geometry::new(self.cfg.st, self.cfg.nb, blocks as usize);
         self.bufs.batch = Self::alloc_batch(&self.ctx, &geo);
+        self.bufs.block_numbers = Self::block_numbers(&self.ctx, blocks);
         self.bufs.blocks = blocks;
         self.rebind();
     }
@@ -499,7 +525,11 @@ impl GpuHpRdaEngine {
             resource: params.as_entire_binding(),
         }];
         for (i, b) in batch.iter().enumerate() {
-            let binding = if i < 10 { i as u32 + 1 } else { 12 };
+            let binding = match i {
+                0..10 => i as u32 + 1,
+                10 => 12,
+                _ => 14,
+            };
             entries.push(wgpu::BindGroupEntry {
                 binding,
                 resource: b.as_entire_binding(),
@@ -639,7 +669,8 @@ impl GpuHpRdaEngine {
             tcap: g.tcap,
             bcap: g.bcap,
             bwords: g.bwords,
-            pad: [0; 4],
+            cur: 0,
+            pad: [0; 3],
         };
         q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&params));
         for (k, &count) in dispatches.iter().enumerate() {
@@ -650,12 +681,28 @@ impl GpuHpRdaEngine {
             pass.dispatch_workgroups(x, y, 1);
             drop(pass);
         }
-        // The thread-block-level merge: one workgroup, thread blocks in stream order.
+        // The thread-block-level merge: each thread block's position in the stream, then one
+        // dispatch per thread block in stream order, over all of its entries at once.
         let mut pass = enc.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&self.ctx.pipelines[4]);
+        pass.set_pipeline(&self.ctx.pipelines[BLOCK_OFFSETS]);
         pass.set_bind_group(0, &self.bufs.bind, &[]);
         pass.dispatch_workgroups(1, 1, 1);
         drop(pass);
+        let (x, y) = self.grid(g.st as u64 * g.nb as u64);
+        for block in 0..nblocks {
+            enc.copy_buffer_to_buffer(
+                &self.bufs.block_numbers,
+                4 * block,
+                &self.bufs.params,
+                PARAMS_CUR_OFFSET,
+                4,
+            );
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.ctx.pipelines[BLOCK_MERGE]);
+            pass.set_bind_group(0, &self.bufs.bind, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+            drop(pass);
+        }
         self.ctx.queue.submit([enc.finish()]);
 
         // Results: local and cross histograms, per-thread-block Σ count, state, distances.
