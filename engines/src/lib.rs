@@ -18,6 +18,7 @@ pub mod liveset;
 pub mod naive;
 pub mod olken;
 pub mod parda;
+pub mod shards;
 pub mod table;
 pub mod workload;
 
@@ -28,6 +29,7 @@ pub use hprda::{histogram_error, HpRdaConfig, HpRdaEngine};
 pub use naive::NaiveEngine;
 pub use olken::OlkenEngine;
 pub use parda::{PardaConfig, PardaEngine};
+pub use shards::{SampleStats, ShardsConfig, ShardsEngine};
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,0 +1,342 @@
+//! SHARDS: approximate reuse-distance histograms from spatially hash-sampled blocks
+//! (Waldspurger, Park, Garthwaite, Ahmad, FAST'15).
+//!
+//! A block is *sampled* when `hash(block) mod P < T`, so either every access to a block is
+//! analysed or none is; the sampling rate is `R = T / P`. The sampled stream goes through an
+//! exact LRU stack ([`FastCore`]); every sampled reuse distance `d` is scaled to `d / R` and
+//! every sampled reference stands for `1 / R` references of the full trace, so the histogram
+//! estimates the full trace's. With a bound `S` on the sampled blocks (the *fixed-size*
+//! variant) the threshold `T` is lowered whenever the sampled set would exceed `S`, evicting the
+//! blocks with the largest hash, so memory is O(S) however large the trace.
+//!
+//! With `R = 1` (and no eviction) every block is sampled and the result equals the exact
+//! engines' histogram (proptested).
+
+use crate::fast::FastCore;
+use crate::{Histogram, ReuseEngine};
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// Modulus of the sampling hash.
+// See: SHARDS FAST'15 Sec. 3 — "hash(L) mod P < T"; the paper's implementation uses P = 2^24.
+pub const MODULUS: u64 = 1 << 24;
+
+/// SHARDS settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShardsConfig {
+    /// Sampling rate R in (0, 1] (the starting rate of the fixed-size variant).
+    pub rate: f64,
+    /// Fixed-size variant: at most this many sampled blocks are tracked.
+    pub max_blocks: Option<usize>,
+    /// Bound B: scaled distances ≥ B are counted as overflow.
+    pub bound: Option<u64>,
+    /// SHARDS_adj: add the difference between the trace's references and the estimated total
+    /// to the first bucket.
+    pub adjust: bool,
+    /// Salt of the sampling hash (different salts give independent samples; 0 by default).
+    pub seed: u64,
+}
+
+impl Default for ShardsConfig {
+    fn default() -> Self {
+        ShardsConfig {
+            rate: 1.0,
+            max_blocks: None,
+            bound: None,
+            adjust: true,
+            seed: 0,
+        }
+    }
+}
+
+/// Error for sampling settings out of range.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShardsError {
+    /// The rate is not in (0, 1] or rounds to a threshold of 0.
+    #[error("sampling rate {0} is not in [1/2^24, 1]")]
+    Rate(f64),
+    /// A fixed-size bound of zero blocks.
+    #[error("--sample-max-blocks must be at least 1")]
+    MaxBlocks,
+}
+
+impl ShardsConfig {
+    /// The threshold T for the configured rate (`round(R · P)`), checked.
+    pub fn threshold(&self) -> Result<u64, ShardsError> {
+        if !(self.rate > 0.0 && self.rate <= 1.0) {
+            return Err(ShardsError::Rate(self.rate));
+        }
+        let t = (self.rate * MODULUS as f64).round() as u64;
+        if t == 0 {
+            return Err(ShardsError::Rate(self.rate));
+        }
+        if self.max_blocks == Some(0) {
+            return Err(ShardsError::MaxBlocks);
+        }
+        Ok(t.min(MODULUS))
+    }
+}
+
+/// The sampling hash of a block: a 64-bit finaliser (murmur3's fmix64) of the salted block,
+/// reduced mod P.
+#[inline(always)]
+pub fn sample_hash(block: u64, seed: u64) -> u64 {
+    let mut x = block ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^= x >> 33;
+    x % MODULUS
+}
+
+/// A filter that passes the blocks a fixed-rate SHARDS sample keeps (for analyses that apply
+/// the sample to their own stream, e.g. the cache model).
+#[derive(Clone, Copy, Debug)]
+pub struct SpatialFilter {
+    threshold: u64,
+    seed: u64,
+}
+
+impl SpatialFilter {
+    /// A filter at `cfg`'s rate (its `max_blocks` is not used).
+    pub fn new(cfg: &ShardsConfig) -> Result<Self, ShardsError> {
+        Ok(SpatialFilter {
+            threshold: cfg.threshold()?,
+            seed: cfg.seed,
+        })
+    }
+
+    /// Whether `block` is in the sample.
+    // See: SHARDS FAST'15 Sec. 3 — sample L iff hash(L) mod P < T.
+    #[inline(always)]
+    pub fn keeps(&self, block: u64) -> bool {
+        sample_hash(block, self.seed) < self.threshold
+    }
+
+    /// The effective rate T / P.
+    pub fn rate(&self) -> f64 {
+        self.threshold as f64 / MODULUS as f64
+    }
+}
+
+/// What a sampled run did (reported beside its histogram).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SampleStats {
+    /// The requested starting rate.
+    pub rate: f64,
+    /// The rate at the end (lower than `rate` when the fixed-size variant evicted).
+    pub final_rate: f64,
+    /// The fixed-size bound, if any.
+    pub max_blocks: Option<usize>,
+    /// References in the full stream.
+    pub references: u64,
+    /// References that were sampled.
+    pub sampled_references: u64,
+    /// Distinct blocks tracked at the end.
+    pub sampled_blocks: u64,
+    /// Blocks evicted by threshold drops (fixed-size variant).
+    pub evicted_blocks: u64,
+    /// The SHARDS_adj correction added to the first bucket (references, may be negative).
+    pub adjustment: i64,
+}
+
+/// The SHARDS engine: fixed-rate, or fixed-size with `max_blocks`.
+pub struct ShardsEngine {
+    cfg: ShardsConfig,
+    core: FastCore,
+    threshold: u64,
+    /// Sampled blocks by hash (max-heap), only for the fixed-size variant.
+    heap: BinaryHeap<(u64, u64)>,
+    /// Counts per *sampled* distance while the threshold has not moved (integer, fast path).
+    dense: Vec<u64>,
+    dense_cold: u64,
+    /// Weighted counts per *scaled* distance, once the threshold has moved.
+    weighted: BTreeMap<u64, f64>,
+    weighted_cold: f64,
+    moved: bool,
+    references: u64,
+    sampled: u64,
+    evicted: u64,
+}
+
+impl ShardsEngine {
+    /// A SHARDS engine (an error when the settings are out of range).
+    pub fn new(cfg: ShardsConfig) -> Result<Self, ShardsError> {
+        let threshold = cfg.threshold()?;
+        let cap = cfg.max_blocks.unwrap_or(1 << 12).min(1 << 20);
+        Ok(ShardsEngine {
+            cfg,
+            core: FastCore::untracked(cap),
+            threshold,
+            heap: BinaryHeap::new(),
+            dense: Vec::new(),
+            dense_cold: 0,
+            weighted: BTreeMap::new(),
+            weighted_cold: 0.0,
+            moved: false,
+            references: 0,
+            sampled: 0,
+            evicted: 0,
+        })
+    }
+
+    /// Distance `d` on the sampled stream scaled to the full trace: `floor(d · P / T)`.
+    // See: SHARDS FAST'15 Sec. 3 — reuse distances computed on the sample are scaled by 1/R.
+    #[inline(always)]
+    fn scale(&self, d: u64) -> u64 {
+        ((d as u128 * MODULUS as u128) / self.threshold as u128) as u64
+    }
+
+    /// Processes one block.
+    #[inline(always)]
+    pub fn access(&mut self, block: u64) {
+        self.references += 1;
+        let h = sample_hash(block, self.cfg.seed);
+        if h >= self.threshold {
+            return;
+        }
+        self.sampled += 1;
+        match self.core.access(block) {
+            Some(d) => {
+                if self.moved {
+                    let w = MODULUS as f64 / self.threshold as f64;
+                    *self.weighted.entry(self.scale(d)).or_insert(0.0) += w;
+                } else {
+                    let i = d as usize;
+                    if i >= self.dense.len() {
+                        self.dense.resize((i + 1).max(self.dense.len() * 2), 0);
+                    }
+                    self.dense[i] += 1;
+                }
+            }
+            None => {
+                if self.moved {
+                    self.weighted_cold += MODULUS as f64 / self.threshold as f64;
+                } else {
+                    self.dense_cold += 1;
+                }
+                if let Some(s) = self.cfg.max_blocks {
+                    self.heap.push((h, block));
+                    if self.heap.len() > s {
+                        self.lower_threshold();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fixed-size variant: drops the threshold to the largest sampled hash and evicts every
+    /// block at or above it.
+    // See: SHARDS FAST'15 Sec. 4.2 — when the sample set exceeds s_max, evict the location
+    // with the largest T_i, set T = T_max, and remove the evicted locations from the tree.
+    #[cold]
+    fn lower_threshold(&mut self) {
+        if !self.moved {
+            self.flush_dense();
+            self.moved = true;
+        }
+        let Some(&(top, _)) = self.heap.peek() else {
+            return;
+        };
+        self.threshold = top;
+        while let Some(&(h, b)) = self.heap.peek() {
+            if h < top {
+                break;
+            }
+            self.heap.pop();
+            self.core.remove(b);
+            self.evicted += 1;
+        }
+    }
+
+    /// Moves the integer counts of the current threshold into the weighted map.
+    fn flush_dense(&mut self) {
+        let w = MODULUS as f64 / self.threshold as f64;
+        let dense = std::mem::take(&mut self.dense);
+        for (d, &n) in dense.iter().enumerate() {
+            if n != 0 {
+                *self.weighted.entry(self.scale(d as u64)).or_insert(0.0) += n as f64 * w;
+            }
+        }
+        self.weighted_cold += self.dense_cold as f64 * w;
+        self.dense_cold = 0;
+    }
+
+    /// Ends the stream: the scaled histogram and what the sample did.
+    pub fn finish_with_stats(mut self) -> (Histogram, SampleStats) {
+        self.flush_dense();
+        let estimated: f64 = self.weighted_cold + self.weighted.values().sum::<f64>();
+        // See: SHARDS FAST'15 (SHARDS_adj) — the difference between the expected and the
+        // actual number of sampled references goes to the first histogram bucket, so the
+        // estimated total equals the trace's references.
+        let mut adjustment = 0i64;
+        if self.cfg.adjust && self.references > 0 {
+            adjustment = (self.references as f64 - estimated).round() as i64;
+            let mut left = adjustment as f64;
+            if left > 0.0 {
+                *self.weighted.entry(0).or_insert(0.0) += left;
+            } else {
+                // A negative correction empties the lowest buckets in turn.
+                for w in self.weighted.values_mut() {
+                    let take = w.min(-left);
+                    *w -= take;
+                    left += take;
+                    if left >= 0.0 {
+                        break;
+                    }
+                }
+            }
+        }
+        // At R = 1 with nothing evicted every block was analysed with weight 1: exact.
+        let exact = self.threshold == MODULUS && self.evicted == 0;
+        let mut h = Histogram {
+            bound: self.cfg.bound,
+            exact,
+            cold: self.weighted_cold.round() as u64,
+            ..Default::default()
+        };
+        let mut overflow = 0.0;
+        for (&d, &w) in &self.weighted {
+            if self.cfg.bound.is_some_and(|b| d >= b) {
+                overflow += w;
+            } else {
+                let n = w.round() as u64;
+                if n > 0 {
+                    h.counts.insert(d, n);
+                }
+            }
+        }
+        h.overflow = overflow.round() as u64;
+        let stats = SampleStats {
+            rate: self.cfg.rate,
+            final_rate: self.threshold as f64 / MODULUS as f64,
+            max_blocks: self.cfg.max_blocks,
+            references: self.references,
+            sampled_references: self.sampled,
+            sampled_blocks: self.core.len() as u64,
+            evicted_blocks: self.evicted,
+            adjustment,
+        };
+        (h, stats)
+    }
+}
+
+impl ReuseEngine for ShardsEngine {
+    fn name(&self) -> &'static str {
+        "shards"
+    }
+
+    fn is_exact(&self) -> bool {
+        false
+    }
+
+    fn process(&mut self, blocks: &[u64]) {
+        for &b in blocks {
+            self.access(b);
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Histogram {
+        self.finish_with_stats().0
+    }
+}
