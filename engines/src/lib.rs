@@ -44,6 +44,11 @@ pub trait ReuseEngine: Send {
     fn process(&mut self, blocks: &[u64]);
     /// Ends the stream and returns the histogram.
     fn finish(self: Box<Self>) -> Histogram;
+    /// What sampling did so far, for sampling engines ([`ShardsEngine`]); `None` for the
+    /// others.
+    fn sample_stats(&self) -> Option<SampleStats> {
+        None
+    }
 }
 
 /// Which engine to run.

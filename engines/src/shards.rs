@@ -89,36 +89,6 @@ pub fn sample_hash(block: u64, seed: u64) -> u64 {
     x % MODULUS
 }
 
-/// A filter that passes the blocks a fixed-rate SHARDS sample keeps (for analyses that apply
-/// the sample to their own stream, e.g. the cache model).
-#[derive(Clone, Copy, Debug)]
-pub struct SpatialFilter {
-    threshold: u64,
-    seed: u64,
-}
-
-impl SpatialFilter {
-    /// A filter at `cfg`'s rate (its `max_blocks` is not used).
-    pub fn new(cfg: &ShardsConfig) -> Result<Self, ShardsError> {
-        Ok(SpatialFilter {
-            threshold: cfg.threshold()?,
-            seed: cfg.seed,
-        })
-    }
-
-    /// Whether `block` is in the sample.
-    // See: SHARDS FAST'15 Sec. 3 — sample L iff hash(L) mod P < T.
-    #[inline(always)]
-    pub fn keeps(&self, block: u64) -> bool {
-        sample_hash(block, self.seed) < self.threshold
-    }
-
-    /// The effective rate T / P.
-    pub fn rate(&self) -> f64 {
-        self.threshold as f64 / MODULUS as f64
-    }
-}
-
 /// What a sampled run did (reported beside its histogram).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct SampleStats {
@@ -138,6 +108,19 @@ pub struct SampleStats {
     pub evicted_blocks: u64,
     /// The SHARDS_adj correction added to the first bucket (references, may be negative).
     pub adjustment: i64,
+}
+
+impl SampleStats {
+    /// Adds another run's stats (per-thread histograms): counts add up, the final rate is the
+    /// lowest.
+    pub fn merge(&mut self, o: &SampleStats) {
+        self.final_rate = self.final_rate.min(o.final_rate);
+        self.references += o.references;
+        self.sampled_references += o.sampled_references;
+        self.sampled_blocks += o.sampled_blocks;
+        self.evicted_blocks += o.evicted_blocks;
+        self.adjustment += o.adjustment;
+    }
 }
 
 /// The SHARDS engine: fixed-rate, or fixed-size with `max_blocks`.
@@ -262,17 +245,44 @@ impl ShardsEngine {
         self.dense_cold = 0;
     }
 
+    /// The estimated total references (before SHARDS_adj).
+    fn estimated_total(&self) -> f64 {
+        let w = MODULUS as f64 / self.threshold as f64;
+        let dense: u64 = self.dense_cold + self.dense.iter().sum::<u64>();
+        dense as f64 * w + self.weighted_cold + self.weighted.values().sum::<f64>()
+    }
+
+    /// What the sample did so far (the adjustment is the one [`finish_with_stats`] would
+    /// apply now).
+    ///
+    /// [`finish_with_stats`]: Self::finish_with_stats
+    pub fn stats(&self) -> SampleStats {
+        let adjustment = if self.cfg.adjust && self.references > 0 {
+            (self.references as f64 - self.estimated_total()).round() as i64
+        } else {
+            0
+        };
+        SampleStats {
+            rate: self.cfg.rate,
+            final_rate: self.threshold as f64 / MODULUS as f64,
+            max_blocks: self.cfg.max_blocks,
+            references: self.references,
+            sampled_references: self.sampled,
+            sampled_blocks: self.core.len() as u64,
+            evicted_blocks: self.evicted,
+            adjustment,
+        }
+    }
+
     /// Ends the stream: the scaled histogram and what the sample did.
     pub fn finish_with_stats(mut self) -> (Histogram, SampleStats) {
+        let stats = self.stats();
         self.flush_dense();
-        let estimated: f64 = self.weighted_cold + self.weighted.values().sum::<f64>();
         // See: SHARDS FAST'15 (SHARDS_adj) — the difference between the expected and the
         // actual number of sampled references goes to the first histogram bucket, so the
         // estimated total equals the trace's references.
-        let mut adjustment = 0i64;
-        if self.cfg.adjust && self.references > 0 {
-            adjustment = (self.references as f64 - estimated).round() as i64;
-            let mut left = adjustment as f64;
+        if stats.adjustment != 0 {
+            let mut left = stats.adjustment as f64;
             if left > 0.0 {
                 *self.weighted.entry(0).or_insert(0.0) += left;
             } else {
@@ -307,16 +317,6 @@ impl ShardsEngine {
             }
         }
         h.overflow = overflow.round() as u64;
-        let stats = SampleStats {
-            rate: self.cfg.rate,
-            final_rate: self.threshold as f64 / MODULUS as f64,
-            max_blocks: self.cfg.max_blocks,
-            references: self.references,
-            sampled_references: self.sampled,
-            sampled_blocks: self.core.len() as u64,
-            evicted_blocks: self.evicted,
-            adjustment,
-        };
         (h, stats)
     }
 }
@@ -339,4 +339,33 @@ impl ReuseEngine for ShardsEngine {
     fn finish(self: Box<Self>) -> Histogram {
         self.finish_with_stats().0
     }
+
+    fn sample_stats(&self) -> Option<SampleStats> {
+        Some(self.stats())
+    }
+}
+
+/// Miss ratio of a fully associative LRU cache of `capacity` blocks according to `h`
+/// (cold and overflow references always miss).
+pub fn miss_ratio(h: &Histogram, capacity: u64) -> f64 {
+    let total = h.total();
+    if total == 0 {
+        return 0.0;
+    }
+    1.0 - h.hits_below(capacity) as f64 / total as f64
+}
+
+/// Mean absolute difference between two miss-ratio curves at `points` cache sizes evenly
+/// spaced up to just past the largest finite distance of `exact` (SHARDS FAST'15's accuracy
+/// metric, MAE over the MRC).
+pub fn mrc_mean_abs_error(exact: &Histogram, approx: &Histogram, points: usize) -> f64 {
+    let max = exact.counts.keys().next_back().copied().unwrap_or(0) + 1;
+    let points = points.max(1) as u64;
+    let sum: f64 = (1..=points)
+        .map(|i| {
+            let c = (max * i).div_ceil(points);
+            (miss_ratio(exact, c) - miss_ratio(approx, c)).abs()
+        })
+        .sum();
+    sum / points as f64
 }

@@ -298,3 +298,16 @@ fn bad_rates_are_errors() {
     };
     assert!(ShardsEngine::new(cfg).is_err());
 }
+
+#[test]
+fn mrc_error_metric() {
+    use rdengines::shards::{miss_ratio, mrc_mean_abs_error};
+    // a b a b: cold 2, two reuses at distance 1. Cache of 1: all miss; of 2: half hit.
+    let h = naive_histogram(&[1, 2, 1, 2], None);
+    assert_eq!(miss_ratio(&h, 1), 1.0);
+    assert_eq!(miss_ratio(&h, 2), 0.5);
+    assert_eq!(mrc_mean_abs_error(&h, &h, 50), 0.0);
+    // Everything cold instead: error 0.5 at size 2 (the only point above distance 1 of 2 points).
+    let cold = naive_histogram(&[1, 2, 3, 4], None);
+    assert_eq!(mrc_mean_abs_error(&h, &cold, 2), 0.25);
+}
