@@ -175,6 +175,12 @@ impl ShardsEngine {
     pub fn access(&mut self, block: u64) {
         self.references += 1;
         let h = sample_hash(block, self.cfg.seed);
+        self.access_hashed(block, h);
+    }
+
+    /// Processes one block whose hash is `h` (already counted in `references`).
+    #[inline(always)]
+    fn access_hashed(&mut self, block: u64, h: u64) {
         if h >= self.threshold {
             return;
         }
@@ -331,8 +337,27 @@ impl ReuseEngine for ShardsEngine {
     }
 
     fn process(&mut self, blocks: &[u64]) {
-        for &b in blocks {
-            self.access(b);
+        // Filter first (the threshold only falls, so this keeps a superset), then run the
+        // sampled blocks through the stack with its block map prefetched a few blocks ahead,
+        // as the fast engine does.
+        const AHEAD: usize = 8;
+        let mut kept: Vec<(u64, u64)> = Vec::new();
+        for piece in blocks.chunks(4096) {
+            kept.clear();
+            for &b in piece {
+                let h = sample_hash(b, self.cfg.seed);
+                if h < self.threshold {
+                    kept.push((b, h));
+                }
+            }
+            self.references += piece.len() as u64;
+            for i in 0..kept.len() {
+                if let Some(&(next, _)) = kept.get(i + AHEAD) {
+                    self.core.prefetch(next);
+                }
+                let (b, h) = kept[i];
+                self.access_hashed(b, h);
+            }
         }
     }
 
