@@ -4,12 +4,14 @@
 //! larger N = 10^8), each engine's throughput, peak heap (from a counting global allocator,
 //! reset before each engine; the pre-generated trace is excluded), its ratio to the Olken
 //! baseline, PARDA's speed-up over `fast`, and HP-RDA's error against the exact histogram with
-//! and without the adjustment step.
+//! and without the adjustment step, and SHARDS sampling (rate or fixed size vs speed vs MRC
+//! error against the exact histogram).
 //!
 //! Environment overrides: `RD_BENCH_N`, `RD_BENCH_M`, `RD_BENCH_BIG_N` (0 skips the large run),
 //! `RD_BENCH_ENGINES` (comma list of olken,fast,parda,hprda,naive), `RD_BENCH_THREADS`,
 //! `RD_BENCH_CHUNK` (default: `rdengines::parda::default_chunk(threads)`), `RD_BENCH_SEED`,
-//! `RD_BENCH_BATCH` (references per `process` call), `RD_BENCH_REPS` (runs of `fast` and
+//! `RD_BENCH_BATCH` (references per `process` call), `RD_BENCH_WRITE` (also write the trace as
+//! a PARDA binary file there), `RD_BENCH_REPS` (runs of `fast` and
 //! `parda` per size; the row shows the run with the shortest wall time, which on a shared
 //! machine is the one least disturbed by other jobs).
 
@@ -139,6 +141,75 @@ fn mib(b: usize) -> String {
     format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
 }
 
+/// SHARDS rows: rate (or fixed size) vs speed vs MRC error against the exact histogram.
+/// `RD_BENCH_SAMPLE_RATES` (comma list, default `1,0.1,0.01,0.001`) and
+/// `RD_BENCH_SAMPLE_SIZES` (fixed-size bounds S, default `8192,65536`).
+fn sampling_table(trace: &[u64], exact: &Histogram, bound: Option<u64>) {
+    use rdengines::shards::{mrc_mean_abs_error, ShardsConfig, ShardsEngine};
+    use rdengines::ReuseEngine;
+    let list = |name: &str, default: &str| -> Vec<String> {
+        std::env::var(name)
+            .unwrap_or_else(|_| default.into())
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let mut cfgs: Vec<(String, ShardsConfig)> = Vec::new();
+    for r in list("RD_BENCH_SAMPLE_RATES", "1,0.1,0.01,0.001") {
+        let rate: f64 = r.parse().expect("sampling rate");
+        cfgs.push((
+            format!("shards R={r}"),
+            ShardsConfig {
+                rate,
+                bound,
+                ..ShardsConfig::default()
+            },
+        ));
+    }
+    for s in list("RD_BENCH_SAMPLE_SIZES", "8192,65536") {
+        let max: usize = s.parse().expect("sample size");
+        cfgs.push((
+            format!("shards S={max}"),
+            ShardsConfig {
+                rate: 1.0,
+                max_blocks: Some(max),
+                bound,
+                ..ShardsConfig::default()
+            },
+        ));
+    }
+    println!("\n## SHARDS sampling (same trace; MRC error = mean |miss ratio - exact| over 100 LRU sizes up to the largest distance)");
+    println!(
+        "| {:<18} | {:>10} | {:>8} | {:>10} | {:>10} | {:>12} | {:>10} |",
+        "sample", "refs/s", "wall s", "peak heap", "final R", "sampled refs", "MRC MAE"
+    );
+    println!(
+        "|{:-<20}|{:->12}|{:->10}|{:->12}|{:->12}|{:->14}|{:->12}|",
+        "", "", "", "", "", "", ""
+    );
+    for (label, c) in cfgs {
+        let base = CURRENT.load(Relaxed);
+        PEAK.store(base, Relaxed);
+        let t0 = Instant::now();
+        let mut e = ShardsEngine::new(c).expect("sampling settings");
+        e.process(trace);
+        let (h, st) = e.finish_with_stats();
+        let secs = t0.elapsed().as_secs_f64();
+        let peak = PEAK.load(Relaxed).saturating_sub(base);
+        println!(
+            "| {:<18} | {:>10} | {:>8.2} | {:>10} | {:>10.5} | {:>12} | {:>10.5} |",
+            label,
+            format!("{:.2} M", trace.len() as f64 / secs / 1e6),
+            secs,
+            mib(peak),
+            st.final_rate,
+            st.sampled_references,
+            mrc_mean_abs_error(exact, &h, 100)
+        );
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; ignore arguments.
     let n: usize = env("RD_BENCH_N", 20_000_000);
@@ -174,6 +245,13 @@ fn main() {
         "generated N = {n} refs over M = {m} lines in {:.2}s",
         t0.elapsed().as_secs_f64()
     );
+    if let Ok(path) = std::env::var("RD_BENCH_WRITE") {
+        // The same trace as a PARDA binary file (little-endian u64 per reference), for timing
+        // `rda-report histogram FILE --input-format parda-binary --line 1` end to end.
+        let bytes: Vec<u8> = trace.iter().flat_map(|b| b.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).expect("writing RD_BENCH_WRITE");
+        println!("wrote the trace to {path}");
+    }
     println!("load average at start: {}\n", loadavg());
 
     let mut runs: Vec<Run> = Vec::new();
@@ -278,6 +356,9 @@ fn main() {
                 histogram_error(ex, &r.hist)
             );
         }
+    }
+    if let Some(ex) = &exact {
+        sampling_table(&trace, ex, cfg.bound);
     }
     drop(trace);
 

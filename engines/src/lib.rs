@@ -18,6 +18,7 @@ pub mod liveset;
 pub mod naive;
 pub mod olken;
 pub mod parda;
+pub mod shards;
 pub mod table;
 pub mod workload;
 
@@ -28,6 +29,7 @@ pub use hprda::{histogram_error, HpRdaConfig, HpRdaEngine};
 pub use naive::NaiveEngine;
 pub use olken::OlkenEngine;
 pub use parda::{PardaConfig, PardaEngine};
+pub use shards::{SampleStats, ShardsConfig, ShardsEngine};
 
 use std::fmt;
 use std::str::FromStr;
@@ -42,6 +44,11 @@ pub trait ReuseEngine: Send {
     fn process(&mut self, blocks: &[u64]);
     /// Ends the stream and returns the histogram.
     fn finish(self: Box<Self>) -> Histogram;
+    /// What sampling did so far, for sampling engines ([`ShardsEngine`]); `None` for the
+    /// others.
+    fn sample_stats(&self) -> Option<SampleStats> {
+        None
+    }
 }
 
 /// Which engine to run.

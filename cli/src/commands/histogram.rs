@@ -4,7 +4,9 @@
 use crate::exit::usage;
 use crate::output::{emit, percent, Format, OutputArgs, Table};
 use anyhow::{bail, Context, Result};
-use rdengines::{make_engine, EngineConfig, EngineKind, Granularity, Histogram, ReuseEngine};
+use rdengines::{
+    make_engine, EngineConfig, EngineKind, Granularity, Histogram, ReuseEngine, SampleStats,
+};
 use rdtrace::EventVisitor;
 use serde::Serialize;
 use std::io::{BufRead, Read};
@@ -33,7 +35,7 @@ pub enum TableStyle {
 /// Arguments of `histogram`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda"
+    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  rda-report histogram big.rdtrace --sample-rate 0.01 --json\n  rda-report histogram big.rdtrace --sample-max-blocks 100000"
 )]
 pub struct HistogramArgs {
     /// Trace file (or address file with --input-format).
@@ -83,6 +85,8 @@ pub struct HistogramArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
+    pub sample: super::sampling::HistogramSampleArgs,
+    #[command(flatten)]
     pub out: OutputArgs,
 }
 
@@ -123,10 +127,18 @@ impl BlockFeeder {
         self.batch.clear();
     }
 
-    /// Ends the stream.
-    pub fn finish(mut self) -> Histogram {
+    /// Feeds blocks already reduced to the feeder's granularity, one reference each.
+    pub fn blocks(&mut self, blocks: &[u64]) {
         self.drain();
-        self.engine.finish()
+        self.engine.process(blocks);
+        self.references += blocks.len() as u64;
+    }
+
+    /// Ends the stream, with what sampling did when the engine samples.
+    pub fn finish_sampled(mut self) -> (Histogram, Option<SampleStats>) {
+        self.drain();
+        let stats = self.engine.sample_stats();
+        (self.engine.finish(), stats)
     }
 }
 
@@ -281,6 +293,10 @@ impl HistogramJson {
 struct Output {
     engine: String,
     exact: bool,
+    /// Whether the histogram is estimated from a SHARDS sample (scaled to the full trace).
+    sampled: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sampling: Option<SampleStats>,
     line: u32,
     bound: Option<u64>,
     #[serde(flatten)]
@@ -391,32 +407,64 @@ pub fn feed_parda_text(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 }
 
 /// Reads a PARDA binary file (little-endian u64 addresses) into the feeder.
+///
+/// A reader thread reads and decodes the file into blocks while this thread runs the engine
+/// (two pieces in flight, recycled), so IO and decoding overlap the analysis.
 pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
     let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
     let len = f.metadata()?.len();
     if len % 8 != 0 {
         bail!("{}: length {len} is not a multiple of 8 bytes (raw little-endian u64 addresses expected)", path.display());
     }
-    let mut r = std::io::BufReader::with_capacity(1 << 20, f);
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = r.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        let mut k = n;
-        while k % 8 != 0 {
-            let m = r.read(&mut buf[k..k + (8 - k % 8)])?;
-            if m == 0 {
-                bail!("{}: file ends inside an address", path.display());
-            }
-            k += m;
-        }
-        for w in buf[..k].chunks_exact(8) {
-            feeder.address(u64::from_le_bytes(w.try_into().unwrap()));
-        }
+    const PIECE: usize = 1 << 16;
+    let gran = feeder.granularity;
+    let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<Vec<u64>>(2);
+    let (free_tx, free_rx) = std::sync::mpsc::channel::<Vec<u64>>();
+    for _ in 0..3 {
+        free_tx.send(Vec::with_capacity(PIECE)).ok();
     }
-    Ok(())
+    std::thread::scope(|scope| -> Result<()> {
+        let reader = scope.spawn(move || -> Result<()> {
+            let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+            let mut buf = vec![0u8; PIECE * 8];
+            loop {
+                let mut k = 0;
+                while k < buf.len() {
+                    let n = r.read(&mut buf[k..])?;
+                    if n == 0 {
+                        break;
+                    }
+                    k += n;
+                }
+                if k == 0 {
+                    return Ok(());
+                }
+                if k % 8 != 0 {
+                    bail!("{}: file ends inside an address", path.display());
+                }
+                // The engine side hung up (an error there): stop quietly, it reports.
+                let Ok(mut piece) = free_rx.recv() else {
+                    return Ok(());
+                };
+                piece.clear();
+                piece.extend(
+                    buf[..k]
+                        .chunks_exact(8)
+                        .map(|w| gran.block_of(u64::from_le_bytes(w.try_into().unwrap()))),
+                );
+                if full_tx.send(piece).is_err() {
+                    return Ok(());
+                }
+            }
+        });
+        for piece in full_rx {
+            feeder.blocks(&piece);
+            free_tx.send(piece).ok();
+        }
+        reader
+            .join()
+            .map_err(|_| anyhow::anyhow!("the file reader thread panicked"))?
+    })
 }
 
 /// Runs `histogram`.
@@ -428,8 +476,23 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     cfg.hprda.adjust = !args.no_adjust;
     let gran = granularity(args.line);
     let adapter = args.adapter.as_deref();
+    let sample = args.sample.get();
+    sample.engine(kind, args.bound)?;
     let new_feeder = || -> Result<BlockFeeder> {
-        Ok(BlockFeeder::new(build_engine(kind, &cfg, adapter)?, gran))
+        let engine = match sample.engine(kind, args.bound)? {
+            Some(e) => e,
+            None => build_engine(kind, &cfg, adapter)?,
+        };
+        Ok(BlockFeeder::new(engine, gran))
+    };
+    let mut sampling: Option<SampleStats> = None;
+    let mut add_stats = |s: Option<SampleStats>| {
+        if let Some(s) = s {
+            match &mut sampling {
+                Some(a) => a.merge(&s),
+                None => sampling = Some(s),
+            }
+        }
     };
     let mut per_thread = Vec::new();
     let all = match args.input_format {
@@ -445,7 +508,9 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             } else {
                 feed_parda_binary(&args.trace, &mut f)?;
             }
-            f.finish()
+            let (h, s) = f.finish_sampled();
+            add_stats(s);
+            h
         }
         InputFormat::Rdtrace => {
             let trace = crate::tracefile::open(&args.trace, &args.open)?;
@@ -463,7 +528,8 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                         reader.visit_chunk(c, &mut f)?;
                         bar.inc(c.events as u64);
                     }
-                    let h = f.finish();
+                    let (h, s) = f.finish_sampled();
+                    add_stats(s);
                     all.merge(&h);
                     per_thread.push((t, h));
                 }
@@ -479,7 +545,9 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                         bar.set_position(n);
                     }
                 }
-                f.finish()
+                let (h, s) = f.finish_sampled();
+                add_stats(s);
+                h
             }
         }
     };
@@ -491,6 +559,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         style: args.format,
         plot: args.plot.as_deref(),
         format: args.out.format(),
+        sampling,
     };
     emit_report(&report, &all, &per_thread)
 }
@@ -512,6 +581,8 @@ pub struct HistogramReport<'a> {
     pub plot: Option<&'a Path>,
     /// Output format.
     pub format: Format,
+    /// What SHARDS sampling did, when the histograms are sampled.
+    pub sampling: Option<SampleStats>,
 }
 
 /// Prints the histogram report: tables, CSV or JSON, and the optional plot.
@@ -524,6 +595,8 @@ pub fn emit_report(
     let output = Output {
         engine: kind.to_string(),
         exact: all.exact,
+        sampled: r.sampling.is_some(),
+        sampling: r.sampling.clone(),
         line: r.line,
         bound: r.bound,
         all: HistogramJson::new(None, all),
@@ -541,9 +614,16 @@ pub fn emit_report(
             } else {
                 "all threads, merged order"
             };
+            let sampled = match &r.sampling {
+                Some(s) => format!(
+                    ", SHARDS sample at R={} scaled to the full trace ({} of {} references)",
+                    s.final_rate, s.sampled_references, s.references
+                ),
+                None => String::new(),
+            };
             tables.push(log2_table(
                 &format!(
-                    "Reuse distances in {}-byte blocks ({what}), engine {kind}",
+                    "Reuse distances in {}-byte blocks ({what}), engine {kind}{sampled}",
                     r.line
                 ),
                 all,
@@ -577,7 +657,9 @@ pub fn emit_report(
         );
         crate::plot::write_svg(p, &svg)?;
     }
-    if r.format == Format::Table && !all.exact {
+    if r.format == Format::Table && r.sampling.is_some() && !all.exact {
+        eprintln!("rda-report: note: the histogram is estimated from a SHARDS sample");
+    } else if r.format == Format::Table && !all.exact {
         eprintln!("rda-report: note: engine {kind} is approximate");
     }
     emit(r.format, &output, &tables)

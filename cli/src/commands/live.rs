@@ -16,7 +16,7 @@ use super::histogram::{
 use super::sasmm::{check_predict_flags, emit_predictions, ModelArgs, MultiCacheArgs};
 use crate::output::OutputArgs;
 use anyhow::{bail, Context, Result};
-use rdengines::{make_engine, EngineKind, Histogram};
+use rdengines::{make_engine, EngineKind, Histogram, SampleStats};
 use rdsasmm::SequentialTrace;
 use rdtrace::{Event, LiveTrace};
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,7 +30,7 @@ use std::process::Command;
 /// Arguments of `live`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file."
+    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n  rda-report live --shards-rate 0.01 -- ./app 100000\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file."
 )]
 pub struct LiveArgs {
     /// Reuse-distance histogram, as `histogram` prints it (the default report).
@@ -81,6 +81,8 @@ pub struct LiveArgs {
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
+    pub sample: super::sampling::LiveSampleArgs,
+    #[command(flatten)]
     pub out: OutputArgs,
     /// The program and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "PROGRAM")]
@@ -92,6 +94,7 @@ enum Analysed {
     Histogram {
         all: Histogram,
         per_thread: Vec<(u32, Histogram)>,
+        sampling: Option<SampleStats>,
     },
     Predict(Box<SequentialTrace>),
 }
@@ -105,6 +108,16 @@ pub fn run(a: &LiveArgs) -> Result<()> {
     if a.predict {
         // Bad model flags are usage errors before the program runs.
         check_predict_flags(&a.model, &a.caches)?;
+        if a.sample.get().enabled() {
+            return Err(crate::exit::usage(
+                "--shards-rate and --shards-max-blocks sample the histogram, not --predict",
+            ));
+        }
+    } else {
+        // So are bad sampling flags.
+        a.sample
+            .get()
+            .engine(EngineChoice::Cpu(a.engine), a.bound)?;
     }
     let (read_fd, write_fd) = pipe()?;
     // A larger pipe lets the writer hand over a whole compressed chunk without waiting.
@@ -156,7 +169,11 @@ pub fn run(a: &LiveArgs) -> Result<()> {
         }
     };
     match report {
-        Analysed::Histogram { all, per_thread } => {
+        Analysed::Histogram {
+            all,
+            per_thread,
+            sampling,
+        } => {
             let r = HistogramReport {
                 engine: EngineChoice::Cpu(a.engine),
                 line: a.line,
@@ -165,6 +182,7 @@ pub fn run(a: &LiveArgs) -> Result<()> {
                 style: a.format,
                 plot: a.plot.as_deref(),
                 format: a.out.format(),
+                sampling,
             };
             emit_report(&r, &all, &per_thread)?;
         }
@@ -257,13 +275,32 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
     let kind = a.engine;
     let cfg = engine_config(a.threads, a.bound, a.parda_chunk);
     let gran = granularity(a.line);
-    let new_feeder = || BlockFeeder::new(make_engine(kind, &cfg), gran);
+    let sample = a.sample.get();
+    let new_feeder = || -> Result<BlockFeeder> {
+        let engine = match sample.engine(EngineChoice::Cpu(kind), a.bound)? {
+            Some(e) => e,
+            None => make_engine(kind, &cfg),
+        };
+        Ok(BlockFeeder::new(engine, gran))
+    };
+    let mut sampling: Option<SampleStats> = None;
+    let mut add_stats = |s: Option<SampleStats>| {
+        if let Some(s) = s {
+            match &mut sampling {
+                Some(a) => a.merge(&s),
+                None => sampling = Some(s),
+            }
+        }
+    };
     if a.per_thread {
         // Each thread's chunks are analysed as soon as they arrive in sequence order.
         let mut feeders: BTreeMap<u32, BlockFeeder> = BTreeMap::new();
         let mut events = Vec::new();
         while let Some(t) = live.next_thread_chunk(&mut events)? {
-            let f = feeders.entry(t).or_insert_with(new_feeder);
+            let f = match feeders.entry(t) {
+                std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+                std::collections::btree_map::Entry::Vacant(v) => v.insert(new_feeder()?),
+            };
             for e in &events {
                 e.visit(f);
             }
@@ -273,19 +310,31 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
         all.exact = make_engine(kind, &cfg).is_exact();
         let mut per_thread = Vec::new();
         for t in live.thread_indices() {
-            let h = feeders.remove(&t).unwrap_or_else(new_feeder).finish();
+            let f = match feeders.remove(&t) {
+                Some(f) => f,
+                None => new_feeder()?,
+            };
+            let (h, s) = f.finish_sampled();
+            add_stats(s);
             all.merge(&h);
             per_thread.push((t, h));
         }
-        Ok(Analysed::Histogram { all, per_thread })
+        Ok(Analysed::Histogram {
+            all,
+            per_thread,
+            sampling,
+        })
     } else {
-        let mut f = new_feeder();
+        let mut f = new_feeder()?;
         while let Some((_, e)) = live.next_merged()? {
             e.visit(&mut f);
         }
+        let (all, s) = f.finish_sampled();
+        add_stats(s);
         Ok(Analysed::Histogram {
-            all: f.finish(),
+            all,
             per_thread: Vec::new(),
+            sampling,
         })
     }
 }

@@ -9,6 +9,7 @@ pub mod html;
 pub mod info;
 pub mod live;
 pub mod paths;
+pub mod sampling;
 pub mod sasmm;
 pub mod simt;
 
