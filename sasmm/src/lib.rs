@@ -32,8 +32,7 @@ pub mod seq;
 pub use error::{Result, SasmmError};
 pub use exact::{
     predict_exact, predict_exact_many, predict_exact_many_trace, predict_exact_trace, ExactConfig,
-    ExactRun, ExactPrediction, HierarchyPrediction, MrcPoint,
-    MultiHierarchy, SetStacks,
+    ExactPrediction, ExactRun, HierarchyPrediction, MrcPoint, MultiHierarchy, SetStacks,
 };
 pub use interleave::Interleave;
 pub use measure::{measure, MeasureConfig, Measurement};

@@ -16,10 +16,10 @@ use crate::profile::{
     sample_windows,
 };
 use crate::seq::{Placement, SequentialTrace};
+use proptest::prelude::*;
 use rdcachesim::{CacheConfig, Hierarchy};
 use rdengines::{analyse, EngineConfig, EngineKind};
 use rdtrace::meta::*;
-use proptest::prelude::*;
 use rdtrace::Event;
 
 const A: u64 = 0x10000;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// Arguments of `dump`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report dump app.rdtrace --limit 50\n  rda-report dump app.rdtrace --thread 1 --skip 1000 --json"
+    after_help = "Examples:\n  rda-report dump app.rdtrace --limit 50\n  rda-report dump app.rdtrace --thread 1 --skip 1000 --json\n\nMemory: one decoded chunk per thread and the metadata, whatever the trace length or --limit: rows are printed as they are read (a text table of more than 4096 rows reads the trace twice, once for the column widths)."
 )]
 pub struct DumpArgs {
     /// Trace file.
