@@ -79,66 +79,84 @@ impl Table {
 
     /// Renders with columns padded; numeric-looking cells are right-aligned.
     pub fn render_text(&self) -> String {
-        let n = self.headers.len();
-        let mut width = vec![0usize; n];
+        let mut width = vec![0usize; self.headers.len()];
         for r in std::iter::once(&self.headers).chain(&self.rows) {
-            for (i, c) in r.iter().enumerate().take(n) {
-                width[i] = width[i].max(c.chars().count());
-            }
+            widen(&mut width, r);
         }
-        let numeric = |s: &str| {
-            !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_digit() || ".-+%eE,∞".contains(c))
-        };
         let mut out = String::new();
         if let Some(t) = &self.title {
             out.push_str(t);
             out.push('\n');
         }
-        let line = |cells: &Vec<String>, out: &mut String| {
-            let mut s = String::new();
-            for (i, c) in cells.iter().enumerate().take(n) {
-                if i > 0 {
-                    s.push_str("  ");
-                }
-                let pad = width[i] - c.chars().count();
-                if numeric(c) {
-                    s.push_str(&" ".repeat(pad));
-                    s.push_str(c);
-                } else {
-                    s.push_str(c);
-                    s.push_str(&" ".repeat(pad));
-                }
-            }
-            out.push_str(s.trim_end());
-            out.push('\n');
-        };
-        line(&self.headers, &mut out);
-        let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
-        line(&rule, &mut out);
+        text_head(&self.headers, &width, &mut out);
         for r in &self.rows {
-            line(r, &mut out);
+            text_line(r, &width, &mut out);
         }
         out
     }
 
     /// Renders as CSV (RFC 4180 quoting).
     pub fn render_csv(&self) -> String {
-        let q = |s: &str| {
-            if s.contains([',', '"', '\n']) {
-                format!("\"{}\"", s.replace('"', "\"\""))
-            } else {
-                s.to_string()
-            }
-        };
         let mut out = String::new();
         for r in std::iter::once(&self.headers).chain(&self.rows) {
-            out.push_str(&r.iter().map(|c| q(c)).collect::<Vec<_>>().join(","));
-            out.push('\n');
+            csv_line(r, &mut out);
         }
         out
     }
+}
+
+/// Grows `width` (one entry per column) to fit `cells` (a text table's column widths are the
+/// widest cell of each column, header included).
+pub fn widen(width: &mut [usize], cells: &[String]) {
+    for (w, c) in width.iter_mut().zip(cells) {
+        *w = (*w).max(c.chars().count());
+    }
+}
+
+/// Appends one row of a text table with columns `width` wide, as [`Table::render_text`] prints
+/// it (numeric-looking cells right-aligned, trailing blanks trimmed).
+pub fn text_line(cells: &[String], width: &[usize], out: &mut String) {
+    let numeric = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || ".-+%eE,∞".contains(c))
+    };
+    let mut s = String::new();
+    for (i, c) in cells.iter().enumerate().take(width.len()) {
+        if i > 0 {
+            s.push_str("  ");
+        }
+        let pad = width[i] - c.chars().count();
+        if numeric(c) {
+            s.push_str(&" ".repeat(pad));
+            s.push_str(c);
+        } else {
+            s.push_str(c);
+            s.push_str(&" ".repeat(pad));
+        }
+    }
+    out.push_str(s.trim_end());
+    out.push('\n');
+}
+
+/// Appends a text table's header line and the rule under it.
+pub fn text_head(headers: &[String], width: &[usize], out: &mut String) {
+    text_line(headers, width, out);
+    let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
+    text_line(&rule, width, out);
+}
+
+/// Appends one CSV line (RFC 4180 quoting), as [`Table::render_csv`] prints it.
+pub fn csv_line(cells: &[String], out: &mut String) {
+    let q = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    out.push_str(&cells.iter().map(|c| q(c)).collect::<Vec<_>>().join(","));
+    out.push('\n');
 }
 
 /// Prints a command's result: `json` for `--json`, the tables otherwise.

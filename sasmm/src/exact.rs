@@ -19,12 +19,13 @@
 //! run is the mimicking (Alg. 1–2) alone.
 
 use crate::error::{Result, SasmmError};
-use crate::interleave::{for_each_shared_access, Interleave};
+use crate::interleave::{Interleave, Interleaver};
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::rates::HitRates;
 use crate::seq::SequentialTrace;
 use rdcachesim::CacheConfig;
 use rdengines::FastCore;
+use rdtrace::Trace;
 use serde::Serialize;
 
 /// Stack depth above which a single-set (fully associative) stack uses the engines' exact LRU
@@ -535,83 +536,170 @@ pub fn predict_exact(
     config: &ExactConfig,
     cores: usize,
 ) -> Result<ExactPrediction> {
-    if config.l1.is_empty() || config.l2.is_empty() {
-        return Err(SasmmError::Config(
-            "the exact model needs at least one L1 and one L2".into(),
-        ));
-    }
-    let mimic = MimickedTrace::build(
-        seq,
-        MimicConfig {
+    let mut run = ExactRun::new(config, cores)?;
+    run.feed(seq);
+    Ok(run.finish())
+}
+
+/// [`predict_exact`] straight from the trace file of a sequential run, in one streamed pass
+/// ([`SequentialTrace::stream`]): memory is the caches' stacks and the largest parallel
+/// section, not the trace. Equal to `predict_exact(&SequentialTrace::from_trace(trace)?, ..)`.
+pub fn predict_exact_trace(
+    trace: &Trace,
+    config: &ExactConfig,
+    cores: usize,
+) -> Result<ExactPrediction> {
+    predict_exact_trace_with(trace, config, cores, crate::seq::STREAM_FLUSH_ACCESSES)
+}
+
+/// [`predict_exact_trace`] with the serial flush threshold of [`SequentialTrace::stream_with`].
+pub fn predict_exact_trace_with(
+    trace: &Trace,
+    config: &ExactConfig,
+    cores: usize,
+    flush_accesses: usize,
+) -> Result<ExactPrediction> {
+    let mut run = ExactRun::new(config, cores)?;
+    SequentialTrace::stream_with(trace, flush_accesses, &mut |fragment| run.feed(fragment))?;
+    Ok(run.finish())
+}
+
+/// [`predict_exact_trace`] for several core counts (in parallel, one pass over the file each);
+/// results in the order of `cores`.
+pub fn predict_exact_many_trace(
+    trace: &Trace,
+    config: &ExactConfig,
+    cores: &[usize],
+) -> Result<Vec<ExactPrediction>> {
+    par_map(cores, |&m| predict_exact_trace(trace, config, m))
+        .into_iter()
+        .collect()
+}
+
+/// The exact model for one core count, fed the sequential trace whole or in fragments.
+pub struct ExactRun {
+    cores: usize,
+    mimic: MimicConfig,
+    interleaver: Interleaver,
+    l1: Vec<CacheConfig>,
+    l2: Vec<(Option<usize>, CacheConfig)>,
+    /// L1 x L2 pairs asked for (the first entries of `l2`).
+    pairs: usize,
+    /// Curve points: (size, L1 index, private cache, L2 index, shared cache).
+    curve: Vec<(u64, usize, CacheConfig, usize, CacheConfig)>,
+    sim: MultiHierarchy,
+}
+
+impl ExactRun {
+    /// Checks `config` and sets up the stacks for `cores` cores.
+    pub fn new(config: &ExactConfig, cores: usize) -> Result<Self> {
+        if config.l1.is_empty() || config.l2.is_empty() {
+            return Err(SasmmError::Config(
+                "the exact model needs at least one L1 and one L2".into(),
+            ));
+        }
+        let mimic = MimicConfig {
             cores,
             ..config.mimic
-        },
-    )?;
-    let mut l1 = config.l1.clone();
-    let mut l2: Vec<(Option<usize>, CacheConfig)> = Vec::new();
-    for i in 0..config.l1.len() {
-        for c in &config.l2 {
-            l2.push((Some(i), *c));
+        };
+        // Alg. 1's settings are checked once, before anything is read.
+        MimickedTrace::build(&SequentialTrace::default(), mimic)?;
+        let mut l1 = config.l1.clone();
+        let mut l2: Vec<(Option<usize>, CacheConfig)> = Vec::new();
+        for i in 0..config.l1.len() {
+            for c in &config.l2 {
+                l2.push((Some(i), *c));
+            }
         }
+        let pairs = l2.len();
+        let mut curve = Vec::with_capacity(config.mrc.len());
+        for &size in &config.mrc {
+            let private = resized(&config.l1[0], size)?;
+            let shared = resized(&config.l2[0], size)?;
+            curve.push((size, l1.len(), private, l2.len(), shared));
+            l1.push(private);
+            l2.push((None, shared));
+        }
+        let sim = MultiHierarchy::new(&l1, &l2)?;
+        Ok(ExactRun {
+            cores,
+            mimic,
+            interleaver: Interleaver::new(config.interleave),
+            l1,
+            l2,
+            pairs,
+            curve,
+            sim,
+        })
     }
-    let pairs = l2.len();
-    let mut curve = Vec::with_capacity(config.mrc.len());
-    for &size in &config.mrc {
-        let private = resized(&config.l1[0], size)?;
-        let shared = resized(&config.l2[0], size)?;
-        curve.push((size, l1.len(), private, l2.len(), shared));
-        l1.push(private);
-        l2.push((None, shared));
-    }
-    let mut sim = MultiHierarchy::new(&l1, &l2)?;
-    // See: SASMM Alg. 2 — the shared trace, streamed; each core's subsequence is its private
-    // trace (Alg. 1), which is all its private L1 sees.
-    for_each_shared_access(&mimic, config.interleave, |core, _w, addr, len| {
-        sim.access(core, addr, len as u64)
-    });
-    let mut hierarchies = Vec::with_capacity(pairs);
-    for (j, &(behind, l2c)) in l2[..pairs].iter().enumerate() {
-        let i = behind.expect("pairs are behind an L1");
-        let (refs, hits) = sim.l1_counts(i);
-        hierarchies.push(HierarchyPrediction {
-            l1: l1[i],
-            l2: l2c,
-            rates: sim.rates(i, j),
-            references: refs.iter().sum(),
-            l1_hit_per_core: refs
-                .iter()
-                .zip(hits)
-                .map(|(&r, &h)| if r == 0 { 0.0 } else { h as f64 / r as f64 })
-                .collect(),
+
+    /// Runs the next part of the sequential trace (the whole trace, or the next fragment of
+    /// [`SequentialTrace::stream`]) through the caches.
+    pub fn feed(&mut self, seq: &SequentialTrace) {
+        let mimic = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
+        let sim = &mut self.sim;
+        // See: SASMM Alg. 2 — the shared trace, streamed; each core's subsequence is its private
+        // trace (Alg. 1), which is all its private L1 sees.
+        self.interleaver.feed(&mimic, |core, _w, addr, len| {
+            sim.access(core, addr, len as u64)
         });
     }
-    let ratio = |miss: u64, refs: u64| {
-        if refs == 0 {
-            0.0
-        } else {
-            miss as f64 / refs as f64
-        }
-    };
-    let mrc = curve
-        .into_iter()
-        .map(|(size, i, private, j, shared)| {
+
+    /// The rates of every hierarchy and curve point.
+    pub fn finish(self) -> ExactPrediction {
+        let ExactRun {
+            cores,
+            l1,
+            l2,
+            pairs,
+            curve,
+            sim,
+            ..
+        } = self;
+        let mut hierarchies = Vec::with_capacity(pairs);
+        for (j, &(behind, l2c)) in l2[..pairs].iter().enumerate() {
+            let i = behind.expect("pairs are behind an L1");
             let (refs, hits) = sim.l1_counts(i);
-            let (r, h) = (refs.iter().sum::<u64>(), hits.iter().sum::<u64>());
-            let (a2, h2) = sim.l2_counts(j);
-            MrcPoint {
-                size,
-                private,
-                private_miss_ratio: ratio(r - h, r),
-                shared,
-                shared_miss_ratio: ratio(a2 - h2, a2),
+            hierarchies.push(HierarchyPrediction {
+                l1: l1[i],
+                l2: l2c,
+                rates: sim.rates(i, j),
+                references: refs.iter().sum(),
+                l1_hit_per_core: refs
+                    .iter()
+                    .zip(hits)
+                    .map(|(&r, &h)| if r == 0 { 0.0 } else { h as f64 / r as f64 })
+                    .collect(),
+            });
+        }
+        let ratio = |miss: u64, refs: u64| {
+            if refs == 0 {
+                0.0
+            } else {
+                miss as f64 / refs as f64
             }
-        })
-        .collect();
-    Ok(ExactPrediction {
-        cores,
-        hierarchies,
-        mrc,
-    })
+        };
+        let mrc = curve
+            .into_iter()
+            .map(|(size, i, private, j, shared)| {
+                let (refs, hits) = sim.l1_counts(i);
+                let (r, h) = (refs.iter().sum::<u64>(), hits.iter().sum::<u64>());
+                let (a2, h2) = sim.l2_counts(j);
+                MrcPoint {
+                    size,
+                    private,
+                    private_miss_ratio: ratio(r - h, r),
+                    shared,
+                    shared_miss_ratio: ratio(a2 - h2, a2),
+                }
+            })
+            .collect();
+        ExactPrediction {
+            cores,
+            hierarchies,
+            mrc,
+        }
+    }
 }
 
 /// Runs `f` on every item, one worker thread per item up to the machine's parallelism; results

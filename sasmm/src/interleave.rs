@@ -47,69 +47,92 @@ impl std::str::FromStr for Interleave {
 pub fn for_each_shared_access(
     trace: &MimickedTrace<'_>,
     strategy: Interleave,
-    mut f: impl FnMut(usize, u32, u64, u32),
+    f: impl FnMut(usize, u32, u64, u32),
 ) {
-    let seq = trace.seq;
-    let m = trace.cores();
-    let mut rng = match strategy {
-        Interleave::Uniform { seed } => Some(SplitMix64::new(seed)),
-        Interleave::RoundRobin => None,
-    };
-    // Per core in the current round: (window, next access, end).
-    let mut cursor: Vec<(u32, usize, usize)> = Vec::with_capacity(m);
-    let mut live: Vec<usize> = Vec::with_capacity(m);
-    for s in &trace.sections {
-        if !s.parallel {
-            // See: SASMM Alg. 2 line 3 — the shared trace starts from core 0's private trace;
-            // serial blocks are not interleaved.
-            for &w in &s.per_core[0] {
-                for a in seq.window_accesses(w) {
-                    f(0, w, trace.address(0, false, a.mi, a.addr), a.len);
-                }
-            }
-            continue;
+    Interleaver::new(strategy).feed(trace, f);
+}
+
+/// Alg. 2 over a sequential trace handed over in fragments ([`crate::SequentialTrace::stream`]):
+/// the random generator of uniform interleaving goes on from one fragment to the next, so
+/// feeding the fragments' mimicked traces in order gives the same shared trace as
+/// [`for_each_shared_access`] over the whole trace.
+pub struct Interleaver {
+    rng: Option<SplitMix64>,
+    /// Per core in the current round: (window, next access, end).
+    cursor: Vec<(u32, usize, usize)>,
+    live: Vec<usize>,
+}
+
+impl Interleaver {
+    /// A fresh interleaving (the generator seeded as [`for_each_shared_access`] seeds it).
+    pub fn new(strategy: Interleave) -> Self {
+        Interleaver {
+            rng: match strategy {
+                Interleave::Uniform { seed } => Some(SplitMix64::new(seed)),
+                Interleave::RoundRobin => None,
+            },
+            cursor: Vec::new(),
+            live: Vec::new(),
         }
-        let rounds = s.per_core.iter().map(Vec::len).max().unwrap_or(0);
-        for round in 0..rounds {
-            cursor.clear();
-            live.clear();
-            for (c, ws) in s.per_core.iter().enumerate() {
-                let (w, start, end) = match ws.get(round) {
-                    Some(&w) => {
-                        let r = seq.windows[w as usize].range();
-                        (w, r.start, r.end)
+    }
+
+    /// Calls `f(core, window, addr, len)` for every access of `trace`'s shared trace, in order.
+    pub fn feed(&mut self, trace: &MimickedTrace<'_>, mut f: impl FnMut(usize, u32, u64, u32)) {
+        let Interleaver { rng, cursor, live } = self;
+        let seq = trace.seq;
+        for s in &trace.sections {
+            if !s.parallel {
+                // See: SASMM Alg. 2 line 3 — the shared trace starts from core 0's private trace;
+                // serial blocks are not interleaved.
+                for &w in &s.per_core[0] {
+                    for a in seq.window_accesses(w) {
+                        f(0, w, trace.address(0, false, a.mi, a.addr), a.len);
                     }
-                    None => (u32::MAX, 0, 0),
-                };
-                cursor.push((w, start, end));
-                if start < end {
-                    live.push(c);
                 }
+                continue;
             }
-            let mut emit = |c: usize, cursor: &mut Vec<(u32, usize, usize)>| {
-                let (w, pos, _) = cursor[c];
-                let a = seq.accesses[pos];
-                f(c, w, trace.address(c, true, a.mi, a.addr), a.len);
-                cursor[c].1 += 1;
-            };
-            match rng.as_mut() {
-                // See: SASMM Alg. 2 lines 24-29 — round-robin over the cores.
-                None => {
-                    while !live.is_empty() {
-                        live.retain(|&c| {
-                            emit(c, &mut cursor);
-                            cursor[c].1 < cursor[c].2
-                        });
+            let rounds = s.per_core.iter().map(Vec::len).max().unwrap_or(0);
+            for round in 0..rounds {
+                cursor.clear();
+                live.clear();
+                for (c, ws) in s.per_core.iter().enumerate() {
+                    let (w, start, end) = match ws.get(round) {
+                        Some(&w) => {
+                            let r = seq.windows[w as usize].range();
+                            (w, r.start, r.end)
+                        }
+                        None => (u32::MAX, 0, 0),
+                    };
+                    cursor.push((w, start, end));
+                    if start < end {
+                        live.push(c);
                     }
                 }
-                // See: SASMM Alg. 2 lines 22-23 — a core drawn uniformly at random.
-                Some(rng) => {
-                    while !live.is_empty() {
-                        let k = rng.below(live.len() as u64) as usize;
-                        let c = live[k];
-                        emit(c, &mut cursor);
-                        if cursor[c].1 >= cursor[c].2 {
-                            live.swap_remove(k);
+                let mut emit = |c: usize, cursor: &mut Vec<(u32, usize, usize)>| {
+                    let (w, pos, _) = cursor[c];
+                    let a = seq.accesses[pos];
+                    f(c, w, trace.address(c, true, a.mi, a.addr), a.len);
+                    cursor[c].1 += 1;
+                };
+                match rng.as_mut() {
+                    // See: SASMM Alg. 2 lines 24-29 — round-robin over the cores.
+                    None => {
+                        while !live.is_empty() {
+                            live.retain(|&c| {
+                                emit(c, cursor);
+                                cursor[c].1 < cursor[c].2
+                            });
+                        }
+                    }
+                    // See: SASMM Alg. 2 lines 22-23 — a core drawn uniformly at random.
+                    Some(rng) => {
+                        while !live.is_empty() {
+                            let k = rng.below(live.len() as u64) as usize;
+                            let c = live[k];
+                            emit(c, cursor);
+                            if cursor[c].1 >= cursor[c].2 {
+                                live.swap_remove(k);
+                            }
                         }
                     }
                 }

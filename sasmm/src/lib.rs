@@ -31,8 +31,8 @@ pub mod seq;
 
 pub use error::{Result, SasmmError};
 pub use exact::{
-    predict_exact, predict_exact_many, ExactConfig, ExactPrediction, HierarchyPrediction, MrcPoint,
-    MultiHierarchy, SetStacks,
+    predict_exact, predict_exact_many, predict_exact_many_trace, predict_exact_trace, ExactConfig,
+    ExactPrediction, ExactRun, HierarchyPrediction, MrcPoint, MultiHierarchy, SetStacks,
 };
 pub use interleave::Interleave;
 pub use measure::{measure, MeasureConfig, Measurement};

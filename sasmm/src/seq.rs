@@ -31,14 +31,28 @@
 //!
 //! Known limits of mimicking from one thread: code that depends on `omp_get_thread_num()`
 //! (manual work splitting), `single`/`master` blocks and `critical` sections are replicated as
-//! thread 0 executed them; nested regions count as part of the outer one; the whole trace is
-//! held in memory (16 bytes per access).
+//! thread 0 executed them; nested regions count as part of the outer one.
+//!
+//! **Memory.** [`SequentialTrace::from_trace`] holds the whole trace (16 bytes per access).
+//! [`SequentialTrace::stream`] hands the same windows and sections over in *fragments* (each a
+//! `SequentialTrace` of whole sections, local indices) and forgets each fragment once handed
+//! over: a serial section is cut at a window boundary every [`STREAM_FLUSH_ACCESSES`] accesses,
+//! and parallel code is held from a section's start until the section ends with no worksharing
+//! construct open. So streaming memory is bounded by the largest parallel section (the accesses
+//! between two synchronisation points of a parallel region), never by the trace length. Fed
+//! fragment by fragment, Alg. 1-2 give the same shared trace as over the whole
+//! `SequentialTrace` (sections are mimicked and interleaved independently; a serial section cut in
+//! two is core 0's accesses in the same order).
 
 use crate::error::{Result, SasmmError};
 use rdtrace::meta::{ProgramMeta, VarClass};
 use rdtrace::{Event, EventVisitor, Trace};
 use std::collections::HashMap;
 use std::ops::Range;
+
+/// Accesses a serial section may buffer while streaming before the windows closed so far are
+/// handed over (see the module documentation).
+pub const STREAM_FLUSH_ACCESSES: usize = 1 << 16;
 
 /// libomp `sched_type` of an unchunked static schedule (`schedule(static)` without a chunk).
 pub const SCHED_STATIC_UNCHUNKED: i32 = 34;
@@ -158,7 +172,7 @@ impl SequentialTrace {
                 threads: with_events.len(),
             });
         }
-        let mut b = Builder::new(&trace.meta);
+        let mut b = Builder::new(&trace.meta, None, 0);
         if let Some(&t) = with_events.first() {
             trace.visit_thread(t, &mut b)?;
         }
@@ -171,13 +185,65 @@ impl SequentialTrace {
         Ok(seq)
     }
 
+    /// Decodes an open trace of one thread in one streamed pass, handing `sink` the windows and
+    /// sections in fragments (see the module documentation) instead of keeping them: each
+    /// fragment is a `SequentialTrace` of whole sections with local indices and the program's
+    /// metadata tables; its windows and accesses are forgotten after `sink` returns. Fed to
+    /// Alg. 1-2 one after the other, the fragments give the same shared trace as
+    /// [`SequentialTrace::from_trace`]. Same errors as `from_trace` (found at the end for an
+    /// empty trace).
+    pub fn stream(trace: &Trace, sink: &mut dyn FnMut(&SequentialTrace)) -> Result<()> {
+        Self::stream_with(trace, STREAM_FLUSH_ACCESSES, sink)
+    }
+
+    /// [`SequentialTrace::stream`] with the serial flush threshold given (tests use small ones).
+    pub fn stream_with(
+        trace: &Trace,
+        flush_accesses: usize,
+        sink: &mut dyn FnMut(&SequentialTrace),
+    ) -> Result<()> {
+        let mut with_events: Vec<u32> = trace.event_chunks().iter().map(|c| c.thread).collect();
+        with_events.sort_unstable();
+        with_events.dedup();
+        if with_events.len() > 1 {
+            return Err(SasmmError::NotSequential {
+                path: trace.path().to_path_buf(),
+                threads: with_events.len(),
+            });
+        }
+        let mut b = Builder::new(&trace.meta, Some(sink), flush_accesses);
+        if let Some(&t) = with_events.first() {
+            trace.visit_thread(t, &mut b)?;
+        }
+        if b.finish_stream()? == 0 {
+            return Err(SasmmError::Empty {
+                path: trace.path().to_path_buf(),
+            });
+        }
+        Ok(())
+    }
+
+    /// [`SequentialTrace::stream_with`] over events of one thread (tests).
+    pub fn stream_events(
+        meta: &ProgramMeta,
+        events: impl IntoIterator<Item = Event>,
+        flush_accesses: usize,
+        sink: &mut dyn FnMut(&SequentialTrace),
+    ) -> Result<u64> {
+        let mut b = Builder::new(meta, Some(sink), flush_accesses);
+        for e in events {
+            e.visit(&mut b);
+        }
+        b.finish_stream()
+    }
+
     /// Builds from metadata and the events of one thread (used by tests and by
     /// [`SequentialTrace::from_trace`]).
     pub fn from_events(
         meta: &ProgramMeta,
         events: impl IntoIterator<Item = Event>,
     ) -> Result<Self> {
-        let mut b = Builder::new(meta);
+        let mut b = Builder::new(meta, None, 0);
         for e in events {
             e.visit(&mut b);
         }
@@ -249,9 +315,18 @@ struct WsState {
     incr: i64,
 }
 
-struct Builder<'m> {
+struct Builder<'m, 's> {
     meta: &'m ProgramMeta,
+    /// The whole trace, or (streaming) the part not yet handed to `sink`.
     out: SequentialTrace,
+    /// Streaming: where finished fragments go.
+    sink: Option<&'s mut dyn FnMut(&SequentialTrace)>,
+    /// Streaming: buffered accesses of a serial section that trigger a flush at the next window.
+    flush_accesses: usize,
+    /// Block of the most recent window (it may have been handed over already).
+    last_bb: Option<u32>,
+    /// Accesses seen.
+    accesses: u64,
     depth: u32,
     section_start: u32,
     section_parallel: bool,
@@ -261,8 +336,12 @@ struct Builder<'m> {
     overflow: bool,
 }
 
-impl<'m> Builder<'m> {
-    fn new(meta: &'m ProgramMeta) -> Self {
+impl<'m, 's> Builder<'m, 's> {
+    fn new(
+        meta: &'m ProgramMeta,
+        sink: Option<&'s mut dyn FnMut(&SequentialTrace)>,
+        flush_accesses: usize,
+    ) -> Self {
         let mut block_names: Vec<String> = meta
             .blocks
             .iter()
@@ -296,6 +375,10 @@ impl<'m> Builder<'m> {
                 block_names,
                 ..Default::default()
             },
+            sink,
+            flush_accesses,
+            last_bb: None,
+            accesses: 0,
             depth: 0,
             section_start: 0,
             section_parallel: false,
@@ -321,6 +404,17 @@ impl<'m> Builder<'m> {
 
     fn open_window(&mut self, bb: u32, placement: Placement, continuation: bool) {
         self.close_window();
+        if self.sink.is_some()
+            && self.depth == 0
+            && self.ws.is_none()
+            && !self.section_parallel
+            && self.out.accesses.len() >= self.flush_accesses
+        {
+            // A long serial section: hand over its closed windows (core 0 runs them in order
+            // whichever section they are counted in).
+            self.flush(true);
+        }
+        self.last_bb = Some(bb);
         let start = self.pos(self.out.accesses.len());
         let section = self.out.sections.len() as u32;
         self.out.windows.push(Window {
@@ -334,7 +428,7 @@ impl<'m> Builder<'m> {
     }
 
     fn current_bb(&self) -> Option<u32> {
-        self.out.windows.last().map(|w| w.bb)
+        self.last_bb
     }
 
     /// Ends the current section; the next windows go to a new one.
@@ -348,6 +442,35 @@ impl<'m> Builder<'m> {
             });
         }
         self.section_start = end;
+        if self.sink.is_some() && self.ws.is_none() {
+            self.flush(false);
+        }
+    }
+
+    /// Streaming: finalises what is buffered as a fragment, hands it to the sink and forgets
+    /// it. `open_section`: the current section goes on after the fragment (its windows so far
+    /// are handed over as a section of their own).
+    fn flush(&mut self, open_section: bool) {
+        if open_section {
+            let end = self.out.windows.len() as u32;
+            if end > self.section_start {
+                self.out.sections.push(Section {
+                    parallel: self.section_parallel,
+                    windows: self.section_start..end,
+                });
+            }
+        }
+        finalize(&mut self.out);
+        if !self.out.windows.is_empty() {
+            if let Some(sink) = self.sink.as_mut() {
+                sink(&self.out);
+            }
+        }
+        self.out.accesses.clear();
+        self.out.windows.clear();
+        self.out.sections.clear();
+        self.out.workshares.clear();
+        self.section_start = 0;
     }
 
     /// Starts a new section, continuing the current block instance in it.
@@ -592,41 +715,69 @@ impl<'m> Builder<'m> {
                     .into(),
             ));
         }
-        // Drop empty continuation windows: they carry nothing and are not block instances.
-        let mut remap = Vec::with_capacity(self.out.windows.len());
-        let mut kept = Vec::with_capacity(self.out.windows.len());
-        for w in &self.out.windows {
-            remap.push(kept.len() as u32);
-            if !(w.continuation && w.start == w.end) {
-                kept.push(*w);
-            }
-        }
-        remap.push(kept.len() as u32);
-        for s in &mut self.out.sections {
-            s.windows = remap[s.windows.start as usize]..remap[s.windows.end as usize];
-        }
-        self.out.sections.retain(|s| !s.windows.is_empty());
-        for (i, s) in self.out.sections.iter().enumerate() {
-            for w in &mut kept[s.windows.start as usize..s.windows.end as usize] {
-                w.section = i as u32;
-            }
-        }
-        self.out.windows = kept;
+        finalize(&mut self.out);
         Ok(self.out)
+    }
+
+    /// Streaming: hands over the rest; returns the number of accesses seen.
+    fn finish_stream(mut self) -> Result<u64> {
+        self.finish_workshare();
+        self.close_section();
+        // Sections closed while a worksharing construct was open.
+        self.flush(false);
+        if self.overflow {
+            return Err(SasmmError::Config(
+                "a parallel section has more than 2^32 accesses; SASMM holds one section in memory"
+                    .into(),
+            ));
+        }
+        Ok(self.accesses)
     }
 }
 
-impl EventVisitor for Builder<'_> {
+/// Drops empty continuation windows (they carry nothing and are not block instances) and the
+/// sections left without windows, and renumbers the windows' sections.
+fn finalize(out: &mut SequentialTrace) {
+    let mut remap = Vec::with_capacity(out.windows.len());
+    let mut kept = Vec::with_capacity(out.windows.len());
+    for w in &out.windows {
+        remap.push(kept.len() as u32);
+        if !(w.continuation && w.start == w.end) {
+            kept.push(*w);
+        }
+    }
+    remap.push(kept.len() as u32);
+    for s in &mut out.sections {
+        s.windows = remap[s.windows.start as usize]..remap[s.windows.end as usize];
+    }
+    out.sections.retain(|s| !s.windows.is_empty());
+    for (i, s) in out.sections.iter().enumerate() {
+        for w in &mut kept[s.windows.start as usize..s.windows.end as usize] {
+            w.section = i as u32;
+        }
+    }
+    out.windows = kept;
+}
+
+impl EventVisitor for Builder<'_, '_> {
     fn block(&mut self, bb: u32) {
         Builder::block(self, bb);
     }
 
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
         if self.out.windows.is_empty() {
-            let bb = self.out.block_names.len() as u32 - 1;
             let p = self.base_placement();
-            self.open_window(bb, p, false);
+            match self.last_bb {
+                None => {
+                    let bb = self.out.block_names.len() as u32 - 1;
+                    self.open_window(bb, p, false);
+                }
+                // Streaming, after a fragment was handed over with no window open since (an
+                // access between a region's entry and its first block): the last block goes on.
+                Some(bb) => self.open_window(bb, p, true),
+            }
         }
+        self.accesses += 1;
         self.out.accesses.push(Access {
             addr,
             len: len.min(u32::MAX as u64) as u32,

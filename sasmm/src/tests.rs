@@ -16,6 +16,7 @@ use crate::profile::{
     sample_windows,
 };
 use crate::seq::{Placement, SequentialTrace};
+use proptest::prelude::*;
 use rdcachesim::{CacheConfig, Hierarchy};
 use rdengines::{analyse, EngineConfig, EngineKind};
 use rdtrace::meta::*;
@@ -522,7 +523,22 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
     let two = write("two.rdtrace", &[events(8), events(8)]);
     let err = SequentialTrace::open(&two).unwrap_err().to_string();
     assert!(err.contains("sequential"), "{err}");
+    // The streamed model reads the file in one pass and agrees with the in-memory one.
+    let cfg = crate::exact::ExactConfig::default();
+    let seq_trace = rdtrace::Trace::open(&seq_path).unwrap();
+    for flush in [0, 1 << 20] {
+        for cores in [1, 3] {
+            assert_eq!(
+                crate::exact::predict_exact_trace_with(&seq_trace, &cfg, cores, flush).unwrap(),
+                crate::exact::predict_exact(&s, &cfg, cores).unwrap()
+            );
+        }
+    }
     let trace = rdtrace::Trace::open(&two).unwrap();
+    let err = crate::exact::predict_exact_trace(&trace, &cfg, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("sequential"), "{err}");
     let m = measure(&trace, MeasureConfig::default()).unwrap();
     assert_eq!(m.threads, 2);
     assert_eq!(m.references, 2 * 12);
@@ -740,5 +756,134 @@ fn exact_model_equals_measuring_the_materialised_mimicked_trace() {
         // Bigger caches never miss more (LRU inclusion at fixed set count holds for the curve's
         // 1K -> 8K only because the associativity also grows; check the concrete numbers).
         assert!(p.mrc[1].private_miss_ratio <= p.mrc[0].private_miss_ratio);
+    }
+}
+
+/// A random sequential run of the hand program: serial stretches, parallel regions with
+/// barriers, and worksharing loops of every schedule kind, finished or not (dynamic loops
+/// without a `WorkshareFini`), sometimes several in one section.
+fn random_program() -> impl Strategy<Value = Vec<Event>> {
+    // (kind, iterations, accesses per iteration, address seed)
+    let part = (0u8..6, 1u64..12, 0usize..4, 0u64..64);
+    prop::collection::vec(part, 0..12).prop_map(|parts| {
+        let mut e = vec![Event::Block { bb: 0 }];
+        let mut depth = 0;
+        for (kind, n, k, seed) in parts {
+            let addr = |i: u64, j: usize| A + 64 * ((seed * 7 + i * 3 + j as u64) % 97);
+            match kind {
+                0 => {
+                    // Serial stretch (closes any open region first).
+                    if depth > 0 {
+                        e.push(Event::RegionExit { region: 0 });
+                        e.push(Event::Join { region: 0 });
+                        depth = 0;
+                    }
+                    for i in 0..n {
+                        e.push(Event::Block { bb: (i % 2) as u32 });
+                        for j in 0..k {
+                            e.push(acc(if j % 2 == 0 { 0 } else { 4 }, addr(i, j)));
+                        }
+                    }
+                }
+                1 if depth == 0 => {
+                    e.push(Event::Fork { region: 0 });
+                    e.push(Event::RegionEnter {
+                        region: 0,
+                        omp_thread: 0,
+                        team_size: 1,
+                    });
+                    e.push(Event::Block { bb: 2 });
+                    e.push(acc(1, STACK + 8 * (seed % 4)));
+                    e.push(acc(3, N_VAR));
+                    depth = 1;
+                }
+                2 if depth > 0 => e.push(Event::Barrier),
+                _ if depth > 0 => {
+                    // A worksharing loop: 3 static unchunked, 4 static chunked, 5 dynamic
+                    // (never finished).
+                    let (schedule, chunk) = match kind {
+                        3 => (34, 1),
+                        4 => (33, 2),
+                        _ => (35, 1),
+                    };
+                    e.push(Event::WorkshareInit {
+                        ws: 0,
+                        schedule,
+                        lower: 0,
+                        upper: n as i64 - 1,
+                        stride: n as i64,
+                        incr: 1,
+                        chunk,
+                    });
+                    for i in 0..n {
+                        e.push(Event::Block { bb: 3 });
+                        e.push(Event::Block { bb: 4 });
+                        for j in 0..=k {
+                            e.push(acc(2, addr(i, j)));
+                        }
+                    }
+                    e.push(Event::Block { bb: 5 });
+                    e.push(acc(1, STACK));
+                    if kind != 5 {
+                        e.push(Event::WorkshareFini { ws: 0 });
+                    }
+                }
+                _ => {
+                    e.push(Event::Block { bb: 1 });
+                    e.push(acc(4, G + 64 * (seed % 5)));
+                }
+            }
+        }
+        if depth > 0 {
+            e.push(Event::RegionExit { region: 0 });
+        }
+        e.push(Event::Block { bb: 1 });
+        e.push(acc(4, G));
+        e
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The exact model fed the streamed fragments equals it over the whole sequential trace,
+    /// for every flush threshold (0: a serial section is cut at every window), core count and
+    /// interleaving; the fragments hold every access once.
+    #[test]
+    fn streamed_fragments_give_the_exact_model_of_the_whole_trace(
+        events in random_program(),
+        flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+    ) {
+        use crate::exact::{predict_exact, ExactConfig, ExactRun};
+        let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
+        let cfg = |interleave| ExactConfig {
+            l1: vec![CacheConfig::new(256, 2, 64).unwrap()],
+            l2: vec![
+                CacheConfig::new(1024, 4, 64).unwrap(),
+                CacheConfig::parse("512:full:64").unwrap(),
+            ],
+            interleave,
+            mrc: vec![512, 2048],
+            ..ExactConfig::default()
+        };
+        for interleave in [Interleave::RoundRobin, Interleave::Uniform { seed: 3 }] {
+            for cores in [1, 2, 3] {
+                let c = cfg(interleave);
+                let expected = predict_exact(&whole, &c, cores).unwrap();
+                let mut run = ExactRun::new(&c, cores).unwrap();
+                let mut accesses = 0;
+                let mut windows = 0;
+                let seen = SequentialTrace::stream_events(&meta(), events.clone(), flush, &mut |f| {
+                    accesses += f.accesses.len();
+                    windows += f.windows.len();
+                    run.feed(f);
+                })
+                .unwrap();
+                prop_assert_eq!(seen as usize, whole.accesses.len());
+                prop_assert_eq!(accesses, whole.accesses.len());
+                prop_assert_eq!(windows, whole.windows.len());
+                prop_assert_eq!(run.finish(), expected);
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@ a line by any thread), reuse-distance percentiles (distinct other lines between 
 to a line, all threads in stamp order, cold references excluded; exact below 1024, rounded down \
 to 1/16 of a power of two above), and L1/L2 misses of the exact LRU simulator (a private L1 per \
 thread, one shared L2). Rows are sorted by L1 misses, then L2 misses.",
-    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv"
+    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv\n\nMemory: one reuse stack over all threads and one per thread (distinct lines), the simulated caches, and one row per source line and function; the events stream in stamp order."
 )]
 pub struct AnnotateArgs {
     /// Trace file.

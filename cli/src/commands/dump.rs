@@ -1,16 +1,18 @@
 //! `rda-report dump`: events in readable form, in the order they happened.
 
-use crate::output::{emit, OutputArgs, Table};
-use anyhow::Result;
+use crate::output::{csv_line, text_head, text_line, widen, Format, OutputArgs};
+use anyhow::{Context, Result};
 use rdtrace::meta::ProgramMeta;
 use rdtrace::Event;
 use serde::Serialize;
+use std::cell::RefCell;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `dump`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report dump app.rdtrace --limit 50\n  rda-report dump app.rdtrace --thread 1 --skip 1000 --json"
+    after_help = "Examples:\n  rda-report dump app.rdtrace --limit 50\n  rda-report dump app.rdtrace --thread 1 --skip 1000 --json\n\nMemory: one decoded chunk per thread and the metadata, whatever the trace length or --limit: rows are printed as they are read (a text table of more than 4096 rows reads the trace twice, once for the column widths)."
 )]
 pub struct DumpArgs {
     /// Trace file.
@@ -106,39 +108,52 @@ pub fn describe(meta: &ProgramMeta, e: &Event) -> (String, String) {
     }
 }
 
-/// Runs `dump`.
-pub fn run(args: &DumpArgs) -> Result<()> {
-    let trace = crate::tracefile::open(&args.trace, &args.open)?;
-    let mut rows = Vec::new();
+/// Rows a text table holds before `dump` stops collecting and prints in two passes instead.
+const TABLE_BUFFER_ROWS: usize = 4096;
+
+const HEADERS: [&str; 4] = ["#", "thread", "event", "location"];
+
+/// Walks the selected events in order and calls `f` with each row that passes `--skip`,
+/// `--no-stamps` and `--limit`; `f` returns false to stop early.
+fn for_each_row(
+    trace: &rdtrace::Trace,
+    args: &DumpArgs,
+    mut f: impl FnMut(Row) -> Result<bool>,
+) -> Result<()> {
     let mut index = 0u64;
-    let mut take = |thread: u32, e: Event| -> bool {
+    let mut printed = 0u64;
+    let mut take = |thread: u32, e: Event| -> Result<bool> {
         if args.no_stamps && matches!(e, Event::Stamp { .. }) {
-            return true;
+            return Ok(true);
         }
         index += 1;
         if index <= args.skip {
-            return true;
+            return Ok(true);
         }
+        if printed >= args.limit {
+            return Ok(false);
+        }
+        printed += 1;
         let (what, location) = describe(&trace.meta, &e);
-        rows.push(Row {
+        let more = f(Row {
             index: index - 1,
             thread,
             event: e,
             what,
             location,
-        });
-        (rows.len() as u64) < args.limit
+        })?;
+        Ok(more && printed < args.limit)
     };
     match args.thread {
         Some(t) => {
             let mut reader = trace.chunk_reader()?;
             let mut buf = Vec::new();
-            'outer: for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
+            for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
                 buf.clear();
                 reader.visit_chunk(c, &mut buf)?;
                 for &e in &buf {
-                    if !take(t, e) {
-                        break 'outer;
+                    if !take(t, e)? {
+                        return Ok(());
                     }
                 }
             }
@@ -146,20 +161,146 @@ pub fn run(args: &DumpArgs) -> Result<()> {
         None => {
             for r in trace.merged()? {
                 let (t, e) = r?;
-                if !take(t, e) {
-                    break;
+                if !take(t, e)? {
+                    return Ok(());
                 }
             }
         }
     }
-    let mut table = Table::new(["#", "thread", "event", "location"]);
-    for r in &rows {
-        table.row([
-            r.index.to_string(),
-            r.thread.to_string(),
-            r.what.clone(),
-            r.location.clone(),
-        ]);
+    Ok(())
+}
+
+fn cells(r: &Row) -> [String; 4] {
+    [
+        r.index.to_string(),
+        r.thread.to_string(),
+        r.what.clone(),
+        r.location.clone(),
+    ]
+}
+
+/// Whether an output error is a closed pipe (`| head`), which ends the output quietly.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>()
+                .and_then(|e| e.io_error_kind())
+                == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Runs `dump`. Rows are printed as they are decoded (JSON and CSV); a text table of more than
+/// [`TABLE_BUFFER_ROWS`] rows reads the trace twice, once for the column widths and once to
+/// print, so memory never grows with the number of events.
+pub fn run(args: &DumpArgs) -> Result<()> {
+    let trace = crate::tracefile::open(&args.trace, &args.open)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let r = match args.out.format() {
+        Format::Json => dump_json(&trace, args, &mut out),
+        Format::Csv => {
+            let mut line = String::new();
+            csv_line(&HEADERS.map(String::from), &mut line);
+            out.write_all(line.as_bytes())?;
+            for_each_row(&trace, args, |r| {
+                line.clear();
+                csv_line(&cells(&r), &mut line);
+                out.write_all(line.as_bytes())?;
+                Ok(true)
+            })
+        }
+        Format::Table => dump_table(&trace, args, &mut out),
     }
-    emit(args.out.format(), &rows, &[table])
+    .and_then(|()| Ok(out.flush()?));
+    match r {
+        Err(e) if closed_pipe(&e) => Ok(()),
+        r => r,
+    }
+}
+
+/// The rows as one JSON array, serialised element by element exactly as `serde_json` prints a
+/// `Vec` of them.
+fn dump_json(trace: &rdtrace::Trace, args: &DumpArgs, out: &mut impl Write) -> Result<()> {
+    struct Rows<'a> {
+        trace: &'a rdtrace::Trace,
+        args: &'a DumpArgs,
+        error: RefCell<Option<anyhow::Error>>,
+    }
+    impl Serialize for Rows<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+            use serde::ser::{Error, SerializeSeq};
+            let mut seq = s.serialize_seq(None)?;
+            let mut failed = None;
+            let r = for_each_row(self.trace, self.args, |row| {
+                match seq.serialize_element(&row) {
+                    Ok(()) => Ok(true),
+                    Err(e) => {
+                        failed = Some(e);
+                        Ok(false)
+                    }
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            if let Err(e) = r {
+                let msg = e.to_string();
+                *self.error.borrow_mut() = Some(e);
+                return Err(S::Error::custom(msg));
+            }
+            seq.end()
+        }
+    }
+    let rows = Rows {
+        trace,
+        args,
+        error: RefCell::new(None),
+    };
+    let r = serde_json::to_writer_pretty(&mut *out, &rows);
+    if let Some(e) = rows.error.into_inner() {
+        return Err(e);
+    }
+    r.context("writing JSON")?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The rows as an aligned text table: collected when they are few, else measured in a first
+/// pass and printed in a second.
+fn dump_table(trace: &rdtrace::Trace, args: &DumpArgs, out: &mut impl Write) -> Result<()> {
+    let headers = HEADERS.map(String::from);
+    let mut width = vec![0usize; headers.len()];
+    widen(&mut width, &headers);
+    let mut rows: Vec<[String; 4]> = Vec::new();
+    let mut overflowed = false;
+    for_each_row(trace, args, |r| {
+        let c = cells(&r);
+        widen(&mut width, &c);
+        if !overflowed {
+            if rows.len() < TABLE_BUFFER_ROWS {
+                rows.push(c);
+            } else {
+                overflowed = true;
+                rows = Vec::new();
+            }
+        }
+        Ok(true)
+    })?;
+    let mut text = String::new();
+    text_head(&headers, &width, &mut text);
+    if !overflowed {
+        for r in &rows {
+            text_line(r, &width, &mut text);
+        }
+        out.write_all(text.as_bytes())?;
+        return Ok(());
+    }
+    out.write_all(text.as_bytes())?;
+    for_each_row(trace, args, |r| {
+        text.clear();
+        text_line(&cells(&r), &width, &mut text);
+        out.write_all(text.as_bytes())?;
+        Ok(true)
+    })
 }

@@ -35,7 +35,7 @@ pub enum TableStyle {
 /// Arguments of `histogram`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  rda-report histogram big.rdtrace --sample-rate 0.01 --json\n  rda-report histogram big.rdtrace --sample-max-blocks 100000"
+    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  rda-report histogram big.rdtrace --sample-rate 0.01 --json\n  rda-report histogram big.rdtrace --sample-max-blocks 100000\n\nMemory: the engine's stack, proportional to the distinct lines (one stack per thread with --per-thread; at most --bound lines with parda --bound; about R times the distinct lines with --sample-rate R, at most S with --sample-max-blocks S), plus one decoded chunk per thread: never the trace length."
 )]
 pub struct HistogramArgs {
     /// Trace file (or address file with --input-format).

@@ -31,7 +31,7 @@ pub const MAX_SIMT_POINTS: u64 = 400;
 /// Arguments of `html`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report html app.rdtrace -o report.html --source-dir .\n  rda-report html t4.rdtrace -o report.html --seq seq.rdtrace --real 1=t1.rdtrace --real 4=t4.rdtrace\n  rda-report html app.rdtrace -o report.html --simt 1 --simt-block 128"
+    after_help = "Examples:\n  rda-report html app.rdtrace -o report.html --source-dir .\n  rda-report html t4.rdtrace -o report.html --seq seq.rdtrace --real 1=t1.rdtrace --real 4=t4.rdtrace\n  rda-report html app.rdtrace -o report.html --simt 1 --simt-block 128\n\nMemory: the sum of the sections' bounds (see each command's --help): reuse stacks over the distinct lines, path records, the SASMM exact model as `predict` streams it, and the SIMT kernels as `simt` holds them; the page itself is bounded."
 )]
 pub struct HtmlArgs {
     /// Trace file.
@@ -318,7 +318,7 @@ fn threads(a: &Annotation) -> String {
 }
 
 fn sasmm(args: &HtmlArgs, seq: &std::path::Path) -> Result<String> {
-    use rdsasmm::{measure, predict_exact_many, ExactConfig, MeasureConfig, SequentialTrace};
+    use rdsasmm::{measure, predict_exact_many_trace, ExactConfig, MeasureConfig};
     // The exact model (the default of `predict`): set-aware LRU over the mimicked traces.
     let cfg = ExactConfig {
         l1: vec![args.l1],
@@ -326,12 +326,12 @@ fn sasmm(args: &HtmlArgs, seq: &std::path::Path) -> Result<String> {
         ..ExactConfig::default()
     };
     let seq_trace = crate::tracefile::open(seq, &args.open)?;
-    let seq_model = SequentialTrace::from_trace(&seq_trace)
-        .with_context(|| format!("reading {}", seq.display()))?;
     let mut reals = args.real.clone();
     reals.sort_by_key(|r| r.0);
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
-    let preds = predict_exact_many(&seq_model, &cfg, &cores).context("predicting")?;
+    // Streamed: one pass over the file per core count, never the whole trace in memory.
+    let preds = predict_exact_many_trace(&seq_trace, &cfg, &cores)
+        .with_context(|| format!("reading {}", seq.display()))?;
     let mut t = Table::new([
         "cores",
         "L1 hit % predicted",

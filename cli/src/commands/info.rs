@@ -9,7 +9,9 @@ use std::path::PathBuf;
 
 /// Arguments of `info`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Example:\n  rda-report info app.rdtrace --json")]
+#[command(
+    after_help = "Example:\n  rda-report info app.rdtrace --json\n\nMemory: the metadata, the chunk index and one decoded chunk; counts are kept per thread."
+)]
 pub struct InfoArgs {
     /// Trace file.
     pub trace: PathBuf,

@@ -190,7 +190,7 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             let source = format!("live run of {}", a.command[0].to_string_lossy());
             emit_predictions(
                 &source,
-                &seq,
+                &super::sasmm::SeqSource::Memory(&seq),
                 &a.model,
                 &a.caches,
                 &a.cores,

@@ -89,7 +89,7 @@ impl AnalysisArgs {
 /// Arguments of `paths`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report paths app.rdtrace\n  rda-report paths app.rdtrace --history 1,2,3,4,8 --line 64 --json\n  rda-report paths app.rdtrace --instr 7 --plot mi7.svg"
+    after_help = "Examples:\n  rda-report paths app.rdtrace\n  rda-report paths app.rdtrace --history 1,2,3,4,8 --line 64 --json\n  rda-report paths app.rdtrace --instr 7 --plot mi7.svg\n\nMemory: one record per (memory instruction, branch-history path) with its distance bins, and one reuse tracker (distinct lines) for the thread being read; threads are read one after another, a chunk at a time."
 )]
 pub struct PathsArgs {
     /// Trace file.
@@ -149,7 +149,7 @@ fn parse_sized(s: &str) -> Result<SizedTrace, String> {
 /// Arguments of `paths-predict`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Example:\n  rda-report paths-predict --train n1000.rdtrace:1000 --train n2000.rdtrace:2000 --validate n8000.rdtrace:8000"
+    after_help = "Example:\n  rda-report paths-predict --train n1000.rdtrace:1000 --train n2000.rdtrace:2000 --validate n8000.rdtrace:8000\n\nMemory: as `paths`, for one trace at a time: one record per (memory instruction, path) and the distinct lines of one thread."
 )]
 pub struct PredictArgs {
     /// Training run as FILE:SIZE (give exactly two).

@@ -236,7 +236,11 @@ non-inclusive L2 on the traces SASMM mimics from the sequential run (Alg. 1-2), 
 `--model formula` applies the paper's eq. 5-7 to the sampled reuse profile instead.\n\n\
 Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
 rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
-rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula")
+rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n\n\
+Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
+simulated caches' LRU stacks (bounded by the cache sizes) and the largest parallel section of the run (the accesses between two \
+synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` samples windows \
+across the whole run and holds the decoded trace (16 bytes per access).")
 )]
 pub struct PredictArgs {
     /// Trace of a sequential run (OMP_NUM_THREADS=1).
@@ -265,7 +269,9 @@ pub struct PredictArgs {
     after_help = format!("{RATES_HELP}\n\nPer-thread rows are ordered by OpenMP thread number. `--csv` prints the \
 one hit-rate table (one CSV table per stream); `--csv-dir DIR` writes every table as its own file.\n\n\
 Examples:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64\n  \
-rda-report measure t4.rdtrace --csv-dir out/")
+rda-report measure t4.rdtrace --csv-dir out/\n\n\
+Memory: the simulated caches, one reuse stack per thread and one over all threads (distinct lines), and one decoded chunk per \
+thread (the events are merged in stamp order as they are read).")
 )]
 pub struct MeasureArgs {
     /// Trace of a real run (any number of threads).
@@ -287,7 +293,9 @@ pub struct MeasureArgs {
     after_help = format!("{RATES_HELP}\n\nShows, per core count and level, the measured rate, the exact model and the formula, \
 and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
 the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone).\n\n\
-Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg")
+Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
+Memory: the sequential trace decoded whole (16 bytes per access: the formula model samples across the run), plus `measure`'s \
+bound for each real run.")
 )]
 pub struct ValidateArgs {
     /// Trace of a sequential run (the model's input).
@@ -402,6 +410,15 @@ fn open_seq(path: &std::path::Path, open: &OpenArgs) -> Result<SequentialTrace> 
     Ok(SequentialTrace::from_trace(&trace)?)
 }
 
+/// Where `predict` reads the sequential run from.
+pub enum SeqSource<'a> {
+    /// Already decoded (`live --predict`).
+    Memory(&'a SequentialTrace),
+    /// An open trace file: the exact model streams it (one pass per core count, memory bounded
+    /// by the largest parallel section); the formula model decodes it whole.
+    File(&'a rdtrace::Trace),
+}
+
 fn check_cores(cores: &[usize]) -> Result<()> {
     if cores.is_empty() || cores.contains(&0) {
         return Err(usage("--cores needs core counts of at least 1"));
@@ -425,6 +442,22 @@ fn exact_all(
 ) -> Result<Vec<ExactPrediction>> {
     check_cores(cores)?;
     predict_exact_many(seq, cfg, cores).context("predicting (exact model)")
+}
+
+fn exact_source(
+    source: &SeqSource<'_>,
+    cfg: &ExactConfig,
+    cores: &[usize],
+) -> Result<Vec<ExactPrediction>> {
+    match source {
+        SeqSource::Memory(seq) => exact_all(seq, cfg, cores),
+        SeqSource::File(trace) => {
+            check_cores(cores)?;
+            // The flags were checked before; what remains are the trace's own errors (not
+            // sequential, no accesses), which name the file, as when it is decoded whole.
+            Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?)
+        }
+    }
 }
 
 /// The formula's miss-ratio curve: eq. 7 over the exact profiles of the mimicked traces (PRD
@@ -464,10 +497,10 @@ fn formula_mrc(
 
 fn run_predict(a: &PredictArgs) -> Result<()> {
     check_predict_flags(&a.model, &a.caches)?;
-    let seq = open_seq(&a.trace, &a.open)?;
+    let trace = crate::tracefile::open(&a.trace, &a.open)?;
     emit_predictions(
         &a.trace.display().to_string(),
-        &seq,
+        &SeqSource::File(&trace),
         &a.model,
         &a.caches,
         &a.cores,
@@ -489,7 +522,7 @@ pub fn check_predict_flags(model: &ModelArgs, caches: &MultiCacheArgs) -> Result
 /// so both print the same report for the same run). `source` names the trace in the title.
 pub fn emit_predictions(
     source: &str,
-    seq: &SequentialTrace,
+    seq: &SeqSource<'_>,
     model: &ModelArgs,
     caches: &MultiCacheArgs,
     cores: &[u16],
@@ -510,7 +543,7 @@ pub fn emit_predictions(
         ModelArg::Exact => {
             let mut cfg = model.exact_config(l1s, l2s)?;
             cfg.mrc = sizes;
-            let preds = exact_all(seq, &cfg, &cores)?;
+            let preds = exact_source(seq, &cfg, &cores)?;
             for p in &preds {
                 rows.extend((0..p.hierarchies.len()).map(|k| PredictRow::exact(p, k)));
                 mrc.extend(p.mrc.iter().map(|pt| MrcRow {
@@ -525,6 +558,15 @@ pub fn emit_predictions(
             }
         }
         ModelArg::Formula => {
+            // The formula samples windows across the whole run: it decodes the trace whole.
+            let decoded;
+            let seq = match seq {
+                SeqSource::Memory(seq) => *seq,
+                SeqSource::File(trace) => {
+                    decoded = SequentialTrace::from_trace(trace)?;
+                    &decoded
+                }
+            };
             let mut by_pair = Vec::new();
             for l1 in l1s {
                 for l2 in l2s {
