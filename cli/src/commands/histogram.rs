@@ -33,7 +33,7 @@ pub enum TableStyle {
 /// Arguments of `histogram`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda"
+    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  mpirun -np 4 rda-report histogram app.rdtrace --engine parda-mpi --bound 65536 --json"
 )]
 pub struct HistogramArgs {
     /// Trace file (or address file with --input-format).
@@ -49,7 +49,9 @@ pub struct HistogramArgs {
     pub per_thread: bool,
     /// Engine: fast (default, exact), olken (exact, baseline), parda (exact, parallel),
     /// hprda (approximate, parallel), naive (exact, slow; for checking), hprda-gpu (HP-RDA on
-    /// a GPU through Vulkan; needs the `gpu` build feature).
+    /// a GPU through Vulkan; needs the `gpu` build feature), parda-mpi (exact, PARDA over MPI
+    /// ranks started by `mpirun -np P`, each reading only its own slices of the input; needs the
+    /// `mpi` build feature; a single rank outside mpirun; see docs/distributed.md).
     #[arg(long, default_value = "fast", value_parser = parse_engine)]
     pub engine: EngineChoice,
     /// HP-RDA (hprda, hprda-gpu): ST, references per thread-local trace.
@@ -70,9 +72,13 @@ pub struct HistogramArgs {
     /// Bound B: distances ≥ B are counted as overflow (cache-bounded analysis).
     #[arg(long)]
     pub bound: Option<u64>,
-    /// References per chunk for PARDA.
+    /// References per chunk for PARDA (parda-mpi: per rank and phase, default 4194304).
     #[arg(long)]
     pub chunk: Option<usize>,
+    /// parda-mpi: write per-rank statistics (references, bytes sent, peak RSS) as JSON.
+    #[cfg(feature = "mpi")]
+    #[arg(long, value_name = "FILE.json")]
+    pub mpi_stats: Option<PathBuf>,
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Rdtrace)]
     pub input_format: InputFormat,
@@ -175,6 +181,8 @@ pub enum EngineChoice {
     Cpu(EngineKind),
     /// HP-RDA on the GPU (`hprda-gpu`, build feature `gpu`).
     HpRdaGpu,
+    /// PARDA over MPI ranks (`parda-mpi`, build feature `mpi`; `histogram` only).
+    PardaMpi,
 }
 
 impl std::fmt::Display for EngineChoice {
@@ -182,6 +190,7 @@ impl std::fmt::Display for EngineChoice {
         match self {
             EngineChoice::Cpu(k) => k.fmt(f),
             EngineChoice::HpRdaGpu => f.write_str("hprda-gpu"),
+            EngineChoice::PardaMpi => f.write_str("parda-mpi"),
         }
     }
 }
@@ -198,9 +207,16 @@ pub fn parse_engine(s: &str) -> Result<EngineChoice, String> {
             Err("engine hprda-gpu needs rda-report built with `--features gpu`".into())
         };
     }
+    if matches!(s.trim().to_ascii_lowercase().as_str(), "parda-mpi") {
+        return if cfg!(feature = "mpi") {
+            Ok(EngineChoice::PardaMpi)
+        } else {
+            Err("engine parda-mpi needs rda-report built with `--features mpi`".into())
+        };
+    }
     s.parse()
         .map(EngineChoice::Cpu)
-        .map_err(|e: rdengines::UnknownEngine| format!("{e} or hprda-gpu"))
+        .map_err(|e: rdengines::UnknownEngine| format!("{e}, hprda-gpu or parda-mpi"))
 }
 
 /// Builds the chosen engine (opening the GPU for `hprda-gpu`: an error when there is none).
@@ -218,6 +234,9 @@ pub fn build_engine(
             let _ = adapter;
             bail!("engine hprda-gpu needs rda-report built with `--features gpu`")
         }
+        EngineChoice::PardaMpi => Err(usage(
+            "engine parda-mpi runs only in `histogram` (as `mpirun -np P rda-report histogram TRACE --engine parda-mpi`)",
+        )),
     }
 }
 
@@ -422,6 +441,10 @@ pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 /// Runs `histogram`.
 pub fn run(args: &HistogramArgs) -> Result<()> {
     let kind = args.engine;
+    #[cfg(feature = "mpi")]
+    if kind == EngineChoice::PardaMpi {
+        return super::parda_mpi::run(args);
+    }
     let mut cfg = engine_config(args.threads, args.bound, args.chunk);
     cfg.hprda.st = args.st.max(1);
     cfg.hprda.nb = args.nb.max(1);
@@ -456,6 +479,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 all.exact = match kind {
                     EngineChoice::Cpu(k) => k.is_exact(),
                     EngineChoice::HpRdaGpu => false,
+                    EngineChoice::PardaMpi => true,
                 };
                 for t in trace.thread_indices() {
                     let mut f = new_feeder()?;
