@@ -7,7 +7,8 @@
 //! `mpirun -np P … --engine parda-mpi` for P = 1, 2, 4 (local ranks, shared-memory transport,
 //! `--oversubscribe`). Columns: wall seconds (process start to exit, including MPI start-up),
 //! references per second, speed-up over `fast`, payload bytes sent per rank and peak RSS per
-//! rank (from `--mpi-stats`; for the single-process engines, wait4's peak RSS). Every histogram
+//! rank (from `--mpi-stats`; for the single-process engines, wait4's peak RSS), and CPU
+//! seconds (user + system, all ranks; the work apart from waiting on a loaded machine). Every histogram
 //! is checked to equal `fast`'s. Single runs, in the order of the table, on a shared machine.
 //!
 //! `cargo bench -p rdtools-e2e --features mpi --bench parda_mpi`; `PARDA_MPI_BENCH_REFS=N`
@@ -19,8 +20,19 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `cmd`, returning its wall time, stdout and peak RSS in bytes (wait4).
-fn run(cmd: &mut Command) -> (Duration, String, u64) {
+/// What one run cost.
+struct Cost {
+    wall: Duration,
+    /// User + system CPU seconds of the process and the children it reaped (mpirun's ranks):
+    /// on a loaded machine, the work done apart from the waiting.
+    cpu: f64,
+    stdout: String,
+    /// Peak RSS of the largest process waited for, bytes.
+    peak_rss: u64,
+}
+
+/// Runs `cmd`, returning its wall and CPU time, stdout and peak RSS (wait4).
+fn run(cmd: &mut Command) -> Cost {
     let out = tempfile::NamedTempFile::new().unwrap();
     let t = Instant::now();
     // Reaped by wait4 below, which also gives the peak RSS.
@@ -41,8 +53,13 @@ fn run(cmd: &mut Command) -> (Duration, String, u64) {
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
         "{cmd:?} failed"
     );
-    let stdout = std::fs::read_to_string(out.path()).unwrap();
-    (wall, stdout, usage.ru_maxrss as u64 * 1024)
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Cost {
+        wall,
+        cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
+        stdout: std::fs::read_to_string(out.path()).unwrap(),
+        peak_rss: usage.ru_maxrss as u64 * 1024,
+    }
 }
 
 /// The histogram part of a `--json` report (engine name and exactness aside).
@@ -98,30 +115,49 @@ fn main() {
     );
     println!();
     println!(
-        "{:<22} {:>8} {:>12} {:>9} {:>26} {:>26}",
-        "engine", "seconds", "refs/s", "speed-up", "MiB sent per rank", "peak RSS MiB per rank"
+        "{:<22} {:>8} {:>8} {:>12} {:>9} {:>24} {:>24}",
+        "engine",
+        "wall s",
+        "CPU s",
+        "refs/s",
+        "speed-up",
+        "MiB sent per rank",
+        "peak RSS MiB per rank"
     );
-    let (fast_t, fast_out, fast_rss) = run(Command::new(rda).args(base).args(["--engine", "fast"]));
-    let want = histogram_part(&fast_out);
-    let row = |name: &str, t: Duration, sent: &str, rss: &str| {
+    let fast = run(Command::new(rda).args(base).args(["--engine", "fast"]));
+    let want = histogram_part(&fast.stdout);
+    let fast_wall = fast.wall.as_secs_f64();
+    let row = |name: &str, c: &Cost, sent: &str, rss: &str| {
+        let t = c.wall.as_secs_f64();
         println!(
-            "{name:<22} {:>8.2} {:>12.3e} {:>8.2}x {sent:>26} {rss:>26}",
-            t.as_secs_f64(),
-            n as f64 / t.as_secs_f64(),
-            fast_t.as_secs_f64() / t.as_secs_f64()
+            "{name:<22} {t:>8.2} {:>8.2} {:>12.3e} {:>8.2}x {sent:>24} {rss:>24}",
+            c.cpu,
+            n as f64 / t,
+            fast_wall / t
         );
     };
-    row("fast", fast_t, "-", &mib(fast_rss));
-    let (t, out, rss) =
-        run(Command::new(rda)
-            .args(base)
-            .args(["--engine", "parda", "--threads", "2"]));
-    assert_eq!(histogram_part(&out), want, "parda differs from fast");
-    row("parda (2 threads)", t, "-", &mib(rss));
+    row("fast", &fast, "-", &mib(fast.peak_rss));
+    let parda = run(Command::new(rda)
+        .args(base)
+        .args(["--engine", "parda", "--threads", "2"]));
+    assert_eq!(
+        histogram_part(&parda.stdout),
+        want,
+        "parda differs from fast"
+    );
+    row("parda (2 threads)", &parda, "-", &mib(parda.peak_rss));
     for np in [1, 2, 4] {
         let stats = dir.path().join(format!("stats{np}.json"));
-        let (t, out, _) = run(Command::new("mpirun")
-            .args(["--oversubscribe", "--mca", "btl", "self,vader", "-np"])
+        let c = run(Command::new("mpirun")
+            .args([
+                "--oversubscribe",
+                "--bind-to",
+                "none",
+                "--mca",
+                "btl",
+                "self,vader",
+                "-np",
+            ])
             .arg(np.to_string())
             .arg(rda)
             .args(base)
@@ -131,7 +167,7 @@ fn main() {
             .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
             .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none"));
         assert_eq!(
-            histogram_part(&out),
+            histogram_part(&c.stdout),
             want,
             "parda-mpi -np {np} differs from fast"
         );
@@ -147,7 +183,7 @@ fn main() {
         };
         row(
             &format!("parda-mpi (P = {np})"),
-            t,
+            &c,
             &list("bytes_sent"),
             &list("peak_rss_bytes"),
         );

@@ -20,7 +20,14 @@ const TIMEOUT_S: &str = "120";
 /// Runs `mpirun -np np rda-report args…` on this machine only, under a timeout.
 fn mpirun(np: usize, args: &[&str]) -> Output {
     let o = Command::new("timeout")
-        .args(["--kill-after=10", TIMEOUT_S, "mpirun", "--oversubscribe"])
+        .args([
+            "--kill-after=10",
+            TIMEOUT_S,
+            "mpirun",
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+        ])
         .args(["--mca", "btl", "self,vader"])
         .args(["-np", &np.to_string()])
         .arg(&tools().rda_report)
