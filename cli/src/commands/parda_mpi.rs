@@ -16,10 +16,9 @@
 
 use super::histogram::InputFormat;
 use super::histogram::{emit_report, granularity, EngineChoice, HistogramArgs, HistogramReport};
-use crate::exit::usage;
 use anyhow::Result;
 use rdengines::{Granularity, Histogram};
-use rdmpi::mpi::traits::Communicator;
+use rdmpi::mpi::traits::{Communicator, CommunicatorCollectives};
 use rdmpi::{ChunkSource, MpiError, MpiPardaConfig, RankStats};
 use rdtrace::reader::EventChunkRef;
 use rdtrace::{EventVisitor, Trace};
@@ -49,11 +48,25 @@ impl std::fmt::Display for ReportedElsewhere {
 
 impl std::error::Error for ReportedElsewhere {}
 
-/// Maps an MPI run's error: this rank's own message, or a silent failure.
-fn mpi_error(e: MpiError) -> anyhow::Error {
+/// Ends a failed collective step on every rank: the one rank that reports prints its message
+/// *before* a barrier, so that no rank exits (and makes `mpirun` kill the others) before the
+/// message is out; every rank then returns a [`ReportedElsewhere`] with the failure's status.
+fn stop<C: Communicator>(world: &C, message: Option<String>, usage: bool) -> anyhow::Error {
+    if let Some(m) = message {
+        eprintln!("rda-report: error: {m}");
+        if usage {
+            eprintln!("For more information, try '--help'.");
+        }
+    }
+    world.barrier();
+    anyhow::Error::new(ReportedElsewhere { usage })
+}
+
+/// Maps an MPI run's error: this rank's message printed once, or a silent failure.
+fn mpi_error<C: Communicator>(world: &C, e: MpiError) -> anyhow::Error {
     match e {
-        MpiError::Failed { .. } => anyhow::Error::new(e),
-        MpiError::Elsewhere { .. } => anyhow::Error::new(ReportedElsewhere { usage: false }),
+        MpiError::Failed { .. } => stop(world, Some(e.to_string()), false),
+        MpiError::Elsewhere { .. } => stop(world, None, false),
     }
 }
 
@@ -64,13 +77,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     let world = universe.world();
     // Every rank sees the same command line: rank 0 reports a usage error, the others exit
     // with the same status silently.
-    let usage_once = |message: String| {
-        if world.rank() == 0 {
-            usage(message)
-        } else {
-            anyhow::Error::new(ReportedElsewhere { usage: true })
-        }
-    };
+    let usage_once = |message: String| stop(&world, (world.rank() == 0).then_some(message), true);
     if args.threads.is_some() {
         return Err(usage_once(
             "--threads does not apply to parda-mpi (the ranks are `mpirun -np P`)".into(),
@@ -95,8 +102,8 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 BinarySource::open(&args.trace, chunk, gran)
                     .map(|s| Box::new(s) as Box<dyn ChunkSource>)
             };
-            let mut source = rdmpi::agree(&world, opened).map_err(mpi_error)?;
-            let out = rdmpi::run(&world, source.as_mut(), cfg).map_err(mpi_error)?;
+            let mut source = rdmpi::agree(&world, opened).map_err(|e| mpi_error(&world, e))?;
+            let out = rdmpi::run(&world, source.as_mut(), cfg).map_err(|e| mpi_error(&world, e))?;
             out.map(|(h, s)| {
                 stats.push(s);
                 h
@@ -110,7 +117,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 },
             )
             .map_err(|e| format!("{e:#}"));
-            let trace = rdmpi::agree(&world, opened).map_err(mpi_error)?;
+            let trace = rdmpi::agree(&world, opened).map_err(|e| mpi_error(&world, e))?;
             if world.rank() == 0 {
                 for w in trace.warnings() {
                     eprintln!("rda-report: warning: {w}");
@@ -131,7 +138,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             all.bound = args.bound;
             for t in threads {
                 let mut source = TraceSource::new(&trace, t, chunk, gran);
-                let out = rdmpi::run(&world, &mut source, cfg).map_err(mpi_error)?;
+                let out = rdmpi::run(&world, &mut source, cfg).map_err(|e| mpi_error(&world, e))?;
                 if let Some((h, s)) = out {
                     all.merge(&h);
                     stats.push(s);
