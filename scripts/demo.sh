@@ -19,7 +19,7 @@ echo
 echo "== rda-report histogram (64-byte lines, per thread)"
 "$BIN/rda-report" histogram "$OUT/omp_reduction.rdtrace" --per-thread --plot "$OUT/histogram.svg"
 echo
-echo "== the same histogram of thread 0 by PARDA over 2 MPI ranks (each reads its own chunks)"
+echo "== the same per-thread histograms by PARDA over 2 MPI ranks (each rank reads only its own chunks)"
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 \
     "$BIN/rda-report" histogram "$OUT/omp_reduction.rdtrace" --per-thread --engine parda-mpi --chunk 65536
 echo
