@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cargo build --release -p rdcc -p rda-report -p rdruntime --features rda-report/gpu
+cargo build --release -p rdcc -p rda-report -p rdruntime --features rda-report/gpu,rda-report/mpi
 BIN="$PWD/target/release"
 OUT="$PWD/target/demo"
 mkdir -p "$OUT"
@@ -18,6 +18,10 @@ echo "== rda-report info"
 echo
 echo "== rda-report histogram (64-byte lines, per thread)"
 "$BIN/rda-report" histogram "$OUT/omp_reduction.rdtrace" --per-thread --plot "$OUT/histogram.svg"
+echo
+echo "== the same per-thread histograms by PARDA over 2 MPI ranks (each rank reads only its own chunks)"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 \
+    "$BIN/rda-report" histogram "$OUT/omp_reduction.rdtrace" --per-thread --engine parda-mpi --chunk 65536
 echo
 echo "== rda-report live: the same analysis while the program runs, with no trace file"
 OMP_NUM_THREADS=4 "$BIN/rda-report" live --histogram -- "$OUT/omp_reduction"

@@ -5,7 +5,9 @@ set -euo pipefail
 
 # chromium: the HTML report's browser test; cmake, valgrind: the CMake and cachegrind checks;
 # mesa-vulkan-drivers + libvulkan1: lavapipe, the Vulkan CPU driver the `gpu` feature's tests use.
-PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind mesa-vulkan-drivers libvulkan1)
+# libopenmpi-dev + openmpi-bin: OpenMPI (headers, mpicc, mpirun) for the `mpi` feature's
+# parda-mpi engine (rsmpi's bindgen finds libclang-19.so.1, which clang-19 already brings).
+PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -4,8 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # The end-to-end tests drive the built rdcc, rda-report and runtime library.
-# `--features rda-report/gpu,rdtools-e2e/gpu`: also the GPU engine (hprda-gpu), tested on lavapipe.
-FEATURES=rda-report/gpu,rdtools-e2e/gpu
+# `--features rda-report/gpu,rdtools-e2e/gpu`: also the GPU engine (hprda-gpu), tested on lavapipe;
+# `rda-report/mpi,rdtools-e2e/mpi`: also PARDA over MPI (parda-mpi), tested with local mpirun ranks.
+FEATURES=rda-report/gpu,rdtools-e2e/gpu,rda-report/mpi,rdtools-e2e/mpi
+# OpenMPI refuses to start ranks as root unless told; CI runs as root in a container.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Style and lints are part of the tests: a change that breaks them fails CI.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings

@@ -35,6 +35,7 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
 /// its configuration (built only from flags) is invalid.
 fn is_usage(e: &(dyn std::error::Error + 'static)) -> bool {
     e.is::<UsageError>()
+        || is_reported_usage(e)
         || matches!(
             e.downcast_ref::<rdpaths::PathsError>(),
             Some(rdpaths::PathsError::Config(_))
@@ -43,6 +44,31 @@ fn is_usage(e: &(dyn std::error::Error + 'static)) -> bool {
             e.downcast_ref::<rdsimt::SimtError>(),
             Some(rdsimt::SimtError::InvalidConfig(_))
         )
+}
+
+/// Whether the error was already reported by another process (an MPI rank).
+#[cfg(feature = "mpi")]
+fn is_reported(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.is::<crate::commands::parda_mpi::ReportedElsewhere>()
+}
+
+/// Whether another process reported this error as a usage error.
+#[cfg(feature = "mpi")]
+fn is_reported_usage(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<crate::commands::parda_mpi::ReportedElsewhere>()
+        .is_some_and(|r| r.usage)
+}
+
+/// Whether another process reported this error as a usage error (never, without MPI).
+#[cfg(not(feature = "mpi"))]
+fn is_reported_usage(_: &(dyn std::error::Error + 'static)) -> bool {
+    false
+}
+
+/// Whether the error was already reported by another process (never, without MPI).
+#[cfg(not(feature = "mpi"))]
+fn is_reported(_: &(dyn std::error::Error + 'static)) -> bool {
+    false
 }
 
 /// The exit status for a command's result: [`USAGE`] when a usage error is anywhere in the
@@ -59,6 +85,10 @@ pub fn status_of(result: &anyhow::Result<()>) -> i32 {
 pub fn report(result: anyhow::Result<()>) -> i32 {
     let status = status_of(&result);
     if let Err(e) = result {
+        if e.chain().any(is_reported) {
+            // Another MPI rank has printed the one message of this failure.
+            return status;
+        }
         eprintln!("rda-report: error: {e:#}");
         if status == USAGE {
             eprintln!("For more information, try '--help'.");

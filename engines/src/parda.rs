@@ -102,25 +102,52 @@ pub fn default_threads() -> usize {
         .unwrap_or(1)
 }
 
-/// The per-rank state that survives from one step of Alg. 3 to the next.
-struct Rank<'a> {
-    core: &'a mut FastCore,
-    hist: &'a mut DenseHist,
+/// The per-rank state that survives from one step of Alg. 3 to the next: one rank's view of
+/// a phase. The threaded engine builds one per thread; `rdmpi` builds one per MPI rank.
+pub struct Rank<'a> {
+    /// The rank's LRU stack (rank 0: the global state before the phase).
+    pub core: &'a mut FastCore,
+    /// The rank's histogram, reduced over ranks at the end (Alg. 3's `reduce_sum`).
+    pub hist: &'a mut DenseHist,
     /// Global misses (bounded mode), classified as cold/overflow after the phase.
-    misses: &'a mut Vec<u64>,
+    pub misses: &'a mut Vec<u64>,
     /// Alg. 4's `count`: received local infinities processed so far in this phase.
-    count: u64,
+    pub count: u64,
     /// Alg. 7's `l`: local infinities produced (own distinct blocks plus forwarded misses).
-    l: u64,
-    bound: Option<u64>,
-    is_root: bool,
+    pub l: u64,
+    /// Alg. 7's bound B.
+    pub bound: Option<u64>,
+    /// Whether this is rank 0 of the phase (it holds the global state; what stays infinite
+    /// there is a global infinity).
+    pub is_root: bool,
+}
+
+impl<'a> Rank<'a> {
+    /// A rank at the start of a phase (`count` and `l` zero).
+    pub fn new(
+        core: &'a mut FastCore,
+        hist: &'a mut DenseHist,
+        misses: &'a mut Vec<u64>,
+        bound: Option<u64>,
+        is_root: bool,
+    ) -> Self {
+        Rank {
+            core,
+            hist,
+            misses,
+            count: 0,
+            l: 0,
+            bound,
+            is_root,
+        }
+    }
 }
 
 impl Rank<'_> {
     /// Analyses this rank's own chunk, returning its local infinities.
     // See: PARDA Alg. 1 (stack_dist) and, bounded, Alg. 7.
     #[inline(always)]
-    fn own_chunk(&mut self, chunk: &[u64]) -> Vec<u64> {
+    pub fn own_chunk(&mut self, chunk: &[u64]) -> Vec<u64> {
         let mut loc_inf = Vec::new();
         match self.bound {
             None => {
@@ -170,7 +197,7 @@ impl Rank<'_> {
     /// Processes the local infinities received from the right neighbour.
     // See: PARDA Alg. 4 — space-optimised local infinity processing.
     #[inline(always)]
-    fn received(&mut self, list: &[u64]) -> Vec<u64> {
+    pub fn received(&mut self, list: &[u64]) -> Vec<u64> {
         let mut loc_inf = Vec::new();
         for (i, &z) in list.iter().enumerate() {
             if let Some(&k) = list.get(i + PREFETCH_AHEAD) {
@@ -208,7 +235,7 @@ impl Rank<'_> {
     }
 
     /// Local infinities that reached rank 0 are global infinities.
-    fn global_infinities(&mut self, list: Vec<u64>) {
+    pub fn global_infinities(&mut self, list: Vec<u64>) {
         match self.bound {
             None => self.hist.cold += list.len() as u64,
             Some(_) => self.misses.extend(list),
@@ -307,7 +334,7 @@ impl Rank<'_> {
 
 /// Accesses `blocks` in order on `core` (none of them on it: they go to the top in order),
 /// with the software prefetching of the analysis loops.
-fn push_all(core: &mut FastCore, blocks: &[u64]) {
+pub fn push_all(core: &mut FastCore, blocks: &[u64]) {
     for (i, &z) in blocks.iter().enumerate() {
         if let Some(&k) = blocks.get(i + PREFETCH_AHEAD) {
             core.prefetch(k);

@@ -62,6 +62,9 @@ pub fn tools() -> &'static Tools {
         if cfg!(feature = "gpu") {
             cmd.args(["--features", "rda-report/gpu"]);
         }
+        if cfg!(feature = "mpi") {
+            cmd.args(["--features", "rda-report/mpi"]);
+        }
         let status = cmd.status().expect("cargo runs");
         assert!(status.success(), "building the tools failed");
         Tools {

@@ -35,7 +35,7 @@ pub enum TableStyle {
 /// Arguments of `histogram`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  rda-report histogram big.rdtrace --sample-rate 0.01 --json\n  rda-report histogram big.rdtrace --sample-max-blocks 100000\n\nMemory: the engine's stack, proportional to the distinct lines (one stack per thread with --per-thread; at most --bound lines with parda --bound; about R times the distinct lines with --sample-rate R, at most S with --sample-max-blocks S), plus one decoded chunk per thread: never the trace length."
+    after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  rda-report histogram big.rdtrace --sample-rate 0.01 --json\n  rda-report histogram big.rdtrace --sample-max-blocks 100000\n  mpirun -np 4 rda-report histogram app.rdtrace --engine parda-mpi --bound 65536 --json\n\nMemory: the engine's stack, proportional to the distinct lines (one stack per thread with --per-thread; at most --bound lines with parda --bound; about R times the distinct lines with --sample-rate R, at most S with --sample-max-blocks S; with parda-mpi, each rank its slice's distinct lines), plus one decoded chunk per thread: never the trace length."
 )]
 pub struct HistogramArgs {
     /// Trace file (or address file with --input-format).
@@ -51,7 +51,9 @@ pub struct HistogramArgs {
     pub per_thread: bool,
     /// Engine: fast (default, exact), olken (exact, baseline), parda (exact, parallel),
     /// hprda (approximate, parallel), naive (exact, slow; for checking), hprda-gpu (HP-RDA on
-    /// a GPU through Vulkan; needs the `gpu` build feature).
+    /// a GPU through Vulkan; needs the `gpu` build feature), parda-mpi (exact, PARDA over MPI
+    /// ranks started by `mpirun -np P`, each reading only its own slices of the input; needs the
+    /// `mpi` build feature; a single rank outside mpirun; see docs/distributed.md).
     #[arg(long, default_value = "fast", value_parser = parse_engine)]
     pub engine: EngineChoice,
     /// HP-RDA (hprda, hprda-gpu): ST, references per thread-local trace.
@@ -72,9 +74,13 @@ pub struct HistogramArgs {
     /// Bound B: distances ≥ B are counted as overflow (cache-bounded analysis).
     #[arg(long)]
     pub bound: Option<u64>,
-    /// References per chunk for PARDA.
+    /// References per chunk for PARDA (parda-mpi: per rank and phase, default 4194304).
     #[arg(long)]
     pub chunk: Option<usize>,
+    /// parda-mpi: write per-rank statistics (references, bytes sent, peak RSS) as JSON.
+    #[cfg(feature = "mpi")]
+    #[arg(long, value_name = "FILE.json")]
+    pub mpi_stats: Option<PathBuf>,
     /// Input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Rdtrace)]
     pub input_format: InputFormat,
@@ -187,6 +193,8 @@ pub enum EngineChoice {
     Cpu(EngineKind),
     /// HP-RDA on the GPU (`hprda-gpu`, build feature `gpu`).
     HpRdaGpu,
+    /// PARDA over MPI ranks (`parda-mpi`, build feature `mpi`; `histogram` only).
+    PardaMpi,
 }
 
 impl std::fmt::Display for EngineChoice {
@@ -194,6 +202,7 @@ impl std::fmt::Display for EngineChoice {
         match self {
             EngineChoice::Cpu(k) => k.fmt(f),
             EngineChoice::HpRdaGpu => f.write_str("hprda-gpu"),
+            EngineChoice::PardaMpi => f.write_str("parda-mpi"),
         }
     }
 }
@@ -210,9 +219,16 @@ pub fn parse_engine(s: &str) -> Result<EngineChoice, String> {
             Err("engine hprda-gpu needs rda-report built with `--features gpu`".into())
         };
     }
+    if matches!(s.trim().to_ascii_lowercase().as_str(), "parda-mpi") {
+        return if cfg!(feature = "mpi") {
+            Ok(EngineChoice::PardaMpi)
+        } else {
+            Err("engine parda-mpi needs rda-report built with `--features mpi`".into())
+        };
+    }
     s.parse()
         .map(EngineChoice::Cpu)
-        .map_err(|e: rdengines::UnknownEngine| format!("{e} or hprda-gpu"))
+        .map_err(|e: rdengines::UnknownEngine| format!("{e}, hprda-gpu or parda-mpi"))
 }
 
 /// Builds the chosen engine (opening the GPU for `hprda-gpu`: an error when there is none).
@@ -230,6 +246,9 @@ pub fn build_engine(
             let _ = adapter;
             bail!("engine hprda-gpu needs rda-report built with `--features gpu`")
         }
+        EngineChoice::PardaMpi => Err(usage(
+            "engine parda-mpi runs only in `histogram` (as `mpirun -np P rda-report histogram TRACE --engine parda-mpi`)",
+        )),
     }
 }
 
@@ -470,6 +489,10 @@ pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 /// Runs `histogram`.
 pub fn run(args: &HistogramArgs) -> Result<()> {
     let kind = args.engine;
+    #[cfg(feature = "mpi")]
+    if kind == EngineChoice::PardaMpi {
+        return super::parda_mpi::run(args);
+    }
     let mut cfg = engine_config(args.threads, args.bound, args.chunk);
     cfg.hprda.st = args.st.max(1);
     cfg.hprda.nb = args.nb.max(1);
@@ -521,6 +544,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 all.exact = match kind {
                     EngineChoice::Cpu(k) => k.is_exact(),
                     EngineChoice::HpRdaGpu => false,
+                    EngineChoice::PardaMpi => true,
                 };
                 for t in trace.thread_indices() {
                     let mut f = new_feeder()?;

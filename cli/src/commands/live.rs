@@ -262,6 +262,9 @@ fn parse_cpu_engine(s: &str) -> Result<EngineKind, String> {
         EngineChoice::HpRdaGpu => Err(
             "live runs the CPU engines; keep a copy (--tee FILE) and run `histogram FILE --engine hprda-gpu`".into(),
         ),
+        EngineChoice::PardaMpi => Err(
+            "live runs the CPU engines; keep a copy (--tee FILE) and run `mpirun -np P rda-report histogram FILE --engine parda-mpi`".into(),
+        ),
     }
 }
 

@@ -1,0 +1,412 @@
+//! `rda-report histogram --engine parda-mpi` (build feature `mpi`): PARDA over MPI ranks
+//! (`rdmpi`), each rank reading only its own slices of the input.
+//!
+//! The input is cut into numbered chunks that every rank computes the same way from the file's
+//! size or chunk index, without reading the data:
+//! - PARDA binary input: chunk `g` is bytes `[8·C·g, 8·C·(g+1))`, C references (`--chunk`);
+//! - PARDA text input: chunk `g` is the lines that *start* in bytes `[16·C·g, 16·C·(g+1))`
+//!   (a rank seeks to the byte before its range and skips to the next line start, and reads
+//!   past its end only to finish its last line), about C references at 16 bytes a line;
+//! - an rdtools trace: chunk `g` is trace chunks `[K·g, K·(g+1))` of the analysed thread in
+//!   sequence order, K trace chunks holding about C events; each rank decodes only its own.
+//!
+//! Any split into consecutive chunks gives the exact histogram (PARDA's Property 4.1), so the
+//! approximate line and event counts only balance the work. Run outside `mpirun` the engine
+//! runs as a single rank (MPI singleton start).
+
+use super::histogram::InputFormat;
+use super::histogram::{emit_report, granularity, EngineChoice, HistogramArgs, HistogramReport};
+use anyhow::Result;
+use rdengines::{Granularity, Histogram};
+use rdmpi::mpi::traits::{Communicator, CommunicatorCollectives};
+use rdmpi::{ChunkSource, MpiError, MpiPardaConfig, RankStats};
+use rdtrace::reader::EventChunkRef;
+use rdtrace::{EventVisitor, Trace};
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// References per chunk when `--chunk` is not given: 2^22 (32 MiB of blocks per rank).
+pub const DEFAULT_CHUNK: usize = 1 << 22;
+/// Bytes per line assumed when cutting a text file into chunks.
+const TEXT_LINE_BYTES: u64 = 16;
+
+/// A failure that another rank has reported: this process exits with the same status
+/// (2 for a usage error, else 1) without printing it again.
+#[derive(Debug)]
+pub struct ReportedElsewhere {
+    /// Whether the failure is a usage error.
+    pub usage: bool,
+}
+
+impl std::fmt::Display for ReportedElsewhere {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("failed on another rank")
+    }
+}
+
+impl std::error::Error for ReportedElsewhere {}
+
+/// Ends a failed collective step on every rank: the one rank that reports prints its message
+/// *before* a barrier, so that no rank exits (and makes `mpirun` kill the others) before the
+/// message is out; every rank then returns a [`ReportedElsewhere`] with the failure's status.
+fn stop<C: Communicator>(world: &C, message: Option<String>, usage: bool) -> anyhow::Error {
+    if let Some(m) = message {
+        eprintln!("rda-report: error: {m}");
+        if usage {
+            eprintln!("For more information, try '--help'.");
+        }
+    }
+    world.barrier();
+    anyhow::Error::new(ReportedElsewhere { usage })
+}
+
+/// Maps an MPI run's error: this rank's message printed once, or a silent failure.
+fn mpi_error<C: Communicator>(world: &C, e: MpiError) -> anyhow::Error {
+    match e {
+        MpiError::Failed { .. } => stop(world, Some(e.to_string()), false),
+        MpiError::Elsewhere { .. } => stop(world, None, false),
+    }
+}
+
+/// Runs `histogram` with `--engine parda-mpi` on every rank; rank 0 prints the report.
+pub fn run(args: &HistogramArgs) -> Result<()> {
+    let universe =
+        rdmpi::mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI was already initialised"))?;
+    let world = universe.world();
+    // Every rank sees the same command line: rank 0 reports a usage error, the others exit
+    // with the same status silently.
+    let usage_once = |message: String| stop(&world, (world.rank() == 0).then_some(message), true);
+    if args.threads.is_some() {
+        return Err(usage_once(
+            "--threads does not apply to parda-mpi (the ranks are `mpirun -np P`)".into(),
+        ));
+    }
+    let chunk = args.chunk.unwrap_or(DEFAULT_CHUNK).max(1) as u64;
+    let gran = granularity(args.line);
+    let cfg = MpiPardaConfig { bound: args.bound };
+    let mut per_thread = Vec::new();
+    let mut stats: Vec<Vec<RankStats>> = Vec::new();
+    let all = match args.input_format {
+        InputFormat::PardaText | InputFormat::PardaBinary => {
+            if args.per_thread {
+                return Err(usage_once(
+                    "--per-thread needs an rdtools trace, not a PARDA input".into(),
+                ));
+            }
+            let opened = if args.input_format == InputFormat::PardaText {
+                TextSource::open(&args.trace, chunk, gran)
+                    .map(|s| Box::new(s) as Box<dyn ChunkSource>)
+            } else {
+                BinarySource::open(&args.trace, chunk, gran)
+                    .map(|s| Box::new(s) as Box<dyn ChunkSource>)
+            };
+            let mut source = rdmpi::agree(&world, opened).map_err(|e| mpi_error(&world, e))?;
+            let out = rdmpi::run(&world, source.as_mut(), cfg).map_err(|e| mpi_error(&world, e))?;
+            out.map(|(h, s)| {
+                stats.push(s);
+                h
+            })
+        }
+        InputFormat::Rdtrace => {
+            let opened = Trace::open_with(
+                &args.trace,
+                rdtrace::OpenOptions {
+                    strict: args.open.strict,
+                },
+            )
+            .map_err(|e| format!("{e:#}"));
+            let trace = rdmpi::agree(&world, opened).map_err(|e| mpi_error(&world, e))?;
+            if world.rank() == 0 {
+                for w in trace.warnings() {
+                    eprintln!("rda-report: warning: {w}");
+                }
+            }
+            let threads = trace.thread_indices();
+            if !args.per_thread && threads.len() > 1 {
+                // Merged order interleaves the threads' chunks by stamps that the chunk index
+                // does not hold, so no rank could find its slice without decoding the others'.
+                return Err(usage_once(format!(
+                    "parda-mpi slices a trace by its chunk index, which orders one thread's \
+                     events only; this trace has {} threads: use --per-thread, or another \
+                     engine for the merged order",
+                    threads.len()
+                )));
+            }
+            let mut all = Histogram::new_exact();
+            all.bound = args.bound;
+            for t in threads {
+                let mut source = TraceSource::new(&trace, t, chunk, gran);
+                let out = rdmpi::run(&world, &mut source, cfg).map_err(|e| mpi_error(&world, e))?;
+                if let Some((h, s)) = out {
+                    all.merge(&h);
+                    stats.push(s);
+                    per_thread.push((t, h));
+                }
+            }
+            if !args.per_thread {
+                per_thread.clear();
+            }
+            (world.rank() == 0).then_some(all)
+        }
+    };
+    let Some(all) = all else {
+        // Ranks other than 0 print nothing.
+        return Ok(());
+    };
+    if let Some(path) = &args.mpi_stats {
+        write_stats(path, world.size(), &stats)?;
+    }
+    let report = HistogramReport {
+        engine: EngineChoice::PardaMpi,
+        line: args.line,
+        bound: args.bound,
+        per_thread: args.per_thread,
+        style: args.format,
+        plot: args.plot.as_deref(),
+        format: args.out.format(),
+    };
+    emit_report(&report, &all, &per_thread)
+}
+
+/// Per-rank statistics of `--mpi-stats`, summed over runs (threads with `--per-thread`).
+#[derive(Serialize)]
+struct StatsJson {
+    ranks: i32,
+    per_rank: Vec<RankJson>,
+}
+
+#[derive(Serialize)]
+struct RankJson {
+    rank: u32,
+    references: u64,
+    received_infinities: u64,
+    bytes_sent: u64,
+    messages: u64,
+    phases: u64,
+    peak_rss_bytes: u64,
+}
+
+/// Writes the per-rank statistics as JSON.
+fn write_stats(path: &Path, ranks: i32, runs: &[Vec<RankStats>]) -> Result<()> {
+    let mut per_rank: Vec<RankJson> = (0..ranks as u32)
+        .map(|rank| RankJson {
+            rank,
+            references: 0,
+            received_infinities: 0,
+            bytes_sent: 0,
+            messages: 0,
+            phases: 0,
+            peak_rss_bytes: 0,
+        })
+        .collect();
+    for run in runs {
+        for s in run {
+            let r = &mut per_rank[s.rank as usize];
+            r.references += s.references;
+            r.received_infinities += s.received;
+            r.bytes_sent += s.bytes_sent;
+            r.messages += s.messages;
+            r.phases += s.phases;
+            r.peak_rss_bytes = r.peak_rss_bytes.max(s.peak_rss);
+        }
+    }
+    let json = serde_json::to_string_pretty(&StatsJson { ranks, per_rank })?;
+    std::fs::write(path, json + "\n")
+        .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))
+}
+
+/// Opens `path` for a rank, naming the file in the error.
+fn open_file(path: &Path) -> Result<(File, u64), String> {
+    let f = File::open(path).map_err(|e| format!("opening {}: {e}", path.display()))?;
+    let len = f
+        .metadata()
+        .map_err(|e| format!("reading the size of {}: {e}", path.display()))?
+        .len();
+    Ok((f, len))
+}
+
+/// PARDA binary input (little-endian u64 addresses) sliced by byte range.
+struct BinarySource {
+    path: PathBuf,
+    file: File,
+    len: u64,
+    chunk: u64,
+    gran: Granularity,
+    bytes: Vec<u8>,
+}
+
+impl BinarySource {
+    fn open(path: &Path, chunk: u64, gran: Granularity) -> Result<Self, String> {
+        let (file, len) = open_file(path)?;
+        if len % 8 != 0 {
+            return Err(format!(
+                "{}: length {len} is not a multiple of 8 bytes (raw little-endian u64 addresses expected)",
+                path.display()
+            ));
+        }
+        Ok(BinarySource {
+            path: path.to_path_buf(),
+            file,
+            len,
+            chunk,
+            gran,
+            bytes: Vec::new(),
+        })
+    }
+}
+
+impl ChunkSource for BinarySource {
+    fn chunks(&self) -> u64 {
+        (self.len / 8).div_ceil(self.chunk)
+    }
+
+    fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
+        let start = index * self.chunk * 8;
+        let end = (start + self.chunk * 8).min(self.len);
+        let io = |e: std::io::Error| format!("reading {}: {e}", self.path.display());
+        self.file.seek(SeekFrom::Start(start)).map_err(io)?;
+        self.bytes.resize((end - start) as usize, 0);
+        self.file.read_exact(&mut self.bytes).map_err(io)?;
+        out.clear();
+        out.extend(self.bytes.chunks_exact(8).map(|w| {
+            self.gran
+                .block_of(u64::from_le_bytes(w.try_into().unwrap()))
+        }));
+        Ok(())
+    }
+}
+
+/// PARDA text input (one hexadecimal address per line) sliced by byte range at line starts.
+struct TextSource {
+    path: PathBuf,
+    file: File,
+    len: u64,
+    chunk_bytes: u64,
+    gran: Granularity,
+}
+
+impl TextSource {
+    fn open(path: &Path, chunk: u64, gran: Granularity) -> Result<Self, String> {
+        let (file, len) = open_file(path)?;
+        Ok(TextSource {
+            path: path.to_path_buf(),
+            file,
+            len,
+            chunk_bytes: chunk.saturating_mul(TEXT_LINE_BYTES),
+            gran,
+        })
+    }
+}
+
+impl ChunkSource for TextSource {
+    fn chunks(&self) -> u64 {
+        self.len.div_ceil(self.chunk_bytes)
+    }
+
+    fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
+        out.clear();
+        let path = self.path.display().to_string();
+        let io = |e: std::io::Error| format!("reading {path}: {e}");
+        let lo = index * self.chunk_bytes;
+        let hi = (lo + self.chunk_bytes).min(self.len);
+        // A line belongs to the chunk its first byte lies in: start after the line that
+        // covers byte lo − 1 (nothing to skip when that byte ends a line).
+        let mut pos = lo.saturating_sub(1);
+        self.file.seek(SeekFrom::Start(pos)).map_err(io)?;
+        let mut r = BufReader::with_capacity(1 << 20, &self.file);
+        let mut line = Vec::new();
+        if lo > 0 {
+            pos += r.read_until(b'\n', &mut line).map_err(io)? as u64;
+        }
+        while pos < hi {
+            line.clear();
+            let n = r.read_until(b'\n', &mut line).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            let at = pos;
+            pos += n as u64;
+            let s = std::str::from_utf8(&line)
+                .map_err(|_| format!("{path}: byte {at}: a line that is not text"))?
+                .trim();
+            if s.is_empty() || s.starts_with('#') {
+                continue;
+            }
+            let hex = s
+                .strip_prefix("0x")
+                .or_else(|| s.strip_prefix("0X"))
+                .unwrap_or(s);
+            let addr = u64::from_str_radix(hex, 16).map_err(|_| {
+                format!("{path}: line at byte {at}: {s:?} is not a hexadecimal address")
+            })?;
+            out.push(self.gran.block_of(addr));
+        }
+        Ok(())
+    }
+}
+
+/// One thread of an rdtools trace sliced by its chunk index.
+struct TraceSource<'t> {
+    trace: &'t Trace,
+    chunks: Vec<EventChunkRef>,
+    /// Trace chunks per rank chunk.
+    per: usize,
+    gran: Granularity,
+}
+
+impl<'t> TraceSource<'t> {
+    fn new(trace: &'t Trace, thread: u32, chunk: u64, gran: Granularity) -> Self {
+        let chunks: Vec<EventChunkRef> = trace
+            .event_chunks()
+            .iter()
+            .filter(|c| c.thread == thread)
+            .copied()
+            .collect();
+        let events: u64 = chunks.iter().map(|c| c.events as u64).sum();
+        let mean = events.div_ceil(chunks.len().max(1) as u64).max(1);
+        TraceSource {
+            trace,
+            chunks,
+            per: chunk.div_ceil(mean).max(1) as usize,
+            gran,
+        }
+    }
+}
+
+/// Collects the blocks of every access of a chunk.
+struct Blocks<'a> {
+    out: &'a mut Vec<u64>,
+    gran: Granularity,
+}
+
+impl EventVisitor for Blocks<'_> {
+    fn access(&mut self, _mi: u32, addr: u64, len: u64) {
+        let out = &mut *self.out;
+        self.gran.for_each_block(addr, len, |b| out.push(b));
+    }
+}
+
+impl ChunkSource for TraceSource<'_> {
+    fn chunks(&self) -> u64 {
+        self.chunks.len().div_ceil(self.per) as u64
+    }
+
+    fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
+        out.clear();
+        let start = index as usize * self.per;
+        let end = (start + self.per).min(self.chunks.len());
+        let mut reader = self.trace.chunk_reader().map_err(|e| e.to_string())?;
+        let mut blocks = Blocks {
+            out,
+            gran: self.gran,
+        };
+        for c in &self.chunks[start..end] {
+            reader
+                .visit_chunk(c, &mut blocks)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,592 @@
+//! PARDA distributed over MPI: the exact reuse-distance histogram of one reference stream
+//! computed by P processes (OpenMPI through rsmpi), each holding only its own slice of the
+//! input, as in the paper's MPI implementation (Niu et al., IPDPS 2012, sections IV-VI).
+//!
+//! The stream is a sequence of *chunks* numbered `0..G` (a [`ChunkSource`] reads one chunk of
+//! the input by its number; the CLI slices files by byte range or by trace chunk). Phase `k`
+//! (Alg. 5) covers chunks `k·P .. (k+1)·P`; the rank with *virtual* id `v` in that phase reads
+//! chunk `k·P + v` and nothing else. Virtual rank 0 is the rank that holds the global state
+//! (the LRU stack of everything before the phase); virtual ids follow physical ranks in ring
+//! order from it. In a phase each rank:
+//!
+//! 1. analyses its own chunk with a fresh stack (virtual 0: on the global stack), keeping the
+//!    first access of each block as a *local infinity* (Alg. 3; bounded: Alg. 7);
+//! 2. sends its local infinities to its left neighbour `v − 1` in pieces of [`PIECE`] blocks,
+//!    then receives the right neighbour's pieces one by one, resolves each reference against
+//!    its stack with Alg. 4 (a hit is a global distance `distance + count` and is deleted; a
+//!    miss is forwarded left at once, so the lists flow down the pipeline), and closes its
+//!    stream to the left with an empty message when the right one has closed; what reaches
+//!    virtual rank 0 and is still infinite is a global infinity (cold, or bounded: a miss);
+//! 3. takes part in the state reduction (Alg. 6): after Alg. 4 the surviving stack entries of
+//!    all ranks are disjoint and each rank's are later than its left neighbours', so
+//!    concatenating them in virtual order gives the new global stack. Survivor counts are
+//!    all-gathered and every rank picks the same of two equivalent directions: (a) ranks
+//!    `1..P` send their survivors to the holder, which appends them; or (b), the paper's
+//!    Alg. 6 with its renaming enhancement, ranks `0..P−1` send theirs to rank `P − 1`, which
+//!    puts them below its own stack and becomes the holder (virtual 0) of the next phase. (b)
+//!    is taken when the last rank's survivors outnumber the others' twice (unbounded runs
+//!    only), as in the threaded engine;
+//! 4. bounded runs only: global misses are cold if their block was never seen, else overflow.
+//!    Blocks are owned by rank `hash(block) mod P`; an all-to-all sends each miss to its
+//!    owner, whose part of the seen set classifies it (order within a phase does not matter:
+//!    exactly the first miss of a block ever is cold).
+//!
+//! At the end the per-rank histograms are summed at rank 0 (Alg. 3's `reduce_sum`).
+//!
+//! Memory per rank: one chunk, its stack (at most the chunk's distinct blocks, or B), the
+//! global stack at the holder (the distinct blocks so far, or B), and in bounded runs its share
+//! of the seen set: bounded by the footprint and the chunk size, never by the trace length.
+//!
+//! Errors are agreed on collectively ([`agree`]): a rank that fails to open or read its slice
+//! makes every rank return an error in the same step, and only the lowest failing rank carries
+//! the message ([`MpiError::Failed`]); the others get [`MpiError::Elsewhere`]. No rank waits
+//! for a message that will never come.
+//!
+//! This crate depends on `rdengines` (the per-rank stack and Alg. 3/4/7 steps are the threaded
+//! engine's own, [`rdengines::parda::Rank`]) and on MPI; it reads no files itself.
+
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::traits::*;
+use mpi::Count;
+use rdengines::accum::DenseHist;
+use rdengines::parda::{push_all, Rank};
+use rdengines::table::{mix64, BlockSet};
+use rdengines::{FastCore, Histogram};
+
+pub use mpi;
+
+/// Blocks per message of a local-infinity stream or a state transfer (512 KiB): big enough to
+/// amortise a message, small enough that the left neighbour starts on a list while the rest
+/// is still being produced, and far below MPI's `int` element count.
+pub const PIECE: usize = 1 << 16;
+
+/// Tag of local-infinity streams (Alg. 3/4).
+const TAG_INF: i32 = 1;
+/// Tag of state transfers (Alg. 6).
+const TAG_STATE: i32 = 2;
+/// Tag of the final histogram and statistics.
+const TAG_RESULT: i32 = 3;
+
+/// Why a distributed run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MpiError {
+    /// This rank failed (it is the lowest failing rank): the message says why.
+    #[error("rank {rank}: {message}")]
+    Failed {
+        /// This rank.
+        rank: i32,
+        /// What went wrong.
+        message: String,
+    },
+    /// Another rank failed and reports it; this rank stops without a message of its own.
+    #[error("rank {rank} failed")]
+    Elsewhere {
+        /// The lowest failing rank.
+        rank: i32,
+    },
+}
+
+/// One rank's slice of the input: chunks of the stream by number.
+pub trait ChunkSource {
+    /// Number of chunks in the whole stream (every rank must see the same number).
+    fn chunks(&self) -> u64;
+    /// Replaces `out` with the blocks of chunk `index` (`index < chunks()`), in order.
+    fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String>;
+}
+
+/// Parameters of a distributed run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MpiPardaConfig {
+    /// Alg. 7's bound B (distances ≥ B are overflow), or unbounded.
+    pub bound: Option<u64>,
+}
+
+/// What one rank did, for the benchmark and `--mpi-stats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RankStats {
+    /// Physical rank.
+    pub rank: u32,
+    /// References of the rank's own chunks.
+    pub references: u64,
+    /// Local infinities received from the right neighbour (Alg. 4 inputs).
+    pub received: u64,
+    /// Payload bytes this rank sent (infinities, states, misses, results).
+    pub bytes_sent: u64,
+    /// Messages this rank sent point to point.
+    pub messages: u64,
+    /// Phases run.
+    pub phases: u64,
+    /// Peak resident set of the process (bytes, from `/proc/self/status` `VmHWM`; 0 where
+    /// unavailable).
+    pub peak_rss: u64,
+}
+
+/// Agrees across all ranks on a per-rank outcome: `Ok` everywhere, or an error on every rank
+/// in which only the lowest failing rank carries its message. Collective: every rank must call
+/// it at the same point.
+pub fn agree<T, C: Communicator>(world: &C, local: Result<T, String>) -> Result<T, MpiError> {
+    let me = world.rank();
+    let mine = if local.is_err() { me } else { i32::MAX };
+    let mut lowest = i32::MAX;
+    world.all_reduce_into(&mine, &mut lowest, SystemOperation::min());
+    match local {
+        Err(message) if lowest == me => Err(MpiError::Failed { rank: me, message }),
+        _ if lowest != i32::MAX => Err(MpiError::Elsewhere { rank: lowest }),
+        Ok(v) => Ok(v),
+        Err(message) => unreachable!("a failing rank saw no failure: {message}"),
+    }
+}
+
+/// Runs PARDA over all ranks of `world` on the stream `source` slices. Collective. Returns the
+/// histogram and every rank's statistics on rank 0, `None` elsewhere.
+pub fn run<C: Communicator>(
+    world: &C,
+    source: &mut dyn ChunkSource,
+    cfg: MpiPardaConfig,
+) -> Result<Option<(Histogram, Vec<RankStats>)>, MpiError> {
+    let np = world.size();
+    // Every rank must cut the stream the same way (a per-node copy of a different file would
+    // silently give a wrong histogram).
+    let g = source.chunks();
+    let (mut lo, mut hi) = (0u64, 0u64);
+    world.all_reduce_into(&g, &mut lo, SystemOperation::min());
+    world.all_reduce_into(&g, &mut hi, SystemOperation::max());
+    let same: Result<(), String> = if lo == hi {
+        Ok(())
+    } else {
+        Err(format!(
+            "the ranks see different inputs ({g} chunks here, between {lo} and {hi} elsewhere)"
+        ))
+    };
+    // Every rank sees lo != hi alike; rank 0 reports it and the others stop with it.
+    agree(world, if world.rank() == 0 { same } else { Ok(()) })?;
+
+    let mut node = Node::new(world, cfg.bound);
+    let phases = g.div_ceil(np as u64);
+    let mut chunk = Vec::new();
+    for k in 0..phases {
+        // See: PARDA Alg. 5 — read(INPUT, S): this rank's chunk of the phase, nothing else.
+        let index = k * np as u64 + node.virtual_rank() as u64;
+        let read = if index < g {
+            source.read_chunk(index, &mut chunk)
+        } else {
+            chunk.clear();
+            Ok(())
+        };
+        agree(world, read)?;
+        node.phase(&chunk);
+    }
+    Ok(node.finish())
+}
+
+/// Point-to-point messages of one rank, with its statistics.
+struct Wire<'c, C: Communicator> {
+    world: &'c C,
+    stats: RankStats,
+}
+
+/// One rank's state across phases.
+struct Node<'c, C: Communicator> {
+    wire: Wire<'c, C>,
+    world: &'c C,
+    rank: i32,
+    np: i32,
+    /// Physical rank of virtual rank 0 (the holder of the global state).
+    holder: i32,
+    core: FastCore,
+    hist: DenseHist,
+    misses: Vec<u64>,
+    /// Bounded runs: the blocks this rank owns (`hash mod P`) that were ever seen.
+    seen: Option<BlockSet>,
+    bound: Option<u64>,
+}
+
+impl<C: Communicator> Wire<'_, C> {
+    /// Sends `blocks` to `dest` in pieces (never an empty one: that ends a stream).
+    fn send_pieces(&mut self, dest: i32, tag: i32, blocks: &[u64]) {
+        let p = self.world.process_at_rank(dest);
+        for piece in blocks.chunks(PIECE) {
+            p.send_with_tag(piece, tag);
+            self.stats.bytes_sent += std::mem::size_of_val(piece) as u64;
+            self.stats.messages += 1;
+        }
+    }
+
+    /// Ends a stream of pieces to `dest`.
+    fn send_end(&mut self, dest: i32, tag: i32) {
+        let empty: [u64; 0] = [];
+        self.world
+            .process_at_rank(dest)
+            .send_with_tag(&empty[..], tag);
+        self.stats.messages += 1;
+    }
+
+    /// Receives the next piece of `src`'s stream; empty at its end.
+    fn receive_piece(&self, src: i32, tag: i32) -> Vec<u64> {
+        self.world
+            .process_at_rank(src)
+            .receive_vec_with_tag::<u64>(tag)
+            .0
+    }
+
+    /// Receives a whole stream of pieces from `src`, appending to `out`.
+    fn receive_all(&self, src: i32, tag: i32, out: &mut Vec<u64>) {
+        loop {
+            let piece = self.receive_piece(src, tag);
+            if piece.is_empty() {
+                return;
+            }
+            out.extend_from_slice(&piece);
+        }
+    }
+}
+
+impl<'c, C: Communicator> Node<'c, C> {
+    fn new(world: &'c C, bound: Option<u64>) -> Self {
+        let core = if bound.is_some() {
+            FastCore::with_capacity(1 << 12)
+        } else {
+            FastCore::untracked(1 << 12)
+        };
+        Node {
+            world,
+            rank: world.rank(),
+            np: world.size(),
+            holder: 0,
+            core,
+            hist: DenseHist::default(),
+            misses: Vec::new(),
+            seen: bound.map(|_| BlockSet::default()),
+            bound,
+            wire: Wire {
+                world,
+                stats: RankStats {
+                    rank: world.rank() as u32,
+                    ..RankStats::default()
+                },
+            },
+        }
+    }
+
+    fn virtual_rank(&self) -> i32 {
+        (self.rank - self.holder).rem_euclid(self.np)
+    }
+
+    fn physical(&self, v: i32) -> i32 {
+        (self.holder + v).rem_euclid(self.np)
+    }
+
+    /// One phase of Alg. 5 on this rank's chunk.
+    fn phase(&mut self, chunk: &[u64]) {
+        let v = self.virtual_rank();
+        let np = self.np;
+        self.wire.stats.phases += 1;
+        self.wire.stats.references += chunk.len() as u64;
+        if v != 0 {
+            // A rank other than the holder starts every phase from an empty stack.
+            self.core.clear();
+        }
+        let left = (v > 0).then(|| self.physical(v - 1));
+        let right = (v < np - 1).then(|| self.physical(v + 1));
+        let wire = &mut self.wire;
+        let mut rank = Rank::new(
+            &mut self.core,
+            &mut self.hist,
+            &mut self.misses,
+            self.bound,
+            v == 0,
+        );
+        // See: PARDA Alg. 3 — stack_dist on the own chunk; local infinities go left.
+        let own = own_chunk(&mut rank, chunk);
+        emit(wire, &mut rank, left, own);
+        if let Some(right) = right {
+            // See: PARDA Alg. 4 — the right neighbour's local infinities, piece by piece, with
+            // the running count; misses are forwarded left as they are found.
+            loop {
+                let piece = wire.receive_piece(right, TAG_INF);
+                if piece.is_empty() {
+                    break;
+                }
+                wire.stats.received += piece.len() as u64;
+                let still = received(&mut rank, &piece);
+                emit(wire, &mut rank, left, still);
+            }
+        }
+        if let Some(left) = left {
+            wire.send_end(left, TAG_INF);
+        }
+        self.classify_misses();
+        self.reduce_state();
+    }
+
+    /// Bounded runs: classifies this phase's global misses as cold or overflow at the blocks'
+    /// owners (collective).
+    fn classify_misses(&mut self) {
+        if self.seen.is_none() {
+            return;
+        }
+        let np = self.np as usize;
+        let misses = std::mem::take(&mut self.misses);
+        let owner = |z: u64| (mix64(z) % np as u64) as usize;
+        let mut counts = vec![0 as Count; np];
+        for &z in &misses {
+            counts[owner(z)] += 1;
+        }
+        let displs = displacements(&counts);
+        let mut by_owner = vec![0u64; misses.len()];
+        let mut at: Vec<usize> = displs.iter().map(|&d| d as usize).collect();
+        for &z in &misses {
+            let o = owner(z);
+            by_owner[at[o]] = z;
+            at[o] += 1;
+        }
+        let mut incoming_counts = vec![0 as Count; np];
+        self.world
+            .all_to_all_into(&counts[..], &mut incoming_counts[..]);
+        let incoming_displs = displacements(&incoming_counts);
+        let total: usize = incoming_counts.iter().map(|&c| c as usize).sum();
+        let mut incoming = vec![0u64; total];
+        {
+            let send = Partition::new(&by_owner[..], &counts[..], &displs[..]);
+            let mut recv = PartitionMut::new(
+                &mut incoming[..],
+                &incoming_counts[..],
+                &incoming_displs[..],
+            );
+            self.world.all_to_all_varcount_into(&send, &mut recv);
+        }
+        let sent_elsewhere: u64 = counts
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| r != self.rank as usize)
+            .map(|(_, &c)| c as u64)
+            .sum();
+        self.wire.stats.bytes_sent += 8 * sent_elsewhere;
+        let seen = self.seen.as_mut().expect("bounded");
+        for z in incoming {
+            // See: PARDA Alg. 7 — a miss is a cold miss iff its block was never seen.
+            if seen.insert(z) {
+                self.hist.cold += 1;
+            } else {
+                self.hist.overflow += 1;
+            }
+        }
+        self.misses = misses;
+        self.misses.clear();
+    }
+
+    /// Folds the surviving stack entries of all ranks into the next holder (collective).
+    // See: PARDA Alg. 6 (reduce_parda_state) and its renaming enhancement (section IV-D).
+    fn reduce_state(&mut self) {
+        let np = self.np;
+        if np == 1 {
+            return;
+        }
+        let mine = self.core.len() as u64;
+        let mut lens = vec![0u64; np as usize];
+        self.world.all_gather_into(&mine, &mut lens[..]);
+        let holder = self.holder;
+        let len_of = |v: i32| lens[(holder + v).rem_euclid(np) as usize] as usize;
+        let front: usize = (0..np - 1).map(len_of).sum();
+        let last = len_of(np - 1);
+        let v = self.virtual_rank();
+        if self.bound.is_none() && 2 * front < last {
+            // (b) Ranks 0..P−1 send their survivors to rank P−1, which puts them below its
+            // own blocks in virtual order and becomes virtual rank 0 of the next phase.
+            let dest = self.physical(np - 1);
+            if v < np - 1 {
+                let blocks = self.core.blocks_oldest_first();
+                self.wire.send_pieces(dest, TAG_STATE, &blocks);
+                self.wire.send_end(dest, TAG_STATE);
+            } else {
+                self.core.compact_leaving_front(front);
+                let mut older = Vec::with_capacity(front);
+                for u in 0..np - 1 {
+                    self.wire
+                        .receive_all(self.physical(u), TAG_STATE, &mut older);
+                }
+                self.core.fill_front(&older);
+            }
+            self.holder = dest;
+        } else {
+            // (a) Ranks 1..P send their survivors to the holder, which appends them in order.
+            if v > 0 {
+                let blocks = self.core.blocks_oldest_first();
+                self.wire.send_pieces(holder, TAG_STATE, &blocks);
+                self.wire.send_end(holder, TAG_STATE);
+            } else {
+                for u in 1..np {
+                    let mut blocks = Vec::with_capacity(len_of(u));
+                    self.wire
+                        .receive_all(self.physical(u), TAG_STATE, &mut blocks);
+                    match self.bound {
+                        // Bounded lists are cut at B, so an earlier rank may keep a stale copy
+                        // of a block; `access` moves it to the top, so the latest copy wins.
+                        Some(b) => {
+                            for z in blocks {
+                                self.core.access(z);
+                                while self.core.len() as u64 > b {
+                                    self.core.pop_oldest();
+                                }
+                            }
+                        }
+                        None => push_all(&mut self.core, &blocks),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sums the histograms at rank 0 and gathers the statistics (collective).
+    // See: PARDA Alg. 3 — hist ← reduce_sum(hist).
+    fn finish(mut self) -> Option<(Histogram, Vec<RankStats>)> {
+        self.wire.stats.peak_rss = peak_rss();
+        let hist = std::mem::take(&mut self.hist).into_histogram(self.bound, true);
+        if self.rank != 0 {
+            let mut flat = vec![hist.cold, hist.overflow];
+            for (&d, &n) in &hist.counts {
+                flat.extend([d, n]);
+            }
+            self.wire.send_pieces(0, TAG_RESULT, &flat);
+            self.wire.send_end(0, TAG_RESULT);
+            let s = self.wire.stats;
+            let stats = [
+                s.references,
+                s.received,
+                s.bytes_sent,
+                s.messages,
+                s.phases,
+                s.peak_rss,
+            ];
+            self.world
+                .process_at_rank(0)
+                .send_with_tag(&stats[..], TAG_RESULT);
+            return None;
+        }
+        let mut total = hist;
+        let mut all_stats = vec![self.wire.stats];
+        for r in 1..self.np {
+            let mut flat = Vec::new();
+            self.wire.receive_all(r, TAG_RESULT, &mut flat);
+            total.cold += flat[0];
+            total.overflow += flat[1];
+            for pair in flat[2..].chunks_exact(2) {
+                total.add(pair[0], pair[1]);
+            }
+            let s = self.wire.receive_piece(r, TAG_RESULT);
+            all_stats.push(RankStats {
+                rank: r as u32,
+                references: s[0],
+                received: s[1],
+                bytes_sent: s[2],
+                messages: s[3],
+                phases: s[4],
+                peak_rss: s[5],
+            });
+        }
+        Some((total, all_stats))
+    }
+}
+
+/// Sends local infinities left, or at virtual rank 0 counts them as global infinities.
+fn emit<C: Communicator>(
+    wire: &mut Wire<'_, C>,
+    rank: &mut Rank<'_>,
+    left: Option<i32>,
+    list: Vec<u64>,
+) {
+    match left {
+        Some(left) => wire.send_pieces(left, TAG_INF, &list),
+        None => rank.global_infinities(list),
+    }
+}
+
+/// Exclusive prefix sums of per-rank counts.
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |acc, &c| {
+            let d = *acc;
+            *acc += c;
+            Some(d)
+        })
+        .collect()
+}
+
+/// Peak resident set size of this process in bytes (Linux `VmHWM`), 0 where unknown.
+pub fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The own-chunk step, compiled for the CPU's popcount where it has one (the stack counts
+/// with popcounts; without the target feature they would be emulated).
+fn own_chunk(rank: &mut Rank<'_>, chunk: &[u64]) -> Vec<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if rdengines::cpu::has_v3() {
+            // Safety: the CPU supports x86-64-v3, checked just above.
+            return unsafe { own_chunk_v3(rank, chunk) };
+        }
+        if rdengines::cpu::has_popcnt() {
+            // Safety: the CPU supports POPCNT, checked just above.
+            return unsafe { own_chunk_popcnt(rank, chunk) };
+        }
+    }
+    rank.own_chunk(chunk)
+}
+
+/// # Safety
+/// The CPU must support x86-64-v3 ([`rdengines::cpu::has_v3`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn own_chunk_v3(rank: &mut Rank<'_>, chunk: &[u64]) -> Vec<u64> {
+    rank.own_chunk(chunk)
+}
+
+/// # Safety
+/// The CPU must support POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn own_chunk_popcnt(rank: &mut Rank<'_>, chunk: &[u64]) -> Vec<u64> {
+    rank.own_chunk(chunk)
+}
+
+/// Alg. 4 on one received piece, compiled like [`own_chunk`].
+fn received(rank: &mut Rank<'_>, list: &[u64]) -> Vec<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if rdengines::cpu::has_v3() {
+            // Safety: the CPU supports x86-64-v3, checked just above.
+            return unsafe { received_v3(rank, list) };
+        }
+        if rdengines::cpu::has_popcnt() {
+            // Safety: the CPU supports POPCNT, checked just above.
+            return unsafe { received_popcnt(rank, list) };
+        }
+    }
+    rank.received(list)
+}
+
+/// # Safety
+/// The CPU must support x86-64-v3 ([`rdengines::cpu::has_v3`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn received_v3(rank: &mut Rank<'_>, list: &[u64]) -> Vec<u64> {
+    rank.received(list)
+}
+
+/// # Safety
+/// The CPU must support POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn received_popcnt(rank: &mut Rank<'_>, list: &[u64]) -> Vec<u64> {
+    rank.received(list)
+}
