@@ -489,6 +489,9 @@ pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 /// Runs `histogram`.
 pub fn run(args: &HistogramArgs) -> Result<()> {
     let kind = args.engine;
+    // Sampling flags are checked first, so that no engine ignores them silently.
+    let sample = args.sample.get();
+    sample.engine(kind, args.bound)?;
     #[cfg(feature = "mpi")]
     if kind == EngineChoice::PardaMpi {
         return super::parda_mpi::run(args);
@@ -499,8 +502,6 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     cfg.hprda.adjust = !args.no_adjust;
     let gran = granularity(args.line);
     let adapter = args.adapter.as_deref();
-    let sample = args.sample.get();
-    sample.engine(kind, args.bound)?;
     let new_feeder = || -> Result<BlockFeeder> {
         let engine = match sample.engine(kind, args.bound)? {
             Some(e) => e,
