@@ -49,6 +49,11 @@ pub trait ReuseEngine: Send {
     fn sample_stats(&self) -> Option<SampleStats> {
         None
     }
+    /// Why the engine could not analyse the whole stream (it then ignores the rest), or `None`.
+    /// Drivers check it before [`ReuseEngine::finish`] and report it as an error.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Which engine to run.

@@ -139,6 +139,9 @@ fn pick_adapter(wanted: Option<&str>) -> Result<wgpu::Adapter, GpuError> {
 }
 
 const WG: u32 = 64;
+/// Most distinct blocks the engine can analyse: dense ids are 32-bit on the GPU, and the hash
+/// tables reserve the key `id + 1 = 0` for an empty slot and `u32::MAX` ids for "none".
+const MAX_IDS: usize = u32::MAX as usize - 1;
 /// Global-table bytes per dense id: 64-bit end position of its last thread block + latest.
 const GTAB_BYTES: u64 = 12;
 const ENTRY_POINTS: [&str; 6] = [
@@ -354,6 +357,10 @@ pub struct GpuHpRdaEngine {
     /// Formula (1) distances, thread- and block-level, before adjustment.
     merged: BTreeMap<u64, u64>,
     thread_counts: u64,
+    /// Most distinct blocks ([`MAX_IDS`]; smaller in tests).
+    max_ids: usize,
+    /// Set when the stream outgrew `max_ids`; the rest of the stream is ignored.
+    failure: Option<String>,
 }
 
 fn storage_usage() -> wgpu::BufferUsages {
@@ -424,6 +431,8 @@ impl GpuHpRdaEngine {
             cold: 0,
             merged: BTreeMap::new(),
             thread_counts: 0,
+            max_ids: MAX_IDS,
+            failure: None,
         })
     }
 
@@ -762,6 +771,9 @@ impl ReuseEngine for GpuHpRdaEngine {
     }
 
     fn process(&mut self, blocks: &[u64]) {
+        if self.failure.is_some() {
+            return;
+        }
         let batch = self.geo.batch as usize;
         for &b in blocks {
             // Run-length pre-processing; a repeat is a distance-0 reuse.
@@ -774,17 +786,32 @@ impl ReuseEngine for GpuHpRdaEngine {
             }
             self.prev = Some(b);
             // Dense 32-bit id, streaming: assigned at first touch.
-            let next = self.ids.len() as u32;
-            let id = *self.ids.entry(b).or_insert(next);
-            assert!(
-                next < u32::MAX - 1,
-                "hprda-gpu: more than 2^32 - 2 distinct blocks (ids are 32-bit on the GPU)"
-            );
+            let id = match self.ids.get(&b) {
+                Some(&id) => id,
+                None if self.ids.len() >= self.max_ids => {
+                    self.failure = Some(format!(
+                        "hprda-gpu: the stream touches more than {} distinct blocks, the most \
+                         the GPU engine's 32-bit ids can name; use --engine hprda (CPU) or a \
+                         larger --line",
+                        self.max_ids
+                    ));
+                    return;
+                }
+                None => {
+                    let next = self.ids.len() as u32;
+                    self.ids.insert(b, next);
+                    next
+                }
+            };
             self.buf.push(id);
             if self.buf.len() >= batch {
                 self.run_batch();
             }
         }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.clone()
     }
 
     fn finish(mut self: Box<Self>) -> Histogram {
@@ -807,5 +834,32 @@ impl ReuseEngine for GpuHpRdaEngine {
             self.cfg.adjust,
             self.bound,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More distinct blocks than 32-bit ids can name is a reported failure, not a panic, and
+    /// the engine ignores the rest of the stream. (The limit is lowered to 100 here.)
+    #[test]
+    fn too_many_distinct_blocks_is_a_failure_not_a_panic() {
+        let mut e = match GpuHpRdaEngine::new(HpRdaConfig::default(), None, None) {
+            Ok(e) => Box::new(e),
+            Err(err) => panic!("no Vulkan adapter (lavapipe is installed by set-up): {err}"),
+        };
+        e.max_ids = 100;
+        let blocks: Vec<u64> = (0..100).chain(0..100).collect();
+        e.process(&blocks);
+        assert_eq!(e.failure(), None, "100 distinct blocks fit");
+        e.process(&[7, 100, 101]);
+        let why = e.failure().expect("the 101st distinct block fails");
+        assert!(why.contains("more than 100 distinct blocks"), "{why}");
+        e.process(&[1, 2, 3]);
+        let h = (e as Box<dyn ReuseEngine>).finish();
+        // The 200 references before the failure (100 cold) plus the 7 that preceded it.
+        assert_eq!(h.cold, 100);
+        assert_eq!(h.total(), 201);
     }
 }

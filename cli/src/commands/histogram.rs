@@ -140,11 +140,15 @@ impl BlockFeeder {
         self.references += blocks.len() as u64;
     }
 
-    /// Ends the stream, with what sampling did when the engine samples.
-    pub fn finish_sampled(mut self) -> (Histogram, Option<SampleStats>) {
+    /// Ends the stream, with what sampling did when the engine samples. Fails when the engine
+    /// could not analyse the whole stream.
+    pub fn finish_sampled(mut self) -> Result<(Histogram, Option<SampleStats>)> {
         self.drain();
+        if let Some(why) = self.engine.failure() {
+            anyhow::bail!("{why}");
+        }
         let stats = self.engine.sample_stats();
-        (self.engine.finish(), stats)
+        Ok((self.engine.finish(), stats))
     }
 }
 
@@ -532,7 +536,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             } else {
                 feed_parda_binary(&args.trace, &mut f)?;
             }
-            let (h, s) = f.finish_sampled();
+            let (h, s) = f.finish_sampled()?;
             add_stats(s);
             h
         }
@@ -553,7 +557,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                         reader.visit_chunk(c, &mut f)?;
                         bar.inc(c.events as u64);
                     }
-                    let (h, s) = f.finish_sampled();
+                    let (h, s) = f.finish_sampled()?;
                     add_stats(s);
                     all.merge(&h);
                     per_thread.push((t, h));
@@ -570,7 +574,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                         bar.set_position(n);
                     }
                 }
-                let (h, s) = f.finish_sampled();
+                let (h, s) = f.finish_sampled()?;
                 add_stats(s);
                 h
             }

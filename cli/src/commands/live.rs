@@ -317,7 +317,7 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
                 Some(f) => f,
                 None => new_feeder()?,
             };
-            let (h, s) = f.finish_sampled();
+            let (h, s) = f.finish_sampled()?;
             add_stats(s);
             all.merge(&h);
             per_thread.push((t, h));
@@ -332,7 +332,7 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
         while let Some((_, e)) = live.next_merged()? {
             e.visit(&mut f);
         }
-        let (all, s) = f.finish_sampled();
+        let (all, s) = f.finish_sampled()?;
         add_stats(s);
         Ok(Analysed::Histogram {
             all,
