@@ -39,3 +39,32 @@ pub fn has_v3() -> bool {
         false
     }
 }
+
+/// Runs `body` compiled for the best instruction set this CPU has: x86-64-v3 ([`has_v3`]), else
+/// POPCNT ([`has_popcnt`]), else the baseline. The one dispatch mechanism of the hot loops:
+/// `body` is a closure around an `#[inline(always)]` loop, instantiated (and inlined) once per
+/// feature level here, so callers write no `unsafe` and no per-level copies.
+#[inline(always)]
+pub fn dispatch<R>(body: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        fn v3<R>(body: impl FnOnce() -> R) -> R {
+            body()
+        }
+        #[target_feature(enable = "popcnt")]
+        fn popcnt<R>(body: impl FnOnce() -> R) -> R {
+            body()
+        }
+        if has_v3() {
+            // SAFETY: the CPU supports every x86-64-v3 feature `v3` is compiled for, checked
+            // just above.
+            return unsafe { v3(body) };
+        }
+        if has_popcnt() {
+            // SAFETY: the CPU supports POPCNT, checked just above.
+            return unsafe { popcnt(body) };
+        }
+    }
+    body()
+}

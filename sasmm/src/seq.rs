@@ -40,9 +40,6 @@ use rdtrace::{Event, EventVisitor, Trace};
 use std::collections::HashMap;
 use std::ops::Range;
 
-/// libomp `sched_type` of an unchunked static schedule (`schedule(static)` without a chunk).
-pub const SCHED_STATIC_UNCHUNKED: i32 = 34;
-
 /// One memory access of the sequential run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
@@ -556,7 +553,8 @@ impl<'m> Builder<'m> {
                     ws,
                     schedule,
                     iterations: 0,
-                    chunk: (schedule != SCHED_STATIC_UNCHUNKED).then_some(chunk.max(1) as u64),
+                    chunk: (!rdtrace::Schedule(schedule).is_static_unchunked())
+                        .then_some(chunk.max(1) as u64),
                 });
                 self.ws = Some(WsState {
                     run,

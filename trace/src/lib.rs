@@ -23,11 +23,15 @@ pub mod event;
 pub mod meta;
 pub mod raw;
 pub mod reader;
+pub mod schedule;
 pub mod stream;
+#[cfg(feature = "test-util")]
+pub mod testing;
 pub mod version;
 pub mod writer;
 
 pub use error::{Result, TraceError};
 pub use event::{Event, EventVisitor};
 pub use reader::{OpenOptions, Trace};
+pub use schedule::Schedule;
 pub use stream::LiveTrace;
