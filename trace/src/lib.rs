@@ -16,6 +16,7 @@
 //! pass and every analysis depend on it, never the other way round.
 
 pub mod abi;
+pub mod check;
 pub mod chunk;
 pub mod codec;
 pub mod error;
