@@ -401,7 +401,9 @@ impl ReuseEngine for FastEngine {
     }
 
     fn process(&mut self, blocks: &[u64]) {
-        crate::cpu::dispatch(|| self.process_body(blocks))
+        crate::cpu::dispatch!((this: &mut FastEngine = self, blocks: &[u64] = blocks) -> () {
+            this.process_body(blocks)
+        })
     }
 
     fn finish(self: Box<Self>) -> Histogram {

@@ -180,7 +180,9 @@ fn thread_analysis(
 
 /// Analyses one thread block (dispatching to the best instruction set available).
 fn analyse_block(refs: &[u64], st: usize) -> BlockResult {
-    crate::cpu::dispatch(|| analyse_block_body(refs, st))
+    crate::cpu::dispatch!((refs: &[u64] = refs, st: usize = st) -> BlockResult {
+        analyse_block_body(refs, st)
+    })
 }
 
 /// Analyses one thread block: its NB thread-local traces, then the thread-level merge.

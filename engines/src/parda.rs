@@ -236,7 +236,14 @@ impl Rank<'_> {
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
     ) -> u64 {
-        crate::cpu::dispatch(move || self.run_body(chunk, rx, tx))
+        crate::cpu::dispatch!((
+            this: Rank<'_> = self,
+            chunk: &[u64] = chunk,
+            rx: Option<Receiver<Vec<u64>>> = rx,
+            tx: Option<Sender<Vec<u64>>> = tx,
+        ) -> u64 {
+            this.run_body(chunk, rx, tx)
+        })
     }
 
     // See: PARDA Alg. 3 — analyse the own chunk, then the right neighbour's local infinities;
