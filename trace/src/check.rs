@@ -14,18 +14,18 @@
 //!   in a trace whose program exited normally, nothing is left open at the end of a thread;
 //! * **control flow**: within a call frame, each block entered is a successor of the previous
 //!   block in the metadata CFG; a function's entry block (which has no predecessors in LLVM IR)
-//!   starts a frame, and a block of a function deeper in the frame stack returns to that frame
-//!   (returns are not recorded); a branch event belongs to the current block, and the next block
+//!   starts a frame, a frame whose last block has no successors has returned, and a block of a
+//!   function deeper in the frame stack returns to that frame (returns are not recorded); a branch event belongs to the current block, and the next block
 //!   of the frame is the successor its outcome names.
 
 use crate::meta::ProgramMeta;
 use crate::{Event, EventVisitor, Result, Trace};
 use serde::Serialize;
 
-/// Frames kept per thread; deeper ones are dropped from the bottom (a thread that never
-/// returns through instrumented code, such as an OpenMP worker re-entering outlined functions
-/// from libomp, would otherwise grow its stack without bound).
-const MAX_FRAMES: usize = 4096;
+/// Frames kept per thread (a call depth far beyond what a thread's stack holds); deeper ones are
+/// dropped from the bottom, and a block whose frame was dropped then starts a new frame instead
+/// of counting as a violation.
+const MAX_FRAMES: usize = 1 << 20;
 
 /// Violations listed in a report by default (all are counted).
 pub const DEFAULT_LIST_LIMIT: usize = 100;
@@ -99,6 +99,8 @@ pub struct ThreadChecker<'a> {
     index: u64,
     last_stamp: Option<u64>,
     frames: Vec<Frame>,
+    /// Whether frames were dropped from the bottom (their blocks can no longer be checked).
+    truncated: bool,
     /// Open forks and regions: `(is_fork, region)`.
     regions: Vec<(bool, u32)>,
     /// Open worksharing loops: `(ws, done)` (`done` after `WorkshareNext { more: false }`).
@@ -121,6 +123,7 @@ impl<'a> ThreadChecker<'a> {
             index: 0,
             last_stamp: None,
             frames: Vec::new(),
+            truncated: false,
             regions: Vec::new(),
             workshares: Vec::new(),
         }
@@ -150,6 +153,15 @@ impl<'a> ThreadChecker<'a> {
         if !self.id_ok("block", bb, self.meta.blocks.len()) {
             return;
         }
+        // A frame whose last block has no successors (it ends in `ret` or `unreachable`) has
+        // returned: no block of it can come any more.
+        while self
+            .frames
+            .last()
+            .is_some_and(|f| self.meta.blocks[f.block as usize].successors.is_empty())
+        {
+            self.frames.pop();
+        }
         let function = self.meta.blocks[bb as usize].function;
         let is_entry = self
             .meta
@@ -160,6 +172,7 @@ impl<'a> ThreadChecker<'a> {
             // A call (or a thread's first function): a new frame.
             if self.frames.len() == MAX_FRAMES {
                 self.frames.remove(0);
+                self.truncated = true;
             }
             self.frames.push(Frame {
                 function,
@@ -170,6 +183,14 @@ impl<'a> ThreadChecker<'a> {
         }
         // Returns are not recorded: unwind to the innermost frame of this block's function.
         let Some(depth) = self.frames.iter().rposition(|f| f.function == function) else {
+            if self.truncated {
+                self.frames.push(Frame {
+                    function,
+                    block: bb,
+                    next: None,
+                });
+                return;
+            }
             let name = &self.meta.functions[function as usize].name;
             self.violation(
                 "cfg",
