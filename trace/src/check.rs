@@ -15,7 +15,8 @@
 //! * **control flow**: within a call frame, each block entered is a successor of the previous
 //!   block in the metadata CFG; a function's entry block (which has no predecessors in LLVM IR)
 //!   starts a frame, a frame whose last block has no successors has returned, and a block of a
-//!   function deeper in the frame stack returns to that frame (returns are not recorded); a branch event belongs to the current block, and the next block
+//!   function deeper in the frame stack returns to that frame (returns are not recorded); a
+//!   block reached past frames that have not returned came by `longjmp` and resynchronises; a branch event belongs to the current block, and the next block
 //!   of the frame is the successor its outcome names.
 
 use crate::meta::ProgramMeta;
@@ -198,8 +199,19 @@ impl<'a> ThreadChecker<'a> {
             );
             return;
         };
+        // Frames above that have not returned were left by a non-local jump (`longjmp`): the
+        // jump target's block is not an edge of the CFG, so resynchronise without a check.
+        let jumped = depth + 1 < self.frames.len();
         self.frames.truncate(depth + 1);
         let frame = self.frames[depth];
+        if jumped {
+            self.frames[depth] = Frame {
+                function,
+                block: bb,
+                next: None,
+            };
+            return;
+        }
         self.report.edges_checked += 1;
         let from = &self.meta.blocks[frame.block as usize];
         if !from.successors.contains(&bb) {
@@ -247,7 +259,11 @@ impl<'a> ThreadChecker<'a> {
             .iter()
             .rposition(|f| Some(f.function) == function);
         if let Some(d) = depth {
-            self.frames.truncate(d + 1);
+            if d + 1 < self.frames.len() {
+                // Left unreturned frames: a non-local jump (`longjmp`) into `block`.
+                self.frames.truncate(d + 1);
+                self.frames[d].block = block;
+            }
         }
         match self.frames.last_mut() {
             Some(f) if f.block == block => f.next = Some(target),
