@@ -4,21 +4,19 @@
 //! contents when dropped, unless `RDCC_KEEP_TEMPS=1`, in which case rdcc prints where it is and
 //! leaves it.
 
-use std::fs;
-use std::io;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 
 /// Environment variable that keeps the temporary files when set to `1`.
 pub const KEEP_TEMPS_ENV: &str = "RDCC_KEEP_TEMPS";
 
-/// A temporary directory removed on drop (unless kept).
+/// A temporary directory removed on drop (unless kept): a `tempfile::TempDir` (mode 0700) that
+/// can be left in place.
 #[derive(Debug)]
 pub struct TempDir {
+    /// `None` only during drop.
+    dir: Option<tempfile::TempDir>,
     path: PathBuf,
     keep: bool,
 }
@@ -26,30 +24,23 @@ pub struct TempDir {
 impl TempDir {
     /// Creates a fresh private directory; `keep` leaves it in place on drop.
     pub fn new(keep: bool) -> Result<TempDir> {
-        static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let base = std::env::temp_dir();
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        for attempt in 0..100u32 {
-            let serial = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let name = format!("rdcc-{}-{nanos:08x}-{serial}-{attempt}", std::process::id());
-            let path = base.join(name);
-            match fs::DirBuilder::new().mode(0o700).create(&path) {
-                Ok(()) => return Ok(TempDir { path, keep }),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => {
-                    return Err(e).with_context(|| {
-                        format!("cannot create a temporary directory in {}", base.display())
-                    })
-                }
-            }
-        }
-        anyhow::bail!(
-            "cannot create a temporary directory in {}: names exhausted",
-            base.display()
-        )
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("rdcc-{}-", std::process::id()))
+            .permissions(std::fs::Permissions::from_mode(0o700))
+            .tempdir()
+            .with_context(|| {
+                format!(
+                    "cannot create a temporary directory in {}",
+                    std::env::temp_dir().display()
+                )
+            })?;
+        let path = dir.path().to_path_buf();
+        Ok(TempDir {
+            dir: Some(dir),
+            path,
+            keep,
+        })
     }
 
     /// Creates a temporary directory, kept if `RDCC_KEEP_TEMPS=1`.
@@ -70,18 +61,19 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
+        let Some(dir) = self.dir.take() else { return };
         if self.keep {
+            let _ = dir.keep();
             eprintln!("rdcc: keeping temporary files in {}", self.path.display());
-        } else {
-            // Nothing useful can be done about a failure here; the directory is private.
-            let _ = fs::remove_dir_all(&self.path);
         }
+        // Otherwise `tempfile` removes it; nothing useful can be done about a failure there.
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn directory_is_private_and_removed_on_drop() {

@@ -33,27 +33,32 @@ fn note_alloc(n: usize) {
     PEAK.fetch_max(now, Relaxed);
 }
 
+// SAFETY: every method forwards to `System` with the same arguments and only updates counters.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = System.alloc(l);
+        // SAFETY: the caller's `alloc` contract is passed on unchanged to `System`.
+        let p = unsafe { System.alloc(l) };
         if !p.is_null() {
             note_alloc(l.size());
         }
         p
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(l);
+        // SAFETY: the caller's `alloc_zeroed` contract is passed on unchanged to `System`.
+        let p = unsafe { System.alloc_zeroed(l) };
         if !p.is_null() {
             note_alloc(l.size());
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        System.dealloc(p, l);
+        // SAFETY: `p` was allocated by `System` (every allocation goes through it) with `l`.
+        unsafe { System.dealloc(p, l) };
         CURRENT.fetch_sub(l.size(), Relaxed);
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = System.realloc(p, l, new);
+        // SAFETY: `p` was allocated by `System` with `l`; the caller's contract holds for `new`.
+        let q = unsafe { System.realloc(p, l, new) };
         if !q.is_null() {
             if new >= l.size() {
                 note_alloc(new - l.size());

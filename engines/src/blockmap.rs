@@ -268,6 +268,37 @@ impl BlockMap {
     }
 }
 
+/// A set of block ids (a [`BlockMap`] with unit payload); bounded
+/// engines use it to tell cold misses from capacity misses.
+#[derive(Clone, Default)]
+pub struct BlockSet {
+    table: BlockMap,
+}
+
+impl BlockSet {
+    /// Inserts `key`; returns `true` if it was not present.
+    #[inline]
+    pub fn insert(&mut self, key: u64) -> bool {
+        self.table.insert(key, 0).is_none()
+    }
+
+    /// Whether `key` is present.
+    #[inline]
+    pub fn contains(&self, key: u64) -> bool {
+        self.table.get(key).is_some()
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,5 +348,15 @@ mod tests {
                 assert_eq!(t.get(5), None);
             }
         }
+    }
+
+    #[test]
+    fn set_reports_first_insertion_only() {
+        let mut s = BlockSet::default();
+        assert!(s.insert(7));
+        assert!(!s.insert(7));
+        assert!(s.insert(u64::MAX));
+        assert!(s.contains(u64::MAX));
+        assert_eq!(s.len(), 2);
     }
 }

@@ -39,3 +39,41 @@ pub fn has_v3() -> bool {
         false
     }
 }
+
+/// Runs a hot loop compiled for the best instruction set this CPU has: x86-64-v3 ([`has_v3`]),
+/// else POPCNT ([`has_popcnt`]), else the baseline. The one dispatch mechanism of the hot loops.
+///
+/// `dispatch!((name: Type = value, ...) -> Ret { body })` defines the body once as an
+/// `#[inline(always)]` function of the named parameters and instantiates it inside one
+/// `#[target_feature]` function per level, so the whole loop is compiled for each level (a
+/// closure would not do: LLVM keeps a closure called from three places out of line, compiled for
+/// the baseline). It must be the tail of the calling function (it returns early for the
+/// feature levels). Callers write no `unsafe`; the two `unsafe` calls are here.
+macro_rules! dispatch {
+    (($($arg:ident : $ty:ty = $val:expr),* $(,)?) -> $ret:ty $body:block) => {{
+        #[inline(always)]
+        fn body($($arg: $ty),*) -> $ret $body
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+            fn v3($($arg: $ty),*) -> $ret {
+                body($($arg),*)
+            }
+            #[target_feature(enable = "popcnt")]
+            fn popcnt($($arg: $ty),*) -> $ret {
+                body($($arg),*)
+            }
+            if $crate::cpu::has_v3() {
+                // SAFETY: the CPU supports every x86-64-v3 feature `v3` is compiled for,
+                // checked just above.
+                return unsafe { v3($($val),*) };
+            }
+            if $crate::cpu::has_popcnt() {
+                // SAFETY: the CPU supports POPCNT, checked just above.
+                return unsafe { popcnt($($val),*) };
+            }
+        }
+        body($($val),*)
+    }};
+}
+pub(crate) use dispatch;

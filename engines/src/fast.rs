@@ -21,8 +21,8 @@
 
 use crate::accum::{Deferred, DenseHist};
 use crate::blockmap::BlockMap;
+use crate::blockmap::BlockSet;
 use crate::liveset::{LiveSet, LINE_BITS};
-use crate::table::BlockSet;
 use crate::{Histogram, ReuseEngine};
 
 /// Smallest slot space (slots), so tiny cores do not compact constantly.
@@ -335,25 +335,7 @@ impl FastEngine {
         self.core.heap_bytes() + self.hist.heap_bytes()
     }
 
-    /// [`process_body`](Self::process_body) compiled for x86-64-v3.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    /// # Safety
-    /// The CPU must support the features above ([`crate::cpu::has_v3`]).
-    unsafe fn process_v3(&mut self, blocks: &[u64]) {
-        self.process_body(blocks)
-    }
-
-    /// [`process_body`](Self::process_body) compiled with POPCNT.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    /// # Safety
-    /// The CPU must support POPCNT.
-    unsafe fn process_popcnt(&mut self, blocks: &[u64]) {
-        self.process_body(blocks)
-    }
-
-    /// The per-reference loop; inlined into a POPCNT-enabled and a plain copy.
+    /// The per-reference loop; inlined into each feature level of [`crate::cpu::dispatch`].
     #[inline(always)]
     fn process_body(&mut self, blocks: &[u64]) {
         match self.bound {
@@ -419,20 +401,9 @@ impl ReuseEngine for FastEngine {
     }
 
     fn process(&mut self, blocks: &[u64]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if crate::cpu::has_v3() {
-                // SAFETY: the CPU supports x86-64-v3, checked just above.
-                unsafe { self.process_v3(blocks) };
-                return;
-            }
-            if crate::cpu::has_popcnt() {
-                // SAFETY: the CPU supports POPCNT, checked just above.
-                unsafe { self.process_popcnt(blocks) };
-                return;
-            }
-        }
-        self.process_body(blocks)
+        crate::cpu::dispatch!((this: &mut FastEngine = self, blocks: &[u64] = blocks) -> () {
+            this.process_body(blocks)
+        })
     }
 
     fn finish(self: Box<Self>) -> Histogram {

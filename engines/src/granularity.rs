@@ -30,12 +30,70 @@ impl Granularity {
 
     /// Calls `f` for every block an access of `len` bytes at `addr` touches, in address order.
     #[inline]
-    pub fn for_each_block(self, addr: u64, len: u64, mut f: impl FnMut(u64)) {
-        let s = self.shift();
-        let first = addr >> s;
-        let last = addr.saturating_add(len.max(1) - 1) >> s;
-        for b in first..=last {
-            f(b);
+    pub fn for_each_block(self, addr: u64, len: u64, f: impl FnMut(u64)) {
+        for_each_block(self.shift(), addr, len, f)
+    }
+}
+
+/// Calls `f` for every block of `1 << shift` bytes that an access of `len` bytes at `addr`
+/// touches, in address order (a zero-length access touches the block of `addr`). The one
+/// definition of "which lines does this access touch" for every analysis.
+#[inline(always)]
+pub fn for_each_block(shift: u32, addr: u64, len: u64, mut f: impl FnMut(u64)) {
+    let first = addr >> shift;
+    let last = addr.saturating_add(len.max(1) - 1) >> shift;
+    for b in first..=last {
+        f(b);
+    }
+}
+
+/// A cache-line size in bytes, checked to be a power of two: the one type for `--line` values
+/// and cache configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u32", into = "u32")]
+pub struct LineSize(u32);
+
+/// A line size that is not a power of two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is not a power of two")]
+pub struct BadLineSize(pub u32);
+
+impl LineSize {
+    /// The line size `bytes`, if it is a power of two.
+    pub fn new(bytes: u32) -> Result<LineSize, BadLineSize> {
+        if bytes.is_power_of_two() {
+            Ok(LineSize(bytes))
+        } else {
+            Err(BadLineSize(bytes))
         }
+    }
+
+    /// Bytes per line.
+    pub fn bytes(self) -> u32 {
+        self.0
+    }
+
+    /// Low address bits dropped to get the line address.
+    pub fn shift(self) -> u32 {
+        self.0.trailing_zeros()
+    }
+
+    /// Calls `f` with every line address an access of `len` bytes at `addr` touches.
+    #[inline]
+    pub fn for_each_line(self, addr: u64, len: u64, f: impl FnMut(u64)) {
+        for_each_block(self.shift(), addr, len, f)
+    }
+}
+
+impl TryFrom<u32> for LineSize {
+    type Error = BadLineSize;
+    fn try_from(bytes: u32) -> Result<LineSize, BadLineSize> {
+        LineSize::new(bytes)
+    }
+}
+
+impl From<LineSize> for u32 {
+    fn from(l: LineSize) -> u32 {
+        l.0
     }
 }

@@ -33,9 +33,9 @@
 //! a trace boundary are approximated. The engine declares itself inexact.
 
 use crate::accum::{truncate, DenseHist};
-use crate::table::FastMap;
 use crate::{Histogram, ReuseEngine};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap as FastMap;
 use std::collections::BTreeMap;
 
 /// HP-RDA parameters.
@@ -178,22 +178,11 @@ fn thread_analysis(
     count
 }
 
-/// Analyses one thread block (dispatching to a POPCNT-enabled copy when available).
+/// Analyses one thread block (dispatching to the best instruction set available).
 fn analyse_block(refs: &[u64], st: usize) -> BlockResult {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::has_popcnt() {
-        // SAFETY: the CPU supports POPCNT, checked just above.
-        return unsafe { analyse_block_popcnt(refs, st) };
-    }
-    analyse_block_body(refs, st)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-/// # Safety
-/// The CPU must support POPCNT.
-unsafe fn analyse_block_popcnt(refs: &[u64], st: usize) -> BlockResult {
-    analyse_block_body(refs, st)
+    crate::cpu::dispatch!((refs: &[u64] = refs, st: usize = st) -> BlockResult {
+        analyse_block_body(refs, st)
+    })
 }
 
 /// Analyses one thread block: its NB thread-local traces, then the thread-level merge.

@@ -19,17 +19,20 @@ pub mod naive;
 pub mod olken;
 pub mod parda;
 pub mod shards;
+pub mod rng;
 pub mod table;
 pub mod workload;
 
 pub use fast::{FastCore, FastEngine};
-pub use granularity::Granularity;
+pub use granularity::{Granularity, LineSize};
 pub use histogram::Histogram;
 pub use hprda::{histogram_error, HpRdaConfig, HpRdaEngine};
 pub use naive::NaiveEngine;
 pub use olken::OlkenEngine;
 pub use parda::{PardaConfig, PardaEngine};
 pub use shards::{SampleStats, ShardsConfig, ShardsEngine};
+pub use rng::SplitMix64;
+pub use table::mix64;
 
 use std::fmt;
 use std::str::FromStr;

@@ -12,8 +12,9 @@
 //! compared with, so it is a faithful textbook structure rather than a tuned one.
 
 use crate::accum::DenseHist;
-use crate::table::{BlockSet, FastMap};
+use crate::blockmap::BlockSet;
 use crate::{Histogram, ReuseEngine};
+use rustc_hash::FxHashMap as FastMap;
 
 const NIL: u32 = u32::MAX;
 

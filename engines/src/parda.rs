@@ -46,8 +46,8 @@
 //! The histogram equals the sequential exact one for every thread count and chunk size.
 
 use crate::accum::{Deferred, DenseHist};
+use crate::blockmap::BlockSet;
 use crate::fast::FastCore;
-use crate::table::BlockSet;
 use crate::{Histogram, ReuseEngine};
 use std::sync::mpsc::{channel, Receiver, Sender};
 
@@ -263,44 +263,14 @@ impl Rank<'_> {
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
     ) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if crate::cpu::has_v3() {
-                // SAFETY: the CPU supports x86-64-v3, checked just above.
-                return unsafe { self.run_v3(chunk, rx, tx) };
-            }
-            if crate::cpu::has_popcnt() {
-                // SAFETY: the CPU supports POPCNT, checked just above.
-                return unsafe { self.run_popcnt(chunk, rx, tx) };
-            }
-        }
-        self.run_body(chunk, rx, tx)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    /// # Safety
-    /// The CPU must support the features above ([`crate::cpu::has_v3`]).
-    unsafe fn run_v3(
-        self,
-        chunk: &[u64],
-        rx: Option<Receiver<Vec<u64>>>,
-        tx: Option<Sender<Vec<u64>>>,
-    ) -> u64 {
-        self.run_body(chunk, rx, tx)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    /// # Safety
-    /// The CPU must support POPCNT.
-    unsafe fn run_popcnt(
-        self,
-        chunk: &[u64],
-        rx: Option<Receiver<Vec<u64>>>,
-        tx: Option<Sender<Vec<u64>>>,
-    ) -> u64 {
-        self.run_body(chunk, rx, tx)
+        crate::cpu::dispatch!((
+            this: Rank<'_> = self,
+            chunk: &[u64] = chunk,
+            rx: Option<Receiver<Vec<u64>>> = rx,
+            tx: Option<Sender<Vec<u64>>> = tx,
+        ) -> u64 {
+            this.run_body(chunk, rx, tx)
+        })
     }
 
     // See: PARDA Alg. 3 — analyse the own chunk, then the right neighbour's local infinities;

@@ -9,10 +9,9 @@
 //!   an 8-bucket group (128 bytes, two cache lines) and only the remaining bits are hashed to pick
 //!   the group. Consecutive blocks (sweeps over an array, the common case in real traces) then
 //!   share cache lines, while strided or clustered patterns are still spread by the mixer.
-//! * [`FastHasher`]/[`FastBuild`]: a tiny multiplicative hasher for the places where a `HashMap`
-//!   with a value type other than `u32` is simpler (Olken baseline, HP-RDA tables).
-
-use std::hash::{BuildHasher, Hasher};
+//!
+//! Plain `HashMap`s elsewhere (Olken baseline, HP-RDA tables, paths, simt) use
+//! `rustc_hash::FxHashMap`; [`mix64`] is the one bit mixer of the workspace.
 
 /// Marker for an empty bucket. A real block equal to it is kept out of line in `max_key`.
 const EMPTY: u64 = u64::MAX;
@@ -268,77 +267,6 @@ pub fn prefetch_read<T>(p: *const T) {
     let _ = p;
 }
 
-/// A set of block ids (a [`BlockMap`](crate::blockmap::BlockMap) with unit payload); bounded
-/// engines use it to tell cold misses from capacity misses.
-#[derive(Clone, Default)]
-pub struct BlockSet {
-    table: crate::blockmap::BlockMap,
-}
-
-impl BlockSet {
-    /// Inserts `key`; returns `true` if it was not present.
-    #[inline]
-    pub fn insert(&mut self, key: u64) -> bool {
-        self.table.insert(key, 0).is_none()
-    }
-
-    /// Whether `key` is present.
-    #[inline]
-    pub fn contains(&self, key: u64) -> bool {
-        self.table.get(key).is_some()
-    }
-
-    /// Number of keys.
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-}
-
-/// A multiplicative hasher for integer keys (only `write_u64`/`write_usize` are fast paths).
-#[derive(Clone, Copy, Default)]
-pub struct FastHasher(u64);
-
-impl Hasher for FastHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        mix64(self.0)
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0 ^ i).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-}
-
-/// `BuildHasher` for [`FastHasher`].
-#[derive(Clone, Copy, Default)]
-pub struct FastBuild;
-
-impl BuildHasher for FastBuild {
-    type Hasher = FastHasher;
-    #[inline]
-    fn build_hasher(&self) -> FastHasher {
-        FastHasher(0)
-    }
-}
-
-/// `HashMap` keyed by block id with [`FastBuild`].
-pub type FastMap<K, V> = std::collections::HashMap<K, V, FastBuild>;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,15 +302,5 @@ mod tests {
             n += 1;
         });
         assert_eq!(n, m.len());
-    }
-
-    #[test]
-    fn set_reports_first_insertion_only() {
-        let mut s = BlockSet::default();
-        assert!(s.insert(7));
-        assert!(!s.insert(7));
-        assert!(s.insert(u64::MAX));
-        assert!(s.contains(u64::MAX));
-        assert_eq!(s.len(), 2);
     }
 }

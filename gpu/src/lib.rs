@@ -22,8 +22,8 @@
 //!   engine so both round identically).
 
 use rdengines::hprda::finish_histogram;
-use rdengines::table::FastMap;
 use rdengines::{Histogram, HpRdaConfig, ReuseEngine};
+use rustc_hash::FxHashMap as FastMap;
 use std::collections::BTreeMap;
 
 /// Errors of the GPU back end.

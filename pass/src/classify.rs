@@ -249,7 +249,7 @@ impl<'a> Classifier<'a> {
                 None => Derivation::shared(label),
             });
         }
-        let stored: Vec<ValueRef> = stores_to(slot)
+        let stored: Vec<ValueRef> = ir::stores_to(slot)
             .into_iter()
             .filter_map(|s| ir::operand(s, 0))
             .collect();
@@ -272,16 +272,6 @@ impl<'a> Classifier<'a> {
             )))
         }
     }
-}
-
-/// The `store` instructions whose address is exactly `slot`.
-pub(crate) fn stores_to(slot: ValueRef) -> Vec<ValueRef> {
-    ir::users(slot)
-        .into_iter()
-        .filter(|&u| {
-            ir::opcode(u) == Some(LLVMOpcode::LLVMStore) && ir::operand(u, 1) == Some(slot)
-        })
-        .collect()
 }
 
 /// The pointer an integer was computed from: `ptrtoint p`, or `ptrtoint p` plus/minus/masked by

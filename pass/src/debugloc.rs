@@ -67,17 +67,7 @@ impl FileTable {
 
     /// Formats a location as `file:line:col`, or `?` when unknown.
     pub(crate) fn format(&self, loc: Option<SourceLoc>) -> String {
-        match loc {
-            Some(l) if l.line > 0 => {
-                let file = self
-                    .files
-                    .get(l.file as usize)
-                    .map(String::as_str)
-                    .unwrap_or("?");
-                format!("{file}:{}:{}", l.line, l.col)
-            }
-            _ => "?".to_string(),
-        }
+        rdtrace::meta::format_loc(&self.files, loc)
     }
 
     /// The file names, in id order.

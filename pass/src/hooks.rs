@@ -22,26 +22,46 @@ use rdtrace::abi::{self, IdKind};
 
 use crate::error::PassError;
 
+macro_rules! hook_fns {
+    ($( $(#[$doc:meta])* $konst:ident, $field:ident : $sym:ident ( $($p:ident : $t:ty),* ); )*) => {
+        /// One declared function per hook of [`rdtrace::for_each_hook!`], named after the table's
+        /// field name (generated from the table, so the pass cannot drift from the runtime).
+        pub(crate) struct HookFns<'ctx> {
+            $( pub $field: FunctionValue<'ctx>, )*
+        }
+
+        impl<'ctx> HookFns<'ctx> {
+            /// Declares every hook with the table's C parameter types, returning `void`.
+            fn declare(
+                module: &Module<'ctx>,
+                ty: impl Fn(abi::AbiType) -> BasicTypeEnum<'ctx>,
+            ) -> Result<Self, PassError> {
+                let void = module.get_context().void_type();
+                Ok(HookFns {
+                    $( $field: {
+                        let params = [$(ty(<$t as abi::AbiParam>::TYPE).into()),*];
+                        declare_function(
+                            module,
+                            abi::$konst,
+                            void.fn_type(&params, false),
+                            Declared::Hook,
+                        )?
+                    }, )*
+                })
+            }
+        }
+    };
+}
+
+rdtrace::for_each_hook!(hook_fns);
+
 /// The declared hooks of one module plus its base table.
 pub(crate) struct Hooks<'ctx> {
     ctx: ContextRef<'ctx>,
     /// `[7 x i32]` base table.
     pub bases: GlobalValue<'ctx>,
-    // One field per hook of `rdtrace::abi`, named after the constant that names it.
-    pub register_module: FunctionValue<'ctx>,
-    pub basic_block: FunctionValue<'ctx>,
-    pub access: FunctionValue<'ctx>,
-    pub access_range: FunctionValue<'ctx>,
-    pub branch: FunctionValue<'ctx>,
-    pub omp_fork: FunctionValue<'ctx>,
-    pub omp_join: FunctionValue<'ctx>,
-    pub omp_region_enter: FunctionValue<'ctx>,
-    pub omp_region_exit: FunctionValue<'ctx>,
-    pub omp_for_init: FunctionValue<'ctx>,
-    pub omp_dispatch_next: FunctionValue<'ctx>,
-    pub omp_for_fini: FunctionValue<'ctx>,
-    pub omp_barrier: FunctionValue<'ctx>,
-    pub check: FunctionValue<'ctx>,
+    /// The hooks, one field per entry of the ABI table (also reachable through `Deref`).
+    pub fns: HookFns<'ctx>,
     /// `omp_get_thread_num` (declared when absent).
     pub omp_get_thread_num: FunctionValue<'ctx>,
     /// `omp_get_num_threads` (declared when absent).
@@ -52,14 +72,14 @@ impl<'ctx> Hooks<'ctx> {
     /// Declares every hook with its C signature and `nounwind`, and creates the base table.
     pub(crate) fn declare(module: &Module<'ctx>) -> Result<Self, PassError> {
         let ctx = module.get_context();
-        let void = ctx.void_type();
         let i32t: BasicTypeEnum = ctx.i32_type().into();
         let i64t: BasicTypeEnum = ctx.i64_type().into();
         let ptr: BasicTypeEnum = ctx.ptr_type(AddressSpace::default()).into();
-        let hook = |name: &str, params: &[BasicTypeEnum<'ctx>]| {
-            let params: Vec<_> = params.iter().map(|&p| p.into()).collect();
-            declare_function(module, name, void.fn_type(&params, false), Declared::Hook)
-        };
+        let fns = HookFns::declare(module, |t| match t {
+            abi::AbiType::I32 => i32t,
+            abi::AbiType::I64 => i64t,
+            abi::AbiType::Ptr => ptr,
+        })?;
         let bases_ty = ctx.i32_type().array_type(IdKind::COUNT as u32);
         let bases = module.add_global(bases_ty, None, abi::MODULE_BASES_GLOBAL);
         bases.set_linkage(Linkage::Internal);
@@ -70,23 +90,7 @@ impl<'ctx> Hooks<'ctx> {
         Ok(Self {
             ctx,
             bases,
-            register_module: hook(abi::REGISTER_MODULE, &[ptr, i64t, ptr])?,
-            basic_block: hook(abi::BASIC_BLOCK, &[i32t])?,
-            access: hook(abi::ACCESS, &[i32t, ptr])?,
-            access_range: hook(abi::ACCESS_RANGE, &[i32t, ptr, i64t])?,
-            branch: hook(abi::BRANCH, &[i32t, i32t])?,
-            omp_fork: hook(abi::OMP_FORK, &[i32t])?,
-            omp_join: hook(abi::OMP_JOIN, &[i32t])?,
-            omp_region_enter: hook(abi::OMP_REGION_ENTER, &[i32t, i32t, i32t])?,
-            omp_region_exit: hook(abi::OMP_REGION_EXIT, &[i32t])?,
-            omp_for_init: hook(
-                abi::OMP_FOR_INIT,
-                &[i32t, i32t, i64t, i64t, i64t, i64t, i64t],
-            )?,
-            omp_dispatch_next: hook(abi::OMP_DISPATCH_NEXT, &[i32t, i32t, i64t, i64t])?,
-            omp_for_fini: hook(abi::OMP_FOR_FINI, &[i32t])?,
-            omp_barrier: hook(abi::OMP_BARRIER, &[])?,
-            check: hook(abi::CHECK, &[])?,
+            fns,
             omp_get_thread_num: declare_function(
                 module,
                 "omp_get_thread_num",
@@ -178,6 +182,13 @@ impl<'ctx> Hooks<'ctx> {
                 "@{name} does not return an integer"
             ))),
         }
+    }
+}
+
+impl<'ctx> std::ops::Deref for Hooks<'ctx> {
+    type Target = HookFns<'ctx>;
+    fn deref(&self) -> &HookFns<'ctx> {
+        &self.fns
     }
 }
 

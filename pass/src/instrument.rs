@@ -69,7 +69,7 @@ impl<'ctx> InlineRecords<'ctx> {
         })
     }
 
-    /// Appends one raw record (`tag << 56 | id`, `value`) at the cursor and advances it:
+    /// Appends one raw record (`raw::head_of(tag, id)`, `value`) at the cursor and advances it:
     /// the inline equivalent of the runtime's `record`.
     fn emit(
         &self,
@@ -96,7 +96,11 @@ impl<'ctx> InlineRecords<'ctx> {
             .build_load(ptr, slot, "rdt.cur")?
             .into_pointer_value();
         let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
-        let head = builder.build_or(wide, i64t.const_int((tag as u64) << 56, false), "rdt.head")?;
+        let head = builder.build_or(
+            wide,
+            i64t.const_int(rdtrace::raw::head_of(tag, 0), false),
+            "rdt.head",
+        )?;
         builder
             .build_store(cur, head)?
             .set_alignment(RECORD_ALIGN)

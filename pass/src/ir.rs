@@ -312,3 +312,11 @@ pub(crate) fn is_vector(ty: LLVMTypeRef) -> bool {
 pub(crate) fn is_scalable_vector(ty: LLVMTypeRef) -> bool {
     type_kind(ty) == LLVMTypeKind::LLVMScalableVectorTypeKind
 }
+
+/// The `store` instructions whose address is exactly `slot`.
+pub(crate) fn stores_to(slot: ValueRef) -> Vec<ValueRef> {
+    users(slot)
+        .into_iter()
+        .filter(|&u| opcode(u) == Some(LLVMOpcode::LLVMStore) && operand(u, 1) == Some(slot))
+        .collect()
+}

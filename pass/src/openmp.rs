@@ -263,7 +263,7 @@ fn forwarded_argument(mut v: ValueRef) -> Option<(ValueRef, u32)> {
                 if ir::value_kind(slot) != ValueKind::Alloca {
                     return None;
                 }
-                let stores = crate::classify::stores_to(slot);
+                let stores = crate::ir::stores_to(slot);
                 let [only] = stores.as_slice() else {
                     return None;
                 };

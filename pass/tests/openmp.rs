@@ -17,11 +17,10 @@ const OUTLINED: [&str; 4] = [
     "phases.omp_outlined",
 ];
 
-/// libomp `kmp_sch_static`, `kmp_sch_dynamic_chunked` and the nonmonotonic modifier bit that
-/// clang sets for `schedule(dynamic, 4)` (OpenMP 5 default).
-const SCHED_STATIC: i32 = 34;
-const SCHED_DYNAMIC_CHUNKED: i32 = 35;
-const SCHED_NONMONOTONIC: i32 = 1 << 30;
+/// libomp `kmp_sch_static`, and `kmp_sch_dynamic_chunked` with the nonmonotonic modifier bit
+/// that clang sets for `schedule(dynamic, 4)` (OpenMP 5 default).
+const SCHED_STATIC: i32 = rdtrace::Schedule::STATIC.0;
+const SCHED_DYNAMIC_NONMONOTONIC: i32 = rdtrace::Schedule::DYNAMIC_CHUNKED.nonmonotonic().0;
 
 #[test]
 fn outlined_and_parallel_functions() {
@@ -149,7 +148,7 @@ fn worksharing_loops_static_and_dynamic() {
             ]
         );
         let schedules: Vec<Option<i32>> = m.workshares.iter().map(|w| w.schedule).collect();
-        let dynamic = SCHED_DYNAMIC_CHUNKED | SCHED_NONMONOTONIC;
+        let dynamic = SCHED_DYNAMIC_NONMONOTONIC;
         assert_eq!(
             schedules,
             [Some(SCHED_STATIC), Some(dynamic), Some(SCHED_STATIC)],

@@ -25,10 +25,10 @@
 //! exact-window count stays [`HistorySummary::aliased`].
 
 use crate::bins::Bins;
-use crate::fxhash::FxHashMap;
 use crate::history::{window_bits, window_exact_key};
 use crate::patterns::{form_patterns, Pattern, PatternConfig};
 use crate::profile::PathProfile;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

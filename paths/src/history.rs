@@ -28,7 +28,7 @@
 //! but different branches are history aliases (Section 4.2). Exact windows are hashed in O(1)
 //! per access with prefix polynomial hashes kept beside the stack.
 
-use crate::fxhash::mix64;
+use rdengines::mix64;
 use rdtrace::meta::{BranchKind, ProgramMeta};
 use serde::{Deserialize, Serialize};
 

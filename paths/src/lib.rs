@@ -1,11 +1,10 @@
 //! Path-based reuse-distance analysis: which execution paths lead to which locality patterns of
 //! a memory instruction, and how those patterns move with the input size.
 //!
-//! Follows "path-based reuse distance analysis" (Fang, Carr, Önder, Wang), see
-//! `papers/path-based-reuse-distance.txt`:
+//! Follows "Path-Based Reuse Distance Analysis" (Fang, Carr, Önder, Wang; CC 2006), by section:
 //!
 //! * [`history`]: the per-thread branch-history stack with loop squashing (Section 3.2);
-//! * [`distance`]: exact cache-line reuse distance of every single reference;
+//! * exact cache-line reuse distance of every single reference: [`rdengines::FastCore`];
 //! * [`bins`] and [`patterns`]: log/1K bins and locality patterns by bin merging (Section 3.1);
 //! * [`profile`]: the trace visitor charging each distance to (instruction, path);
 //! * [`analysis`]: multiple patterns, differentiability by n-bit paths, history aliasing,
@@ -19,16 +18,13 @@
 
 pub mod analysis;
 pub mod bins;
-pub mod distance;
 pub mod error;
-mod fxhash;
 pub mod history;
 pub mod patterns;
 pub mod predict;
 pub mod profile;
 
 pub use analysis::{analyse, group_by_history, PathKey, PathReport};
-pub use distance::ReuseTracker;
 pub use error::{PathsError, Result};
 pub use history::{BranchHistory, SquashPeriod};
 pub use patterns::{form_patterns, Pattern, PatternConfig};

@@ -1,7 +1,7 @@
 //! Collecting per-(instruction, path) reuse distances from a trace.
 //!
 //! [`PathCollector`] is an [`EventVisitor`]: per thread it drives a [`BranchHistory`] and a
-//! [`ReuseTracker`], and charges the cache-line reuse distance of every access to the access's
+//! [`FastCore`], and charges the cache-line reuse distance of every access to the access's
 //! memory instruction and its exact path window of the longest history asked for. Shorter
 //! histories are projections of that window, made afterwards in [`crate::analysis`], so the hot
 //! path does one hash lookup per access whatever the number of history lengths. Memory is
@@ -12,13 +12,13 @@
 //! stack (private reuse, as on the paper's sequential runs); their keys share one table.
 
 use crate::bins::Bins;
-use crate::distance::ReuseTracker;
 use crate::error::{PathsError, Result};
-use crate::fxhash::FxHashMap;
 use crate::history::{BranchHistory, HistoryEntry, SquashPeriod, MAX_HISTORY_BITS};
 use crate::patterns::PatternConfig;
+use rdengines::FastCore;
 use rdtrace::meta::ProgramMeta;
 use rdtrace::{EventVisitor, Trace};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 /// Options of the path-based analysis.
@@ -52,7 +52,7 @@ impl Default for PathConfig {
 impl PathConfig {
     /// Checks the values and returns the longest history.
     pub fn validate(&self) -> Result<u32> {
-        if self.line == 0 || !self.line.is_power_of_two() {
+        if rdengines::LineSize::new(self.line).is_err() {
             return Err(PathsError::Config(format!(
                 "line size must be a power of two (got {})",
                 self.line
@@ -136,7 +136,7 @@ pub struct PathCollector {
     shift: u32,
     mem_instrs: u32,
     history: BranchHistory,
-    tracker: ReuseTracker,
+    tracker: FastCore,
     index: FxHashMap<(u32, u64), u32>,
     records: Vec<PathRecord>,
     accesses: u64,
@@ -155,7 +155,7 @@ impl PathCollector {
             shift: config.line.trailing_zeros(),
             mem_instrs: meta.mem_instrs.len() as u32,
             history: BranchHistory::new(meta, config.line, config.squash),
-            tracker: ReuseTracker::new(),
+            tracker: FastCore::untracked(0),
             index: FxHashMap::default(),
             records: Vec::new(),
             accesses: 0,
@@ -173,7 +173,7 @@ impl PathCollector {
     /// Starts a new thread: fresh history stack and reuse stack.
     pub fn begin_thread(&mut self) {
         self.history.reset();
-        self.tracker = ReuseTracker::new();
+        self.tracker = FastCore::untracked(0);
         self.threads += 1;
     }
 
@@ -227,10 +227,8 @@ impl EventVisitor for PathCollector {
         self.history.access(mi);
         let r = self.record_for(mi);
         self.accesses += 1;
-        let first = addr >> self.shift;
-        let last = addr.saturating_add(len.max(1) - 1) >> self.shift;
         let rec = &mut self.records[r];
-        for line in first..=last {
+        rdengines::granularity::for_each_block(self.shift, addr, len, |line| {
             self.references += 1;
             // See: Section 3.1 — backward reuse distance at cache-line granularity.
             match self.tracker.access(line) {
@@ -240,7 +238,7 @@ impl EventVisitor for PathCollector {
                     self.cold += 1;
                 }
             }
-        }
+        });
     }
 }
 

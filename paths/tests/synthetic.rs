@@ -2,9 +2,7 @@
 //! one arm per thread, with every expected number derived by hand.
 
 use rdpaths::{analyse, profile_trace, PathConfig, PatternConfig, SquashPeriod};
-use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
 use rdtrace::meta::*;
-use rdtrace::writer::TraceWriter;
 use rdtrace::{Event, Trace};
 
 /// Blocks: 0 entry with the if (br 0: outcome 0 → block 1, 1 → block 2); 1 = loop 0 body
@@ -129,26 +127,7 @@ fn events(arm: u32) -> Vec<Event> {
 fn figure2_in_miniature() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mini.rdtrace");
-    let mut w = TraceWriter::new(
-        std::fs::File::create(&path).unwrap(),
-        &ProgramInfo::default(),
-    )
-    .unwrap();
-    w.module(&module()).unwrap();
-    for t in 0..2 {
-        w.thread(&ThreadInfo {
-            thread: t,
-            ..Default::default()
-        })
-        .unwrap();
-        w.events(t, &events(t)).unwrap();
-    }
-    w.finish(&ExitInfo {
-        reason: ExitReason::Exit,
-        end_time: 0,
-        events_recorded: vec![],
-    })
-    .unwrap();
+    rdtrace::testing::write_trace(&path, &module(), &[events(0), events(1)]).unwrap();
     let trace = Trace::open(&path).unwrap();
     let cfg = PathConfig {
         line: 64,

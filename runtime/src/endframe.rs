@@ -55,6 +55,7 @@ pub fn new_thread_index() -> u32 {
     let have = if cur.is_null() {
         0
     } else {
+        // SAFETY: a non-null `END_BUF` points to a leaked buffer, never freed.
         unsafe { &*cur }.len
     };
     if have < need {

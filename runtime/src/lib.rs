@@ -10,6 +10,7 @@
 //! Architecture invariant: depends only on `rdtrace` (format) and libc-level crates; nothing
 //! here may panic across the C boundary or allocate on the hot path.
 
+mod abi_check;
 mod clock;
 mod config;
 mod endframe;

@@ -136,6 +136,7 @@ pub fn write_parts(parts: &[&[u8]], from_signal: bool) {
     // async-signal-safe.
     let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
     if stream {
+        // SAFETY: as above: plain-data signal sets, async-signal-safe calls.
         unsafe {
             let mut block: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut block);

@@ -421,6 +421,7 @@ fn register_current_thread() -> *const ThreadState {
         let p = slot.load(Ordering::Acquire);
         // Safety: states are never freed.
         if !p.is_null()
+            // SAFETY: a non-null slot points to a state, and states are never freed.
             && unsafe { &*p }
                 .in_use
                 .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)

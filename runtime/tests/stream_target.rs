@@ -88,6 +88,7 @@ fn run_piped(iters: &str, slow_every: u64) -> (Vec<Vec<Event>>, Trace, tempfile:
     // Safety: closing our copy of the write end; r is ours.
     unsafe { libc::close(w) };
     let input = Slow {
+        // SAFETY: `r` is the read end of our own pipe, owned by nothing else.
         inner: unsafe { std::fs::File::from_raw_fd(r) },
         reads: 0,
         every: slow_every,

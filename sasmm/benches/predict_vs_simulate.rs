@@ -101,6 +101,7 @@ fn run_child(cmd: &mut Command) -> (Cost, String) {
     // SAFETY: `rusage` is plain data filled in by the kernel; `pid` is our own child, which
     // `std` has not reaped (we never call `wait` on it).
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above: valid out-pointers, our own unreaped child.
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
     let wall = t.elapsed();
     assert!(

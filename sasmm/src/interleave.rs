@@ -14,7 +14,7 @@
 
 use crate::error::SasmmError;
 use crate::mimic::MimickedTrace;
-use rdengines::workload::SplitMix64;
+use rdengines::SplitMix64;
 
 /// How accesses of concurrently running cores are interleaved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

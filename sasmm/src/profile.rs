@@ -14,7 +14,7 @@ use crate::interleave::{for_each_shared_access, Interleave};
 use crate::mimic::MimickedTrace;
 use crate::model::Profile;
 use crate::seq::SequentialTrace;
-use rdengines::workload::SplitMix64;
+use rdengines::SplitMix64;
 use rdengines::{FastCore, Histogram};
 
 /// How basic blocks are weighted in eq. 4.

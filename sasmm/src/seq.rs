@@ -54,9 +54,6 @@ use std::ops::Range;
 /// handed over (see the module documentation).
 pub const STREAM_FLUSH_ACCESSES: usize = 1 << 16;
 
-/// libomp `sched_type` of an unchunked static schedule (`schedule(static)` without a chunk).
-pub const SCHED_STATIC_UNCHUNKED: i32 = 34;
-
 /// One memory access of the sequential run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
@@ -679,7 +676,8 @@ impl<'m, 's> Builder<'m, 's> {
                     ws,
                     schedule,
                     iterations: 0,
-                    chunk: (schedule != SCHED_STATIC_UNCHUNKED).then_some(chunk.max(1) as u64),
+                    chunk: (!rdtrace::Schedule(schedule).is_static_unchunked())
+                        .then_some(chunk.max(1) as u64),
                 });
                 self.ws = Some(WsState {
                     run,

@@ -14,8 +14,8 @@
 
 use crate::error::{Result, SimtError};
 use crate::grid::{BlockStream, Kernel};
-use crate::hash::FastMap;
 use crate::mi::MemInstr;
+use rustc_hash::FxHashMap as FastMap;
 use std::io::{BufRead, Write};
 
 /// Name in the header line.

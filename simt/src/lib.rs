@@ -23,7 +23,6 @@
 pub mod error;
 pub mod gpu_text;
 pub mod grid;
-mod hash;
 pub mod mi;
 pub mod openmp;
 pub mod oracle;

@@ -36,11 +36,11 @@
 
 use crate::error::{Result, SimtError};
 use crate::grid::{BlockStream, Kernel};
-use crate::hash::FastMap;
 use crate::mi::{Granularity, MemInstr};
 use rdtrace::event::{Event, EventVisitor};
 use rdtrace::meta::{VarClass, WorkshareKind};
 use rdtrace::Trace;
+use rustc_hash::FxHashMap as FastMap;
 use serde::{Deserialize, Serialize};
 
 /// Which threads issue an MI together.
@@ -126,9 +126,6 @@ pub struct OpenMpImport {
     /// Loops that were skipped.
     pub skipped: Vec<SkippedLoop>,
 }
-
-/// libomp's `kmp_sch_static_chunked`.
-const SCHED_STATIC_CHUNKED: i32 = 33;
 
 /// Accesses of one launch, gathered over all OpenMP threads.
 #[derive(Default)]
@@ -224,7 +221,9 @@ impl EventVisitor for Collector<'_> {
                 accum.omp_threads += 1;
                 let kind = self.kinds.get(ws as usize).copied();
                 let mut header = self.headers.get(ws as usize).copied().flatten();
-                if kind == Some(WorkshareKind::Static) && schedule == SCHED_STATIC_CHUNKED {
+                if kind == Some(WorkshareKind::Static)
+                    && rdtrace::Schedule(schedule).is_static_chunked()
+                {
                     if !self.chunked.contains(&ws) {
                         self.chunked.push(ws);
                     }

@@ -10,8 +10,8 @@
 //! exactly `Σ_p DS_pj`. The work is the number of (address, earlier occurrence) pairs, and with a
 //! window (`max_rd = W`) only occurrences in the last W MIs are visited.
 
-use crate::hash::FastMap;
 use crate::mi::{AddressArray, MemInstr};
+use rustc_hash::FxHashMap as FastMap;
 use serde::{Deserialize, Serialize};
 
 /// The DS-vs-RD histogram of one or more MI streams.

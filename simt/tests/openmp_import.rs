@@ -4,12 +4,10 @@
 //! and loops the rule cannot handle are reported as skipped.
 
 use rdsimt::openmp::{import_trace, MiScope, SimtConfig};
-use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
 use rdtrace::meta::{
     AccessKind, BlockMeta, FunctionMeta, LoopMeta, MemInstrMeta, ModuleMeta, RegionMeta, VarClass,
     WorkshareKind, WorkshareMeta,
 };
-use rdtrace::writer::TraceWriter;
 use rdtrace::{Event, Trace};
 
 /// Blocks: 0 entry, 1 header of loop 0 (static ws 0), 2 header of loop 1 (dispatch ws 1),
@@ -176,23 +174,7 @@ fn thread_events(t: u32) -> Vec<Event> {
 
 fn write_trace(dir: &std::path::Path) -> std::path::PathBuf {
     let path = dir.join("synthetic.rdtrace");
-    let f = std::fs::File::create(&path).unwrap();
-    let mut w = TraceWriter::new(f, &ProgramInfo::default()).unwrap();
-    w.module(&module()).unwrap();
-    for t in 0..2 {
-        w.thread(&ThreadInfo {
-            thread: t,
-            ..Default::default()
-        })
-        .unwrap();
-        w.events(t, &thread_events(t)).unwrap();
-    }
-    w.finish(&ExitInfo {
-        reason: ExitReason::Exit,
-        end_time: 0,
-        events_recorded: vec![],
-    })
-    .unwrap();
+    rdtrace::testing::write_trace(&path, &module(), &[thread_events(0), thread_events(1)]).unwrap();
     path
 }
 

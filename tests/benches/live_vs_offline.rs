@@ -57,6 +57,7 @@ fn run(cmd: &mut Command, stdout_path: &Path, stderr_path: &Path) -> (Duration, 
     let mut status = 0;
     // Safety: rusage is plain data that wait4 fills in; the pid is our own child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` and `status` are valid for writes; the pid is our own unreaped child.
     let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
     let d = t.elapsed();
     assert_eq!(pid, child.id() as i32);

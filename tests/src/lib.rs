@@ -97,7 +97,28 @@ pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    cmd.output().unwrap()
+    let out = cmd.output().unwrap();
+    check_invariants(trace);
+    out
+}
+
+/// Runs the trace invariant checker (`rda-report check`'s library, [`rdtrace::check`]) on the
+/// trace at `path` and panics with the violations if any invariant is broken. Every trace an e2e
+/// test produces through [`run_traced`] or [`build_and_trace`] goes through it; a missing or
+/// unreadable trace is left to the test (some check exactly that).
+pub fn check_invariants(path: &Path) {
+    let Ok(trace) = Trace::open(path) else {
+        return;
+    };
+    let report = rdtrace::check::check_trace(&trace, 20)
+        .unwrap_or_else(|e| panic!("checking {}: {e}", path.display()));
+    assert!(
+        report.is_clean(),
+        "{}: {} invariant violation(s), first ones: {:#?}",
+        path.display(),
+        report.violations_total,
+        report.violations
+    );
 }
 
 /// Runs `rda-report args…`; returns (status ok, stdout, stderr).
@@ -111,6 +132,33 @@ pub fn rda_report(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
     )
+}
+
+/// Builds `rel` (under test-programs/) with `flags` into a temp dir, runs it traced with `env`,
+/// checks it succeeded, and returns the directory (keep it alive) and the trace's path.
+pub fn trace_program(
+    rel: &str,
+    flags: &[&str],
+    env: &[(&str, &str)],
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("prog");
+    rdcc(&[program(rel)], flags, &exe);
+    let trace = dir.path().join("prog.rdtrace");
+    let out = run_traced(&exe, &trace, env);
+    assert!(
+        out.status.success(),
+        "{rel} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (dir, trace)
+}
+
+/// Runs `rda-report args…`, checks it succeeded, and parses its standard output as JSON.
+pub fn rda_report_json(args: &[&str]) -> serde_json::Value {
+    let (ok, out, err) = rda_report(args);
+    assert!(ok, "rda-report {args:?} failed: {err}");
+    serde_json::from_str(&out).unwrap()
 }
 
 /// Builds `rel` (under test-programs/) with `flags` into a temp dir, runs it traced with `env`,

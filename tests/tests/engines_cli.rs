@@ -2,25 +2,15 @@
 
 use rdtools_e2e::*;
 
-fn histogram_json(args: &[&str]) -> serde_json::Value {
-    let (ok, out, err) = rda_report(args);
-    assert!(ok, "rda-report {args:?} failed: {err}");
-    serde_json::from_str(&out).unwrap()
-}
+use rdtools_e2e::rda_report_json as histogram_json;
 
 #[test]
 fn every_exact_engine_gives_the_same_histogram_on_a_real_trace() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("p");
-    rdcc(
-        &[program("basic/omp_reduction.c")],
+    let (_dir, tp) = trace_program(
+        "basic/omp_reduction.c",
         &["-fopenmp", "-O1", "-DN=20000"],
-        &exe,
+        &[("OMP_NUM_THREADS", "2")],
     );
-    let tp = dir.path().join("t.rdtrace");
-    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")])
-        .status
-        .success());
     let t = tp.to_str().unwrap();
     let fast = histogram_json(&["histogram", t, "--json", "--per-thread"]);
     for engine in ["olken", "naive"] {

@@ -28,17 +28,11 @@ fn json(args: &[&str]) -> serde_json::Value {
 /// histogram for several ST/NB settings, with and without the adjustment.
 #[test]
 fn gpu_engine_equals_cpu_hprda_on_a_real_trace() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("mm");
-    rdcc(
-        &[program("kernels/matmul.c")],
+    let (_dir, tp) = trace_program(
+        "kernels/matmul.c",
         &["-fopenmp", "-O1", "-DN=24"],
-        &exe,
+        &[("OMP_NUM_THREADS", "2")],
     );
-    let tp = dir.path().join("t.rdtrace");
-    assert!(run_traced(&exe, &tp, &[("OMP_NUM_THREADS", "2")])
-        .status
-        .success());
     let t = tp.to_str().unwrap();
     for (st, nb) in [("64", "4"), ("2048", "64"), ("7", "3")] {
         for extra in [&[][..], &["--no-adjust"][..], &["--per-thread"][..]] {

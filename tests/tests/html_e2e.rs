@@ -188,42 +188,11 @@ fn page_renders_every_section_in_chromium() {
 /// of `accesses / 4` lines (so distances, and with them the number of log2 bins, grow with the
 /// length), written with rdtrace's writer.
 fn synthetic_trace(path: &Path, accesses: u64) {
-    let mem = |line| MemInstrMeta {
-        block: 0,
-        kind: AccessKind::Load,
-        size: 8,
-        vector: false,
-        loc: Some(SourceLoc {
-            file: 0,
-            line,
-            col: 1,
-        }),
-        class: VarClass::Shared,
-        derivation: "global @A".into(),
-    };
+    let mem = |line| rdtrace::testing::load8(0, rdtrace::testing::at(0, line));
     let module = ModuleMeta {
-        name: "synthetic".into(),
-        files: vec!["synthetic.c".into()],
-        functions: vec![FunctionMeta {
-            name: "main".into(),
-            loc: None,
-            outlined: false,
-            parallel: false,
-            first_block: 0,
-            num_blocks: 1,
-        }],
-        blocks: vec![BlockMeta {
-            function: 0,
-            name: "entry".into(),
-            loc: None,
-            parallel: false,
-            successors: vec![],
-            loop_id: None,
-            first_mem_instr: 0,
-            num_mem_instrs: 3,
-        }],
+        content_hash: 0,
         mem_instrs: vec![mem(10), mem(11), mem(12)],
-        ..Default::default()
+        ..rdtrace::testing::one_block_module("synthetic", 3)
     };
     let mut w = TraceWriter::new(
         std::io::BufWriter::new(std::fs::File::create(path).unwrap()),

@@ -5,50 +5,132 @@
 //! All ids passed to the hooks are *global* ids: the pass loads the module's id bases from the
 //! module's base table (filled in by [`REGISTER_MODULE`]) and adds its module-local id.
 
-/// `void __rdt_register_module(const uint8_t *blob, uint64_t blob_len, uint32_t *bases)`.
-///
-/// Called from the module constructor of every instrumented translation unit. `blob` is the
-/// module's metadata blob ([`crate::meta::ModuleMeta::to_blob`]); `bases` points to the module's
-/// table of [`IdKind::COUNT`] `u32` bases that the runtime fills in before returning.
-pub const REGISTER_MODULE: &str = "__rdt_register_module";
-/// `void __rdt_bb(uint32_t bb)`: entry of basic block `bb` (at its first non-PHI instruction).
-pub const BASIC_BLOCK: &str = "__rdt_bb";
-/// `void __rdt_access(uint32_t mi, const void *addr)`: memory instruction `mi` touches
-/// `addr` with the static size recorded in its metadata.
-pub const ACCESS: &str = "__rdt_access";
-/// `void __rdt_access_range(uint32_t mi, const void *addr, uint64_t len)`: memory instruction
-/// `mi` touches `len` bytes from `addr` (memcpy/memmove/memset, or a size known only at run time).
-pub const ACCESS_RANGE: &str = "__rdt_access_range";
-/// `void __rdt_branch(uint32_t br, uint32_t outcome)`: branch `br` went to successor number
-/// `outcome` (index into its metadata successor list).
-pub const BRANCH: &str = "__rdt_branch";
-/// `void __rdt_omp_fork(uint32_t region)`: the encountering thread is about to call
-/// `__kmpc_fork_call` for `region`.
-pub const OMP_FORK: &str = "__rdt_omp_fork";
-/// `void __rdt_omp_join(uint32_t region)`: `__kmpc_fork_call` for `region` returned.
-pub const OMP_JOIN: &str = "__rdt_omp_join";
-/// `void __rdt_omp_region_enter(uint32_t region, int32_t thread_num, int32_t num_threads)`:
-/// entry of the outlined function of `region`; the arguments come from `omp_get_thread_num()` and
-/// `omp_get_num_threads()` called by the instrumented code.
-pub const OMP_REGION_ENTER: &str = "__rdt_omp_region_enter";
-/// `void __rdt_omp_region_exit(uint32_t region)`: return of the outlined function of `region`.
-pub const OMP_REGION_EXIT: &str = "__rdt_omp_region_exit";
-/// `void __rdt_omp_for_init(uint32_t ws, int32_t schedule, int64_t lower, int64_t upper,
-/// int64_t stride, int64_t incr, int64_t chunk)`: after `__kmpc_for_static_init_*` (the bounds
-/// this thread received) or `__kmpc_dispatch_init_*` (the whole loop's bounds).
-pub const OMP_FOR_INIT: &str = "__rdt_omp_for_init";
-/// `void __rdt_omp_dispatch_next(uint32_t ws, int32_t more, int64_t lower, int64_t upper)`: after
-/// `__kmpc_dispatch_next_*` returned `more` with the chunk `[lower, upper]`.
-pub const OMP_DISPATCH_NEXT: &str = "__rdt_omp_dispatch_next";
-/// `void __rdt_omp_for_fini(uint32_t ws)`: after `__kmpc_for_static_fini` / end of a dispatch loop.
-pub const OMP_FOR_FINI: &str = "__rdt_omp_for_fini";
-/// `void __rdt_omp_barrier(void)`: after `__kmpc_barrier` returned.
-pub const OMP_BARRIER: &str = "__rdt_omp_barrier";
+/// The hook table: every `extern "C"` hook with its parameter names and Rust types, the one
+/// definition both sides are generated from. `for_each_hook!(m)` calls the macro `m` with one
+/// entry `CONST, field: symbol(param: type, ...);` per hook (docs first); this module turns it
+/// into the name constants and [`HOOKS`], the runtime asserts at compile time that it defines
+/// each symbol with exactly these parameter types, and the pass declares each hook from it. A
+/// rename or a signature change on one side therefore fails to compile.
+#[macro_export]
+macro_rules! for_each_hook {
+    ($m:ident) => {
+        $m! {
+            /// `void __rdt_register_module(const uint8_t *blob, uint64_t blob_len, uint32_t *bases)`.
+            ///
+            /// Called from the module constructor of every instrumented translation unit. `blob` is
+            /// the module's metadata blob ([`crate::meta::ModuleMeta::to_blob`]); `bases` points to
+            /// the module's table of [`IdKind::COUNT`] `u32` bases that the runtime fills in before
+            /// returning.
+            REGISTER_MODULE, register_module: __rdt_register_module(blob: *const u8, len: u64, bases: *mut u32);
+            /// `void __rdt_bb(uint32_t bb)`: entry of basic block `bb` (at its first non-PHI
+            /// instruction).
+            BASIC_BLOCK, basic_block: __rdt_bb(bb: u32);
+            /// `void __rdt_access(uint32_t mi, const void *addr)`: memory instruction `mi` touches
+            /// `addr` with the static size recorded in its metadata.
+            ACCESS, access: __rdt_access(mi: u32, addr: *const ::core::ffi::c_void);
+            /// `void __rdt_access_range(uint32_t mi, const void *addr, uint64_t len)`: memory
+            /// instruction `mi` touches `len` bytes from `addr` (memcpy/memmove/memset, or a size
+            /// known only at run time).
+            ACCESS_RANGE, access_range: __rdt_access_range(mi: u32, addr: *const ::core::ffi::c_void, len: u64);
+            /// `void __rdt_branch(uint32_t br, uint32_t outcome)`: branch `br` went to successor
+            /// number `outcome` (index into its metadata successor list).
+            BRANCH, branch: __rdt_branch(br: u32, outcome: u32);
+            /// `void __rdt_omp_fork(uint32_t region)`: the encountering thread is about to call
+            /// `__kmpc_fork_call` for `region`.
+            OMP_FORK, omp_fork: __rdt_omp_fork(region: u32);
+            /// `void __rdt_omp_join(uint32_t region)`: `__kmpc_fork_call` for `region` returned.
+            OMP_JOIN, omp_join: __rdt_omp_join(region: u32);
+            /// `void __rdt_omp_region_enter(uint32_t region, int32_t thread_num, int32_t
+            /// num_threads)`: entry of the outlined function of `region`; the arguments come from
+            /// `omp_get_thread_num()` and `omp_get_num_threads()` called by the instrumented code.
+            OMP_REGION_ENTER, omp_region_enter: __rdt_omp_region_enter(region: u32, thread_num: i32, num_threads: i32);
+            /// `void __rdt_omp_region_exit(uint32_t region)`: return of the outlined function of
+            /// `region`.
+            OMP_REGION_EXIT, omp_region_exit: __rdt_omp_region_exit(region: u32);
+            /// `void __rdt_omp_for_init(uint32_t ws, int32_t schedule, int64_t lower, int64_t
+            /// upper, int64_t stride, int64_t incr, int64_t chunk)`: after
+            /// `__kmpc_for_static_init_*` (the bounds this thread received) or
+            /// `__kmpc_dispatch_init_*` (the whole loop's bounds).
+            OMP_FOR_INIT, omp_for_init: __rdt_omp_for_init(ws: u32, schedule: i32, lower: i64, upper: i64, stride: i64, incr: i64, chunk: i64);
+            /// `void __rdt_omp_dispatch_next(uint32_t ws, int32_t more, int64_t lower, int64_t
+            /// upper)`: after `__kmpc_dispatch_next_*` returned `more` with the chunk
+            /// `[lower, upper]`.
+            OMP_DISPATCH_NEXT, omp_dispatch_next: __rdt_omp_dispatch_next(ws: u32, more: i32, lower: i64, upper: i64);
+            /// `void __rdt_omp_for_fini(uint32_t ws)`: after `__kmpc_for_static_fini` / end of a
+            /// dispatch loop.
+            OMP_FOR_FINI, omp_for_fini: __rdt_omp_for_fini(ws: u32);
+            /// `void __rdt_omp_barrier(void)`: after `__kmpc_barrier` returned.
+            OMP_BARRIER, omp_barrier: __rdt_omp_barrier();
+            /// `void __rdt_check(void)`: makes sure the calling thread's buffer has room for
+            /// [`INLINE_RECORDS_BETWEEN_CHECKS`] more inline records (called after calls and inside
+            /// very long blocks by code that appends records inline).
+            CHECK, check: __rdt_check();
+        }
+    };
+}
 
-/// `void __rdt_check(void)`: makes sure the calling thread's buffer has room for
-/// [`INLINE_RECORDS_BETWEEN_CHECKS`] more inline records (called after calls and inside very
-/// long blocks by code that appends records inline).
-pub const CHECK: &str = "__rdt_check";
+/// C parameter type of a hook as the pass declares it (LLVM has no signedness).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbiType {
+    /// `i32` (`int32_t` / `uint32_t`).
+    I32,
+    /// `i64` (`int64_t` / `uint64_t`).
+    I64,
+    /// `ptr`.
+    Ptr,
+}
+
+/// A Rust parameter type of the hook table and its [`AbiType`].
+pub trait AbiParam {
+    /// The C type.
+    const TYPE: AbiType;
+}
+
+impl AbiParam for u32 {
+    const TYPE: AbiType = AbiType::I32;
+}
+impl AbiParam for i32 {
+    const TYPE: AbiType = AbiType::I32;
+}
+impl AbiParam for u64 {
+    const TYPE: AbiType = AbiType::I64;
+}
+impl AbiParam for i64 {
+    const TYPE: AbiType = AbiType::I64;
+}
+impl<T> AbiParam for *const T {
+    const TYPE: AbiType = AbiType::Ptr;
+}
+impl<T> AbiParam for *mut T {
+    const TYPE: AbiType = AbiType::Ptr;
+}
+
+/// One hook: its symbol and C parameter types (every hook returns `void`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hook {
+    /// Symbol name.
+    pub name: &'static str,
+    /// Parameter types in order.
+    pub params: &'static [AbiType],
+}
+
+macro_rules! define_hooks {
+    ($( $(#[$doc:meta])* $konst:ident, $field:ident : $sym:ident ( $($p:ident : $t:ty),* ); )*) => {
+        $( $(#[$doc])* pub const $konst: &str = stringify!($sym); )*
+
+        /// Every hook name, for tools that check a module or binary for them.
+        pub const ALL_HOOKS: &[&str] = &[$($konst),*];
+
+        /// Every hook with its parameter types, in [`ALL_HOOKS`] order.
+        pub const HOOKS: &[Hook] = &[$(Hook {
+            name: $konst,
+            params: &[$(<$t as AbiParam>::TYPE),*],
+        }),*];
+    };
+}
+
+for_each_hook!(define_hooks);
+
 /// `__thread void *__rdt_cursor`: where the calling thread's next raw record goes. Instrumented
 /// code built with inline records writes a [`crate::raw::RawEvent`] there and advances it by 16
 /// bytes, without a call. The runtime guarantees that after any hook returns there is room for
@@ -66,24 +148,6 @@ pub const INLINE_SLACK_RECORDS: usize = 2048;
 /// Most inline records the pass emits between two hook calls on one path inside a block (a
 /// call's callee can add as many again before its own last hook); half the slack, so both fit.
 pub const INLINE_RECORDS_BETWEEN_CHECKS: usize = 512;
-
-/// Every hook name, for tools that check a module or binary for them.
-pub const ALL_HOOKS: &[&str] = &[
-    REGISTER_MODULE,
-    BASIC_BLOCK,
-    ACCESS,
-    ACCESS_RANGE,
-    BRANCH,
-    OMP_FORK,
-    OMP_JOIN,
-    OMP_REGION_ENTER,
-    OMP_REGION_EXIT,
-    OMP_FOR_INIT,
-    OMP_DISPATCH_NEXT,
-    OMP_FOR_FINI,
-    OMP_BARRIER,
-    CHECK,
-];
 
 /// Name of the module-private global `[IdKind::COUNT x i32]` that holds a module's id bases.
 pub const MODULE_BASES_GLOBAL: &str = "__rdt_module_bases";

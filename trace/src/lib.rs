@@ -16,6 +16,7 @@
 //! pass and every analysis depend on it, never the other way round.
 
 pub mod abi;
+pub mod check;
 pub mod chunk;
 pub mod codec;
 pub mod error;
@@ -23,11 +24,15 @@ pub mod event;
 pub mod meta;
 pub mod raw;
 pub mod reader;
+pub mod schedule;
 pub mod stream;
+#[cfg(feature = "test-util")]
+pub mod testing;
 pub mod version;
 pub mod writer;
 
 pub use error::{Result, TraceError};
 pub use event::{Event, EventVisitor};
 pub use reader::{OpenOptions, Trace};
+pub use schedule::Schedule;
 pub use stream::LiveTrace;

@@ -204,8 +204,8 @@ pub struct WorkshareMeta {
     pub block: u32,
     /// Runtime entry point.
     pub kind: WorkshareKind,
-    /// libomp `sched_type` constant when it is a compile-time constant (34 = static, 33 = static
-    /// chunked, 35 = dynamic chunked, 36 = guided chunked, ...).
+    /// libomp `sched_type` constant when it is a compile-time constant (see
+    /// [`Schedule`](crate::Schedule)).
     pub schedule: Option<i32>,
     /// Chunk size when it is a compile-time constant.
     pub chunk: Option<i64>,
@@ -398,6 +398,22 @@ pub fn blob_counts(blob: &[u8]) -> Result<[u32; IdKind::COUNT], TraceError> {
     Ok(counts)
 }
 
+/// Formats a location as `file:line:col` with `files` the file-name table `loc.file` indexes,
+/// or `?` when unknown (the one formatting of source locations, for the pass's explanations and
+/// every report).
+pub fn format_loc(files: &[String], loc: Option<SourceLoc>) -> String {
+    match loc {
+        Some(l) if l.line > 0 => {
+            let file = files
+                .get(l.file as usize)
+                .map(String::as_str)
+                .unwrap_or("?");
+            format!("{file}:{}:{}", l.line, l.col)
+        }
+        _ => "?".to_string(),
+    }
+}
+
 /// The whole program's metadata: all modules merged, tables indexed by global id.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramMeta {
@@ -523,17 +539,7 @@ impl ProgramMeta {
 
     /// Formats a location as `file:line:col` (or `?` when unknown).
     pub fn format_loc(&self, loc: Option<SourceLoc>) -> String {
-        match loc {
-            Some(l) if l.line > 0 => {
-                let file = self
-                    .files
-                    .get(l.file as usize)
-                    .map(String::as_str)
-                    .unwrap_or("?");
-                format!("{file}:{}:{}", l.line, l.col)
-            }
-            _ => "?".to_string(),
-        }
+        format_loc(&self.files, loc)
     }
 
     /// Whether a block belongs to a parallel region (false for unknown ids).

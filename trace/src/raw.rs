@@ -17,6 +17,20 @@ pub struct RawEvent {
     pub value: u64,
 }
 
+/// Bit position of the tag in [`RawEvent::head`] (the top byte).
+pub const TAG_SHIFT: u32 = 56;
+/// Bit position of the 24-bit aux field in [`RawEvent::head`].
+pub const AUX_SHIFT: u32 = 32;
+/// Mask of the aux field after shifting it down.
+pub const AUX_MASK: u64 = 0xff_ffff;
+
+/// The `head` word of a record without aux: `tag << TAG_SHIFT | id` (what the pass's inline
+/// stores and the encoder's fast path build).
+#[inline(always)]
+pub const fn head_of(tag: u8, id: u32) -> u64 {
+    (tag as u64) << TAG_SHIFT | id as u64
+}
+
 const _: () = assert!(std::mem::size_of::<RawEvent>() == crate::abi::RECORD_SIZE as usize);
 // The pass emits `store ..., align RECORD_ALIGN` at the cursor; LLVM may assume that alignment,
 // so every buffer of records must really have it.
@@ -58,19 +72,19 @@ impl RawEvent {
     #[inline(always)]
     pub const fn new(tag: u8, aux: u32, id: u32, value: u64) -> Self {
         RawEvent {
-            head: (tag as u64) << 56 | ((aux as u64) & 0xff_ffff) << 32 | id as u64,
+            head: head_of(tag, id) | ((aux as u64) & AUX_MASK) << AUX_SHIFT,
             value,
         }
     }
     /// The tag.
     #[inline(always)]
     pub const fn tag(&self) -> u8 {
-        (self.head >> 56) as u8
+        (self.head >> TAG_SHIFT) as u8
     }
     /// The 24-bit aux field.
     #[inline(always)]
     pub const fn aux(&self) -> u32 {
-        ((self.head >> 32) & 0xff_ffff) as u32
+        ((self.head >> AUX_SHIFT) & AUX_MASK) as u32
     }
     /// The id field.
     #[inline(always)]

@@ -9,43 +9,12 @@ use std::path::Path;
 
 /// A module with `n` memory instructions of 8 bytes each in one block.
 fn module(name: &str, n: u32) -> ModuleMeta {
+    let base = rdtrace::testing::one_block_module(name, n);
     ModuleMeta {
-        name: name.into(),
-        content_hash: 7,
-        files: vec![format!("{name}.c")],
-        functions: vec![FunctionMeta {
-            name: "main".into(),
-            loc: None,
-            outlined: false,
-            parallel: false,
-            first_block: 0,
-            num_blocks: 1,
-        }],
         blocks: vec![BlockMeta {
-            function: 0,
-            name: "entry".into(),
-            loc: Some(SourceLoc {
-                file: 0,
-                line: 3,
-                col: 1,
-            }),
-            parallel: false,
-            successors: vec![],
-            loop_id: None,
-            first_mem_instr: 0,
-            num_mem_instrs: n,
+            loc: rdtrace::testing::at(0, 3),
+            ..base.blocks[0].clone()
         }],
-        mem_instrs: (0..n)
-            .map(|_| MemInstrMeta {
-                block: 0,
-                kind: AccessKind::Load,
-                size: 8,
-                vector: false,
-                loc: None,
-                class: VarClass::Shared,
-                derivation: "global @A".into(),
-            })
-            .collect(),
         // Enough branches, regions and worksharing loops for every id `arb_event` makes.
         branches: (0..2500)
             .map(|_| BranchMeta {
@@ -75,7 +44,7 @@ fn module(name: &str, n: u32) -> ModuleMeta {
                 loc: None,
             })
             .collect(),
-        ..Default::default()
+        ..base
     }
 }
 

@@ -14,41 +14,7 @@ use std::rc::Rc;
 
 /// A module with `n` 8-byte loads in one block.
 fn module(n: u32) -> ModuleMeta {
-    ModuleMeta {
-        name: "m".into(),
-        content_hash: 1,
-        files: vec!["m.c".into()],
-        functions: vec![FunctionMeta {
-            name: "main".into(),
-            loc: None,
-            outlined: false,
-            parallel: false,
-            first_block: 0,
-            num_blocks: 1,
-        }],
-        blocks: vec![BlockMeta {
-            function: 0,
-            name: "entry".into(),
-            loc: None,
-            parallel: false,
-            successors: vec![],
-            loop_id: None,
-            first_mem_instr: 0,
-            num_mem_instrs: n,
-        }],
-        mem_instrs: (0..n)
-            .map(|_| MemInstrMeta {
-                block: 0,
-                kind: AccessKind::Load,
-                size: 8,
-                vector: false,
-                loc: None,
-                class: VarClass::Shared,
-                derivation: "global @A".into(),
-            })
-            .collect(),
-        ..Default::default()
-    }
+    rdtrace::testing::one_block_module("m", n)
 }
 
 /// The bytes of a run as a stream (with floors, version 2) and as a file (without floors).

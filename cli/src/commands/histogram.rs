@@ -261,10 +261,9 @@ pub fn parse_line(s: &str) -> Result<u32, String> {
     let line: u32 = s
         .parse()
         .map_err(|_| format!("{s:?} is not a number of bytes"))?;
-    if line == 0 || !line.is_power_of_two() {
-        return Err(format!("{line} is not a power of two"));
-    }
-    Ok(line)
+    Ok(rdengines::LineSize::new(line)
+        .map_err(|e| e.to_string())?
+        .bytes())
 }
 
 /// The granularity for a line size already checked by [`parse_line`].

@@ -1,6 +1,7 @@
 //! The subcommands, one module each.
 
 pub mod annotate;
+pub mod check;
 pub mod dump;
 #[cfg(feature = "gpu")]
 pub mod gpu;
@@ -42,6 +43,8 @@ pub enum Command {
     /// One self-contained HTML page: summary, histograms, miss-ratio curve, hot source lines,
     /// path patterns, SASMM and SIMT plots, and the terms they use.
     Html(html::HtmlArgs),
+    /// Trace invariants: ids, stamps, region and worksharing pairs, block successors vs the CFG.
+    Check(check::CheckArgs),
     /// GPU adapters available to `histogram --engine hprda-gpu` (build feature `gpu`).
     #[cfg(feature = "gpu")]
     GpuInfo(gpu::GpuInfoArgs),
@@ -59,6 +62,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Simt(a) => simt::run(&a),
         Command::Annotate(a) => annotate::run(&a),
         Command::Html(a) => html::run(&a),
+        Command::Check(a) => check::run(&a),
         #[cfg(feature = "gpu")]
         Command::GpuInfo(a) => gpu::run(&a),
     }

@@ -18,6 +18,12 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+mod flags;
+mod response;
+
+use flags::*;
+use response::expand_response_files;
+
 /// A command-line error (exit status 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError(pub String);
@@ -188,135 +194,6 @@ pub struct Invocation {
     /// Dependency-file options.
     pub deps: DepOptions,
 }
-
-/// Which steps a flag goes to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Steps {
-    front: bool,
-    codegen: bool,
-    link: bool,
-}
-
-const FRONT: Steps = Steps {
-    front: true,
-    codegen: false,
-    link: false,
-};
-const CODEGEN: Steps = Steps {
-    front: false,
-    codegen: true,
-    link: false,
-};
-const LINK: Steps = Steps {
-    front: false,
-    codegen: false,
-    link: true,
-};
-const FRONT_LINK: Steps = Steps {
-    front: true,
-    codegen: false,
-    link: true,
-};
-const FRONT_CODEGEN: Steps = Steps {
-    front: true,
-    codegen: true,
-    link: false,
-};
-const ALL: Steps = Steps {
-    front: true,
-    codegen: true,
-    link: true,
-};
-
-/// Flags whose value may be the next argument (`-I dir`) or joined (`-Idir`), and where they go.
-const JOINED_OR_SEPARATE: &[(&str, Steps)] = &[
-    ("-I", FRONT),
-    ("-D", FRONT),
-    ("-U", FRONT),
-    ("-L", LINK),
-    ("-l", LINK),
-    ("-T", LINK),
-    ("-u", LINK),
-    ("-B", ALL),
-    ("-F", FRONT_LINK),
-    ("-iquote", FRONT),
-    ("-isystem", FRONT),
-    ("-idirafter", FRONT),
-    ("-iprefix", FRONT),
-    ("-iwithprefix", FRONT),
-    ("-iwithprefixbefore", FRONT),
-    ("-isysroot", FRONT_LINK),
-    ("-iframework", FRONT),
-    ("-imacros", FRONT),
-    ("-include", FRONT),
-];
-
-/// Flags that always take the next argument as their value, and where they go.
-const SEPARATE: &[(&str, Steps)] = &[
-    ("-Xlinker", LINK),
-    ("-z", LINK),
-    ("-e", LINK),
-    ("-Xclang", FRONT),
-    ("-Xpreprocessor", FRONT),
-    ("-Xassembler", CODEGEN),
-    ("-mllvm", FRONT_CODEGEN),
-    ("-target", ALL),
-    ("-arch", ALL),
-    ("--sysroot", ALL),
-    ("-include-pch", FRONT),
-    ("-ivfsoverlay", FRONT),
-    ("-imultilib", FRONT),
-    ("-isystem-after", FRONT),
-    ("-cxx-isystem", FRONT),
-    ("-MJ", FRONT),
-    ("--param", FRONT),
-    ("-Xopenmp-target", FRONT_LINK),
-    ("-working-directory", ALL),
-    ("-dependency-file", FRONT),
-    ("-serialize-diagnostics", FRONT),
-];
-
-/// Link-only flags without a value.
-const LINK_ONLY: &[&str] = &[
-    "-shared",
-    "-static",
-    "-static-pie",
-    "-static-libgcc",
-    "-shared-libgcc",
-    "-static-libsan",
-    "-shared-libsan",
-    "-rdynamic",
-    "-nostdlib",
-    "-nostartfiles",
-    "-nodefaultlibs",
-    "-nolibc",
-    "-pie",
-    "-no-pie",
-    "-s",
-    "-r",
-];
-
-/// Front-end-only flags without a value (beyond the prefix families handled in code).
-const FRONT_ONLY: &[&str] = &[
-    "-nostdinc",
-    "-nostdlibinc",
-    "-nobuiltininc",
-    "-ansi",
-    "-pedantic",
-    "-pedantic-errors",
-    "-trigraphs",
-    "-traditional-cpp",
-    "-undef",
-    "-C",
-    "-CC",
-    "-H",
-    "-P",
-    "-MP",
-    "-MG",
-    "-pipe",
-    "-save-temps",
-    "-w",
-];
 
 /// Classifies a command line (without the program name).
 ///
@@ -544,60 +421,6 @@ pub fn parse(args: &[String]) -> Result<Invocation, UsageError> {
     Ok(inv)
 }
 
-/// Where a flag without a separate value goes, for the flags not in the tables.
-fn classify_flag(arg: &str) -> Steps {
-    if arg.starts_with("-Wl,") {
-        return LINK;
-    }
-    if arg.starts_with("-Wa,") {
-        return CODEGEN;
-    }
-    if arg.starts_with("-Wp,") {
-        return FRONT;
-    }
-    // Warnings and remarks are front-end diagnostics; `-std=`, `-stdlib=` the language.
-    if arg.starts_with("-W") || arg.starts_with("-R") || arg.starts_with("-std=") {
-        return FRONT;
-    }
-    if arg.starts_with("-stdlib=") {
-        return FRONT_LINK;
-    }
-    // Link-time choices of libraries and linkers.
-    if arg.starts_with("-fuse-ld=")
-        || arg.starts_with("--ld-path=")
-        || arg.starts_with("--rtlib=")
-        || arg.starts_with("-rtlib=")
-        || arg.starts_with("--unwindlib=")
-        || arg.starts_with("-unwindlib=")
-    {
-        return LINK;
-    }
-    // `-fopenmp` makes the front end emit OpenMP runtime calls and the link step add libomp;
-    // the instrumented IR needs nothing more from it.
-    if arg == "-fopenmp" || arg.starts_with("-fopenmp") || arg == "-pthread" {
-        return FRONT_LINK;
-    }
-    // Optimisation level, debug info, target, code-model and machine flags matter at every
-    // step: the front end optimises, code generation selects instructions, clang's link step
-    // reads -m32, -fsanitize=..., -flto and the like.
-    if arg.starts_with("-O")
-        || arg.starts_with("-g")
-        || arg.starts_with("-f")
-        || arg.starts_with("-m")
-        || arg.starts_with("--target=")
-        || arg.starts_with("-target=")
-        || arg.starts_with("--sysroot=")
-        || arg.starts_with("--gcc-toolchain=")
-        || arg.starts_with("-resource-dir")
-        || arg.starts_with("--config")
-        || arg.starts_with("-no-canonical-prefixes")
-    {
-        return ALL;
-    }
-    // A flag we do not know: clang would read it in the front end or the link step.
-    FRONT_LINK
-}
-
 fn push_flag(inv: &mut Invocation, arg: &str, steps: Steps) {
     if steps.front {
         inv.front_flags.push(arg.to_string());
@@ -677,82 +500,4 @@ fn parse_rd_option(rd: &mut RdOptions, name: &str, arg: &str) -> Result<(), Usag
         },
     }
     Ok(())
-}
-
-/// Expands `@file` arguments (clang's response files: whitespace-separated, with quotes and
-/// backslash escapes), recursively. An `@name` that is not a readable file stays as it is, as
-/// clang does.
-fn expand_response_files(args: &[String]) -> Result<Vec<String>, UsageError> {
-    fn expand(args: &[String], depth: usize, out: &mut Vec<String>) -> Result<(), UsageError> {
-        for arg in args {
-            match arg.strip_prefix('@') {
-                Some(file) if !file.is_empty() => match std::fs::read_to_string(file) {
-                    Ok(text) => {
-                        if depth >= 16 {
-                            return Err(UsageError(format!(
-                                "response files nested too deeply at '{arg}'"
-                            )));
-                        }
-                        expand(&split_response_file(&text), depth + 1, out)?;
-                    }
-                    Err(_) => out.push(arg.clone()),
-                },
-                _ => out.push(arg.clone()),
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::with_capacity(args.len());
-    expand(args, 0, &mut out)?;
-    Ok(out)
-}
-
-/// Splits response-file text the way GNU tools do.
-fn split_response_file(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (_, '\\') => {
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                }
-                in_word = true;
-            }
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn response_file_splitting_handles_quotes_and_escapes() {
-        let words = split_response_file("-I 'a b' \"c d\"\n  e\\ f -DX=\"1\"");
-        assert_eq!(words, ["-I", "a b", "c d", "e f", "-DX=1"]);
-    }
 }

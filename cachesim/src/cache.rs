@@ -1,0 +1,121 @@
+//! [`Cache`]: one write-allocate, true-LRU, set-associative cache, and its [`LevelStats`].
+
+use crate::CacheConfig;
+use serde::{Deserialize, Serialize};
+
+/// Hit and access counts of one cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelStats {
+    /// Line accesses that reached this cache.
+    pub accesses: u64,
+    /// Of those, hits.
+    pub hits: u64,
+}
+
+impl LevelStats {
+    /// Misses.
+    pub fn misses(&self) -> u64 {
+        self.accesses - self.hits
+    }
+
+    /// Hits / accesses (0 when nothing reached the cache).
+    pub fn hit_rate(&self) -> f64 {
+        if self.accesses == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.accesses as f64
+        }
+    }
+
+    /// Adds another cache's counts.
+    pub fn add(&mut self, other: &LevelStats) {
+        self.accesses += other.accesses;
+        self.hits += other.hits;
+    }
+}
+
+/// One set-associative, true-LRU, write-allocate cache.
+///
+/// Each set keeps its lines ordered from most to least recently used in a flat array slice; a
+/// hit rotates the line to the front, a miss shifts the set and inserts at the front (evicting
+/// the last line when the set is full). With the usual 1–32 ways the linear scan is cheaper than
+/// any pointer structure.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    cfg: CacheConfig,
+    sets: u64,
+    ways: usize,
+    /// `sets × ways` line addresses, MRU first within each set.
+    tags: Vec<u64>,
+    /// Valid lines per set.
+    fill: Vec<u32>,
+    stats: LevelStats,
+}
+
+impl Cache {
+    /// An empty cache of this geometry.
+    pub fn new(cfg: CacheConfig) -> Self {
+        let sets = cfg.sets();
+        let ways = cfg.ways as usize;
+        Cache {
+            cfg,
+            sets,
+            ways,
+            tags: vec![0; sets as usize * ways],
+            fill: vec![0; sets as usize],
+            stats: LevelStats::default(),
+        }
+    }
+
+    /// The geometry.
+    pub fn config(&self) -> CacheConfig {
+        self.cfg
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> LevelStats {
+        self.stats
+    }
+
+    /// Accesses one line address (`addr >> line_shift`); returns whether it hit. On a miss the
+    /// line is allocated and the least recently used line of its set is evicted if the set is
+    /// full.
+    #[inline]
+    pub fn access_line(&mut self, line: u64) -> bool {
+        self.stats.accesses += 1;
+        let set = (line % self.sets) as usize;
+        let base = set * self.ways;
+        let n = self.fill[set] as usize;
+        let slot = &mut self.tags[base..base + self.ways];
+        if let Some(pos) = slot[..n].iter().position(|&t| t == line) {
+            // Move to the MRU position.
+            slot[..=pos].rotate_right(1);
+            self.stats.hits += 1;
+            return true;
+        }
+        if n < self.ways {
+            self.fill[set] += 1;
+            slot[..=n].rotate_right(1);
+        } else {
+            // The LRU line (last) is overwritten by the rotation.
+            slot.rotate_right(1);
+        }
+        slot[0] = line;
+        false
+    }
+
+    /// Accesses every line of `len` bytes at `addr`; returns the number of hits.
+    pub fn access(&mut self, addr: u64, len: u64) -> u64 {
+        let mut hits = 0;
+        let cfg = self.cfg;
+        cfg.for_each_line(addr, len, |l| hits += self.access_line(l) as u64);
+        hits
+    }
+
+    /// Whether a line is cached (no state change).
+    pub fn contains_line(&self, line: u64) -> bool {
+        let set = (line % self.sets) as usize;
+        let base = set * self.ways;
+        self.tags[base..base + self.fill[set] as usize].contains(&line)
+    }
+}

@@ -1,0 +1,104 @@
+//! `rda-report check`, the trace invariant checker: clean on real traces (and `run_traced`
+//! runs it on every trace the e2e tests write), each kind of violation found and listed on a
+//! hand-written trace, and the exit statuses 0 / 1 / 2.
+
+use rdtools_e2e::*;
+use rdtrace::meta::*;
+use rdtrace::testing::{one_block_module, write_trace};
+use rdtrace::Event;
+
+/// An OpenMP program with a parallel region, a worksharing loop and a reduction: clean, with
+/// the CFG edges of every thread checked.
+#[test]
+fn real_openmp_trace_is_clean() {
+    let (_dir, tp) = trace_program(
+        "basic/omp_reduction.c",
+        &["-fopenmp", "-O1", "-DN=2000"],
+        &[("OMP_NUM_THREADS", "3")],
+    );
+    let t = tp.to_str().unwrap();
+    let v = rda_report_json(&["check", t, "--json"]);
+    assert_eq!(v["violations_total"], 0, "{v}");
+    assert!(v["threads"].as_u64().unwrap() >= 3, "{v}");
+    // The reduction loop alone runs 2000 iterations, each a block-to-block edge.
+    assert!(v["edges_checked"].as_u64().unwrap() >= 2000, "{v}");
+    let (ok, out, _) = rda_report(&["check", t]);
+    assert!(ok);
+    assert!(out.contains("Trace invariants"), "{out}");
+}
+
+/// `main` with blocks 0 (entry, successor 1) and 1 (no successors), one region.
+fn two_block_module() -> ModuleMeta {
+    let mut m = one_block_module("m", 0);
+    m.functions[0].num_blocks = 2;
+    m.blocks[0].successors = vec![1];
+    m.blocks.push(BlockMeta {
+        name: "exit".into(),
+        successors: vec![],
+        ..m.blocks[0].clone()
+    });
+    m.regions.push(RegionMeta {
+        outlined_function: 0,
+        fork_block: 0,
+        loc: None,
+        shared_args: vec![],
+    });
+    m
+}
+
+#[test]
+fn each_kind_of_violation_is_listed_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.rdtrace");
+    let events = vec![
+        Event::Block { bb: 0 },
+        Event::Block { bb: 1 }, // 0 -> 1: an edge of the CFG
+        Event::Stamp { time: 10 },
+        Event::Stamp { time: 5 },  // event 3: the clock went back
+        Event::Join { region: 0 }, // event 4: no fork to close
+        Event::Block { bb: 1 },    // event 5: 1 -> 1 is not an edge (1 has no successors)
+    ];
+    write_trace(&path, &two_block_module(), &[events]).unwrap();
+    let p = path.to_str().unwrap();
+    let (ok, out, err) = rda_report(&["check", p, "--json"]);
+    assert!(!ok);
+    assert!(err.contains("3 invariant violation"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["violations_total"], 3);
+    let found: Vec<(u64, &str)> = v["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (x["event"].as_u64().unwrap(), x["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(found, [(3, "stamp"), (4, "pair"), (5, "cfg")]);
+    // Counting goes on past the listing limit.
+    let v = rda_report_json_status(&["check", p, "--json", "--limit", "1"]);
+    assert_eq!(v["violations_total"], 3);
+    assert_eq!(v["violations"].as_array().unwrap().len(), 1);
+}
+
+/// Like `rda_report_json` for a run that is expected to fail with status 1.
+fn rda_report_json_status(args: &[&str]) -> serde_json::Value {
+    let o = std::process::Command::new(&tools().rda_report)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn usage_errors_exit_2_and_missing_files_exit_1() {
+    let status = |args: &[&str]| {
+        std::process::Command::new(&tools().rda_report)
+            .args(args)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(status(&["check"]), Some(2));
+    assert_eq!(status(&["check", "x.rdtrace", "--limit", "many"]), Some(2));
+    assert_eq!(status(&["check", "/nonexistent/x.rdtrace"]), Some(1));
+}

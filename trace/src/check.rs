@@ -1,0 +1,412 @@
+//! The trace invariant checker (like drcachesim's `invariant_checker`): replays every thread's
+//! events against the program's metadata and reports what a correct pass and runtime never
+//! write. `rda-report check TRACE` prints its report; the e2e tests run it on every trace they
+//! produce.
+//!
+//! Invariants, per thread:
+//! * **ids**: every block, memory instruction, branch, region and worksharing id is below its
+//!   metadata table's length, and a branch outcome indexes its branch's successor list (the
+//!   reader already refuses such events; checked again so a reader bug cannot hide one);
+//! * **stamps**: stamp times never decrease;
+//! * **pairs**: `Fork`/`Join` and `RegionEnter`/`RegionExit` nest and name the same region;
+//!   `WorkshareNext` and `WorkshareFini` belong to the innermost open `WorkshareInit` of the
+//!   same loop (a dispatch loop may end with `WorkshareNext { more: false }` and no fini);
+//!   in a trace whose program exited normally, nothing is left open at the end of a thread;
+//! * **control flow**: within a call frame, each block entered is a successor of the previous
+//!   block in the metadata CFG; a function's entry block (which has no predecessors in LLVM IR)
+//!   starts a frame, a frame whose last block has no successors has returned, and a block of a
+//!   function deeper in the frame stack returns to that frame (returns are not recorded); a
+//!   block reached past frames that have not returned came by `longjmp` and resynchronises; a branch event belongs to the current block, and the next block
+//!   of the frame is the successor its outcome names.
+
+use crate::meta::ProgramMeta;
+use crate::{Event, EventVisitor, Result, Trace};
+use serde::Serialize;
+
+/// Frames kept per thread (a call depth far beyond what a thread's stack holds); deeper ones are
+/// dropped from the bottom, and a block whose frame was dropped then starts a new frame instead
+/// of counting as a violation.
+const MAX_FRAMES: usize = 1 << 20;
+
+/// Violations listed in a report by default (all are counted).
+pub const DEFAULT_LIST_LIMIT: usize = 100;
+
+/// One invariant violation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// Thread index of the stream.
+    pub thread: u32,
+    /// Index of the offending event in the thread's stream (0-based).
+    pub event: u64,
+    /// Invariant kind: `id`, `stamp`, `pair` or `cfg`.
+    pub kind: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What [`check_trace`] found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CheckReport {
+    /// Threads checked.
+    pub threads: u32,
+    /// Events checked.
+    pub events: u64,
+    /// Block-to-block transitions checked against the CFG.
+    pub edges_checked: u64,
+    /// Violations found (all of them, also those not listed).
+    pub violations_total: u64,
+    /// The first violations, at most the list limit.
+    pub violations: Vec<Violation>,
+}
+
+impl CheckReport {
+    /// Whether no invariant is violated.
+    pub fn is_clean(&self) -> bool {
+        self.violations_total == 0
+    }
+}
+
+/// Checks every thread of `trace`; lists at most `limit` violations (counting all).
+pub fn check_trace(trace: &Trace, limit: usize) -> Result<CheckReport> {
+    let exited_normally = trace
+        .exit
+        .as_ref()
+        .is_some_and(|e| e.reason == crate::chunk::ExitReason::Exit);
+    let mut report = CheckReport::default();
+    for thread in trace.thread_indices() {
+        let mut c = ThreadChecker::new(&trace.meta, thread, limit, &mut report);
+        trace.visit_thread(thread, &mut c)?;
+        c.finish(exited_normally);
+        report.threads += 1;
+    }
+    Ok(report)
+}
+
+/// One call frame: the function and the last block entered in it.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    function: u32,
+    block: u32,
+    /// Successor the last branch of `block` named, if a branch event came.
+    next: Option<u32>,
+}
+
+/// Checks one thread's stream; feed it events in order, then call [`ThreadChecker::finish`].
+pub struct ThreadChecker<'a> {
+    meta: &'a ProgramMeta,
+    thread: u32,
+    limit: usize,
+    report: &'a mut CheckReport,
+    index: u64,
+    last_stamp: Option<u64>,
+    frames: Vec<Frame>,
+    /// Whether frames were dropped from the bottom (their blocks can no longer be checked).
+    truncated: bool,
+    /// Open forks and regions: `(is_fork, region)`.
+    regions: Vec<(bool, u32)>,
+    /// Open worksharing loops: `(ws, done)` (`done` after `WorkshareNext { more: false }`).
+    workshares: Vec<(u32, bool)>,
+}
+
+impl<'a> ThreadChecker<'a> {
+    /// A checker for thread `thread` adding to `report`.
+    pub fn new(
+        meta: &'a ProgramMeta,
+        thread: u32,
+        limit: usize,
+        report: &'a mut CheckReport,
+    ) -> Self {
+        ThreadChecker {
+            meta,
+            thread,
+            limit,
+            report,
+            index: 0,
+            last_stamp: None,
+            frames: Vec::new(),
+            truncated: false,
+            regions: Vec::new(),
+            workshares: Vec::new(),
+        }
+    }
+
+    fn violation(&mut self, kind: &'static str, message: String) {
+        self.report.violations_total += 1;
+        if self.report.violations.len() < self.limit {
+            self.report.violations.push(Violation {
+                thread: self.thread,
+                event: self.index,
+                kind,
+                message,
+            });
+        }
+    }
+
+    fn id_ok(&mut self, what: &str, id: u32, len: usize) -> bool {
+        let ok = (id as usize) < len;
+        if !ok {
+            self.violation("id", format!("{what} id {id} is not below {len}"));
+        }
+        ok
+    }
+
+    fn enter_block(&mut self, bb: u32) {
+        if !self.id_ok("block", bb, self.meta.blocks.len()) {
+            return;
+        }
+        // A frame whose last block has no successors (it ends in `ret` or `unreachable`) has
+        // returned: no block of it can come any more.
+        while self
+            .frames
+            .last()
+            .is_some_and(|f| self.meta.blocks[f.block as usize].successors.is_empty())
+        {
+            self.frames.pop();
+        }
+        let function = self.meta.blocks[bb as usize].function;
+        let is_entry = self
+            .meta
+            .functions
+            .get(function as usize)
+            .is_some_and(|f| f.first_block == bb);
+        if is_entry {
+            // A call (or a thread's first function): a new frame.
+            if self.frames.len() == MAX_FRAMES {
+                self.frames.remove(0);
+                self.truncated = true;
+            }
+            self.frames.push(Frame {
+                function,
+                block: bb,
+                next: None,
+            });
+            return;
+        }
+        // Returns are not recorded: unwind to the innermost frame of this block's function.
+        let Some(depth) = self.frames.iter().rposition(|f| f.function == function) else {
+            if self.truncated {
+                self.frames.push(Frame {
+                    function,
+                    block: bb,
+                    next: None,
+                });
+                return;
+            }
+            let name = &self.meta.functions[function as usize].name;
+            self.violation(
+                "cfg",
+                format!("block {bb} of {name} entered without entering {name}"),
+            );
+            return;
+        };
+        // Frames above that have not returned were left by a non-local jump (`longjmp`): the
+        // jump target's block is not an edge of the CFG, so resynchronise without a check.
+        let jumped = depth + 1 < self.frames.len();
+        self.frames.truncate(depth + 1);
+        let frame = self.frames[depth];
+        if jumped {
+            self.frames[depth] = Frame {
+                function,
+                block: bb,
+                next: None,
+            };
+            return;
+        }
+        self.report.edges_checked += 1;
+        let from = &self.meta.blocks[frame.block as usize];
+        if !from.successors.contains(&bb) {
+            self.violation(
+                "cfg",
+                format!(
+                    "block {bb} follows block {} ({}), which has successors {:?}",
+                    frame.block, from.name, from.successors
+                ),
+            );
+        } else if let Some(next) = frame.next.filter(|&n| n != bb) {
+            self.violation(
+                "cfg",
+                format!(
+                    "block {bb} follows block {} whose branch went to block {next}",
+                    frame.block
+                ),
+            );
+        }
+        self.frames[depth] = Frame {
+            function,
+            block: bb,
+            next: None,
+        };
+    }
+
+    fn branch_taken(&mut self, br: u32, outcome: u32) {
+        if !self.id_ok("branch", br, self.meta.branches.len()) {
+            return;
+        }
+        let b = &self.meta.branches[br as usize];
+        let Some(&target) = b.successors.get(outcome as usize) else {
+            let n = b.successors.len();
+            self.violation(
+                "id",
+                format!("branch {br} outcome {outcome} is not below its {n} successors"),
+            );
+            return;
+        };
+        let block = b.block;
+        // The branch ends its block, after any calls the block made: unwind to its frame.
+        let function = self.meta.blocks.get(block as usize).map(|b| b.function);
+        let depth = self
+            .frames
+            .iter()
+            .rposition(|f| Some(f.function) == function);
+        if let Some(d) = depth {
+            if d + 1 < self.frames.len() {
+                // Left unreturned frames: a non-local jump (`longjmp`) into `block`.
+                self.frames.truncate(d + 1);
+                self.frames[d].block = block;
+            }
+        }
+        match self.frames.last_mut() {
+            Some(f) if f.block == block => f.next = Some(target),
+            current => {
+                let current = current.map(|f| f.block);
+                self.violation(
+                    "cfg",
+                    format!("branch {br} of block {block} taken in block {current:?}"),
+                );
+            }
+        }
+    }
+
+    fn open_region(&mut self, fork: bool, region: u32) {
+        if self.id_ok("region", region, self.meta.regions.len()) {
+            self.regions.push((fork, region));
+        }
+    }
+
+    fn close_region(&mut self, fork: bool, region: u32) {
+        if !self.id_ok("region", region, self.meta.regions.len()) {
+            return;
+        }
+        let (open, close) = if fork {
+            ("Fork", "Join")
+        } else {
+            ("RegionEnter", "RegionExit")
+        };
+        // Dispatch loops may end without a fini: forget finished ones.
+        self.workshares.retain(|&(_, done)| !done);
+        match self.regions.last() {
+            Some(&(f, r)) if f == fork && r == region => {
+                self.regions.pop();
+            }
+            top => {
+                let top = top.copied();
+                self.violation(
+                    "pair",
+                    format!(
+                        "{close} of region {region} without its {open} (innermost open: {top:?})"
+                    ),
+                );
+            }
+        }
+    }
+
+    fn workshare(&mut self, ws: u32, what: WsEvent) {
+        if !self.id_ok("workshare", ws, self.meta.workshares.len()) {
+            return;
+        }
+        match what {
+            WsEvent::Init => {
+                while self.workshares.last().is_some_and(|&(_, done)| done) {
+                    self.workshares.pop();
+                }
+                self.workshares.push((ws, false));
+            }
+            WsEvent::Next { more } => match self.workshares.last_mut() {
+                Some((w, done)) if *w == ws => *done |= !more,
+                top => {
+                    let top = top.map(|t| t.0);
+                    self.violation(
+                        "pair",
+                        format!("WorkshareNext of loop {ws} while the open loop is {top:?}"),
+                    );
+                }
+            },
+            WsEvent::Fini => match self.workshares.last() {
+                Some(&(w, _)) if w == ws => {
+                    self.workshares.pop();
+                }
+                top => {
+                    let top = top.map(|t| t.0);
+                    self.violation(
+                        "pair",
+                        format!("WorkshareFini of loop {ws} while the open loop is {top:?}"),
+                    );
+                }
+            },
+        }
+    }
+
+    /// Ends the stream: with `exited_normally`, reports regions and loops left open.
+    pub fn finish(mut self, exited_normally: bool) {
+        self.workshares.retain(|&(_, done)| !done);
+        if exited_normally {
+            if let Some(&(fork, region)) = self.regions.last() {
+                let what = if fork { "Fork" } else { "RegionEnter" };
+                self.violation(
+                    "pair",
+                    format!(
+                        "{what} of region {region} never closed ({} open)",
+                        self.regions.len()
+                    ),
+                );
+            }
+            if let Some(&(ws, _)) = self.workshares.last() {
+                self.violation("pair", format!("worksharing loop {ws} never finished"));
+            }
+        }
+        self.report.events += self.index;
+    }
+}
+
+enum WsEvent {
+    Init,
+    Next { more: bool },
+    Fini,
+}
+
+impl EventVisitor for ThreadChecker<'_> {
+    fn block(&mut self, bb: u32) {
+        self.enter_block(bb);
+        self.index += 1;
+    }
+
+    fn access(&mut self, mi: u32, _addr: u64, _len: u64) {
+        self.id_ok("memory instruction", mi, self.meta.mem_instrs.len());
+        self.index += 1;
+    }
+
+    fn branch(&mut self, br: u32, outcome: u32) {
+        self.branch_taken(br, outcome);
+        self.index += 1;
+    }
+
+    fn other(&mut self, event: Event) {
+        match event {
+            Event::Fork { region } => self.open_region(true, region),
+            Event::Join { region } => self.close_region(true, region),
+            Event::RegionEnter { region, .. } => self.open_region(false, region),
+            Event::RegionExit { region } => self.close_region(false, region),
+            Event::WorkshareInit { ws, .. } => self.workshare(ws, WsEvent::Init),
+            Event::WorkshareNext { ws, more, .. } => self.workshare(ws, WsEvent::Next { more }),
+            Event::WorkshareFini { ws } => self.workshare(ws, WsEvent::Fini),
+            Event::Stamp { time } => {
+                if let Some(last) = self.last_stamp.filter(|&last| time < last) {
+                    self.violation("stamp", format!("stamp {time} after stamp {last}"));
+                }
+                self.last_stamp = Some(time);
+            }
+            Event::Block { .. } | Event::Access { .. } | Event::Branch { .. } | Event::Barrier => {}
+        }
+        self.index += 1;
+    }
+}

@@ -1,0 +1,317 @@
+//! Chunk payloads to events ([`ChunkDecoder`]), every value checked against the metadata
+//! ([`EventBounds`]).
+
+use super::predictor::Predictor;
+use super::*;
+use crate::event::{Event, EventVisitor};
+
+/// Why a payload failed to decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset in the (decompressed) payload.
+    pub offset: usize,
+    /// Events delivered to the visitor before the bad one (all of them passed every check).
+    pub events: u64,
+    /// What was wrong.
+    pub what: String,
+}
+
+/// Largest length a ranged access (memcpy/memmove/memset) may carry: 1 GiB. A longer range is
+/// reported as corrupt rather than handed to analyses, which touch every line of a range.
+pub const MAX_RANGE_LEN: u64 = 1 << 30;
+
+/// What the metadata allows an event to name. The decoder checks every decoded id, outcome and
+/// length against it before the event reaches a visitor, so analyses may index their metadata
+/// tables with any id they are given (see `docs/trace-format.md`, "What the reader validates").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventBounds {
+    /// Static access size of each memory instruction (0: a ranged instruction, whose length
+    /// comes with each event).
+    pub mem_instr_sizes: Vec<u32>,
+    /// Number of outcomes (successors) of each branch.
+    pub branch_outcomes: Vec<u32>,
+    /// Number of basic blocks.
+    pub blocks: u32,
+    /// Number of OpenMP parallel regions.
+    pub regions: u32,
+    /// Number of worksharing loops.
+    pub workshares: u32,
+}
+
+impl EventBounds {
+    /// The bounds a program's merged metadata sets.
+    pub fn of(meta: &crate::meta::ProgramMeta) -> Self {
+        EventBounds {
+            mem_instr_sizes: meta.mem_instrs.iter().map(|m| m.size).collect(),
+            branch_outcomes: meta
+                .branches
+                .iter()
+                .map(|b| b.successors.len() as u32)
+                .collect(),
+            blocks: meta.blocks.len() as u32,
+            regions: meta.regions.len() as u32,
+            workshares: meta.workshares.len() as u32,
+        }
+    }
+}
+
+/// Decodes events chunk payloads, validating every event against [`EventBounds`]: an id
+/// outside the metadata, a branch outcome the branch does not have, a range longer than
+/// [`MAX_RANGE_LEN`] or more events than the chunk header announced are errors, reported
+/// before the offending event reaches the visitor.
+pub struct ChunkDecoder {
+    predictor: Predictor,
+}
+
+pub(super) struct Cursor<'a> {
+    pub(super) data: &'a [u8],
+    pub(super) pos: usize,
+    /// Events delivered so far (for [`DecodeError::events`]).
+    pub(super) count: u64,
+}
+
+impl Cursor<'_> {
+    #[inline(always)]
+    pub(super) fn byte(&mut self) -> Result<u8, DecodeError> {
+        let b = *self
+            .data
+            .get(self.pos)
+            .ok_or_else(|| self.err("payload ends inside an event"))?;
+        self.pos += 1;
+        Ok(b)
+    }
+    #[inline(always)]
+    pub(super) fn varint(&mut self) -> Result<u64, DecodeError> {
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let b = self.byte()?;
+            if shift == 63 && b > 1 {
+                return Err(self.err("varint overflows 64 bits"));
+            }
+            v |= ((b & 0x7f) as u64) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+            shift += 7;
+            if shift > 63 {
+                return Err(self.err("varint longer than 10 bytes"));
+            }
+        }
+    }
+    pub(super) fn u32(&mut self) -> Result<u32, DecodeError> {
+        let v = self.varint()?;
+        u32::try_from(v).map_err(|_| self.err("id does not fit 32 bits"))
+    }
+    /// An id of `kind` that must be below `count`.
+    pub(super) fn id(&mut self, kind: &str, count: u32) -> Result<u32, DecodeError> {
+        let id = self.u32()?;
+        self.check_id(kind, id, count)
+    }
+    #[inline(always)]
+    pub(super) fn check_id(&self, kind: &str, id: u32, count: u32) -> Result<u32, DecodeError> {
+        if id < count {
+            Ok(id)
+        } else {
+            Err(self.err(&format!(
+                "{kind} {id} is not in the metadata ({count} known)"
+            )))
+        }
+    }
+    pub(super) fn err(&self, what: &str) -> DecodeError {
+        DecodeError {
+            offset: self.pos,
+            events: self.count,
+            what: what.to_string(),
+        }
+    }
+}
+
+impl ChunkDecoder {
+    /// A decoder sized for `mem_instrs` memory instructions.
+    pub fn new(mem_instrs: usize) -> Self {
+        ChunkDecoder {
+            predictor: Predictor::new(mem_instrs),
+        }
+    }
+
+    /// Decodes a payload, calling the visitor for every event; returns the number of events.
+    /// More than `max_events` events is an error (the header's count bounds the work a corrupt
+    /// payload can cause: a run byte stands for up to 64 accesses).
+    pub fn decode(
+        &mut self,
+        payload: &[u8],
+        bounds: &EventBounds,
+        max_events: u64,
+        v: &mut impl EventVisitor,
+    ) -> Result<u64, DecodeError> {
+        let p = &mut self.predictor;
+        p.start_chunk();
+        let mut c = Cursor {
+            data: payload,
+            pos: 0,
+            count: 0,
+        };
+        let sizes = &bounds.mem_instr_sizes;
+        let size_of = |c: &Cursor, mi: u32| {
+            sizes.get(mi as usize).copied().ok_or_else(|| {
+                c.err(&format!(
+                    "memory instruction {mi} is not in the metadata ({} known)",
+                    sizes.len()
+                ))
+            })
+        };
+        while c.pos < payload.len() {
+            let b = c.byte()?;
+            if c.count >= max_events {
+                c.pos -= 1;
+                return Err(c.err(&format!(
+                    "more events than the {max_events} the chunk header announces"
+                )));
+            }
+            match b {
+                0x00..=0x3f => {
+                    if c.count + b as u64 >= max_events {
+                        c.pos -= 1;
+                        return Err(c.err(&format!(
+                            "a run of {} accesses overruns the {max_events} events the chunk header announces",
+                            b as u64 + 1
+                        )));
+                    }
+                    for _ in 0..=b {
+                        let mi = p.expected_mi();
+                        // Checked before `access`, which would grow the table to a corrupt id.
+                        let len = size_of(&c, mi)? as u64;
+                        let (_, addr) = p.access(mi, |predicted| predicted);
+                        v.access(mi, addr, len);
+                        c.count += 1;
+                    }
+                    continue;
+                }
+                OP_ACCESS | OP_RANGE => {
+                    let dmi = unzigzag(c.varint()?) as i32 as u32;
+                    let mi = p.expected_mi().wrapping_add(dmi);
+                    // Ranges may name any instruction (tools write static accesses as ranges).
+                    let static_len = size_of(&c, mi)? as u64;
+                    let daddr = unzigzag(c.varint()?) as u64;
+                    let len = if b == OP_RANGE {
+                        let len = c.varint()?;
+                        if len > MAX_RANGE_LEN {
+                            return Err(c.err(&format!(
+                                "ranged access of {len} bytes exceeds the {MAX_RANGE_LEN} byte limit"
+                            )));
+                        }
+                        len
+                    } else {
+                        static_len
+                    };
+                    let (_, addr) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
+                    v.access(mi, addr, len);
+                }
+                OP_BLOCK => {
+                    let d = unzigzag(c.varint()?) as i32 as u32;
+                    let bb = p.prev_bb.wrapping_add(1).wrapping_add(d);
+                    p.prev_bb = c.check_id("block", bb, bounds.blocks)?;
+                    v.block(bb);
+                }
+                0x80..=0xbf => {
+                    let d = (b & 0x3f) as i32 - 32;
+                    let bb = p.prev_bb.wrapping_add(1).wrapping_add(d as u32);
+                    p.prev_bb = c.check_id("block", bb, bounds.blocks)?;
+                    v.block(bb);
+                }
+                0xc0..=0xff | OP_BRANCH => {
+                    let (br, outcome) = if b == OP_BRANCH {
+                        let d = unzigzag(c.varint()?) as i32 as u32;
+                        (p.prev_br.wrapping_add(d), c.u32()?)
+                    } else {
+                        let d = (b & 0x1f) as i32 - 16;
+                        (p.prev_br.wrapping_add(d as u32), ((b >> 5) & 1) as u32)
+                    };
+                    let outcomes = bounds.branch_outcomes.get(br as usize).copied();
+                    let Some(outcomes) = outcomes else {
+                        return Err(c.err(&format!(
+                            "branch {br} is not in the metadata ({} known)",
+                            bounds.branch_outcomes.len()
+                        )));
+                    };
+                    if outcome >= outcomes {
+                        return Err(c.err(&format!(
+                            "branch {br} has {outcomes} successors, the event says outcome {outcome}"
+                        )));
+                    }
+                    p.prev_br = br;
+                    v.branch(br, outcome);
+                }
+                OP_FORK => v.other(Event::Fork {
+                    region: c.id("region", bounds.regions)?,
+                }),
+                OP_JOIN => v.other(Event::Join {
+                    region: c.id("region", bounds.regions)?,
+                }),
+                OP_REGION_EXIT => v.other(Event::RegionExit {
+                    region: c.id("region", bounds.regions)?,
+                }),
+                OP_WS_FINI => v.other(Event::WorkshareFini {
+                    ws: c.id("worksharing loop", bounds.workshares)?,
+                }),
+                OP_REGION_ENTER => {
+                    let region = c.id("region", bounds.regions)?;
+                    let omp_thread = c.u32()?;
+                    let team_size = c.u32()?;
+                    if omp_thread >= team_size {
+                        return Err(c.err(&format!(
+                            "region enter as OpenMP thread {omp_thread} of a team of {team_size}"
+                        )));
+                    }
+                    v.other(Event::RegionEnter {
+                        region,
+                        omp_thread,
+                        team_size,
+                    });
+                }
+                OP_WS_INIT => {
+                    let ws = c.id("worksharing loop", bounds.workshares)?;
+                    let schedule = unzigzag(c.varint()?) as i32;
+                    let mut vals = [0i64; 5];
+                    for x in vals.iter_mut() {
+                        *x = unzigzag(c.varint()?);
+                    }
+                    let [lower, upper, stride, incr, chunk] = vals;
+                    v.other(Event::WorkshareInit {
+                        ws,
+                        schedule,
+                        lower,
+                        upper,
+                        stride,
+                        incr,
+                        chunk,
+                    });
+                }
+                OP_WS_NEXT => {
+                    let ws = c.id("worksharing loop", bounds.workshares)?;
+                    let more = c.varint()? != 0;
+                    let lower = unzigzag(c.varint()?);
+                    let upper = unzigzag(c.varint()?);
+                    v.other(Event::WorkshareNext {
+                        ws,
+                        more,
+                        lower,
+                        upper,
+                    });
+                }
+                OP_BARRIER => v.other(Event::Barrier),
+                OP_STAMP => {
+                    p.prev_time = p.prev_time.wrapping_add(unzigzag(c.varint()?) as u64);
+                    v.other(Event::Stamp { time: p.prev_time });
+                }
+                other => {
+                    c.pos -= 1;
+                    return Err(c.err(&format!("unknown event opcode 0x{other:02x}")));
+                }
+            }
+            c.count += 1;
+        }
+        Ok(c.count)
+    }
+}
