@@ -18,8 +18,8 @@ pub mod liveset;
 pub mod naive;
 pub mod olken;
 pub mod parda;
-pub mod shards;
 pub mod rng;
+pub mod shards;
 pub mod table;
 pub mod workload;
 
@@ -30,8 +30,8 @@ pub use hprda::{histogram_error, HpRdaConfig, HpRdaEngine};
 pub use naive::NaiveEngine;
 pub use olken::OlkenEngine;
 pub use parda::{PardaConfig, PardaEngine};
-pub use shards::{SampleStats, ShardsConfig, ShardsEngine};
 pub use rng::SplitMix64;
+pub use shards::{SampleStats, ShardsConfig, ShardsEngine};
 pub use table::mix64;
 
 use std::fmt;

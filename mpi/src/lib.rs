@@ -50,8 +50,9 @@ use mpi::datatype::{Partition, PartitionMut};
 use mpi::traits::*;
 use mpi::Count;
 use rdengines::accum::DenseHist;
+use rdengines::blockmap::BlockSet;
 use rdengines::parda::{push_all, Rank};
-use rdengines::table::{mix64, BlockSet};
+use rdengines::table::mix64;
 use rdengines::{FastCore, Histogram};
 
 pub use mpi;

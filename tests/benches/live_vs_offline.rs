@@ -15,8 +15,8 @@
 
 use rdtools_e2e::{program, rdcc, tools};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 struct Case {
     name: &'static str,
@@ -45,28 +45,11 @@ const CASES: &[Case] = &[
 /// Runs `cmd` with stdout to `stdout_path` and stderr to `stderr_path`; returns the wall time
 /// and the process's own peak RSS in KiB (from wait4, which also covers children it reaped).
 fn run(cmd: &mut Command, stdout_path: &Path, stderr_path: &Path) -> (Duration, u64) {
-    let t = Instant::now();
-    // Reaped by wait4 below, which also gives the peak RSS.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(stdout_path).unwrap())
-        .stderr(std::fs::File::create(stderr_path).unwrap())
-        .spawn()
-        .expect("starts");
-    let mut status = 0;
-    // Safety: rusage is plain data that wait4 fills in; the pid is our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `usage` and `status` are valid for writes; the pid is our own unreaped child.
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    let d = t.elapsed();
-    assert_eq!(pid, child.id() as i32);
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{cmd:?} failed: {}",
-        std::fs::read_to_string(stderr_path).unwrap_or_default()
+    let c = rdtools_e2e::run_measured(
+        cmd.stdout(std::fs::File::create(stdout_path).unwrap())
+            .stderr(std::fs::File::create(stderr_path).unwrap()),
     );
-    (d, usage.ru_maxrss as u64)
+    (c.wall, c.peak_rss_kib)
 }
 
 /// The `peak RSS N KiB` of `live --stats`.

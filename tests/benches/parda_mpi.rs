@@ -18,7 +18,7 @@ use rdengines::workload::Workload;
 use rdtools_e2e::tools;
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What one run cost.
 struct Cost {
@@ -34,31 +34,12 @@ struct Cost {
 /// Runs `cmd`, returning its wall and CPU time, stdout and peak RSS (wait4).
 fn run(cmd: &mut Command) -> Cost {
     let out = tempfile::NamedTempFile::new().unwrap();
-    let t = Instant::now();
-    // Reaped by wait4 below, which also gives the peak RSS.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(out.reopen().unwrap())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("starts");
-    let mut status = 0;
-    // Safety: rusage is plain data that wait4 fills in; the pid is our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    let wall = t.elapsed();
-    assert_eq!(pid, child.id() as i32, "wait4 failed");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{cmd:?} failed"
-    );
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    let c = rdtools_e2e::run_measured(cmd.stdout(out.reopen().unwrap()).stderr(Stdio::inherit()));
     Cost {
-        wall,
-        cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
+        wall: c.wall,
+        cpu: c.cpu_s,
         stdout: std::fs::read_to_string(out.path()).unwrap(),
-        peak_rss: usage.ru_maxrss as u64 * 1024,
+        peak_rss: c.peak_rss_kib * 1024,
     }
 }
 

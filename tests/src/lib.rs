@@ -250,3 +250,43 @@ pub fn line_of(rel: &str, needle: &str) -> u32 {
         .unwrap_or_else(|| panic!("{needle:?} not in {rel}")) as u32
         + 1
 }
+
+/// What a finished child cost, from the kernel's accounting (`wait4`).
+#[derive(Clone, Copy, Debug)]
+pub struct ChildCost {
+    /// Wall time from spawn to exit.
+    pub wall: std::time::Duration,
+    /// User plus system CPU seconds.
+    pub cpu_s: f64,
+    /// Peak resident set, KiB (the child's own, or the largest child it reaped).
+    pub peak_rss_kib: u64,
+}
+
+/// Spawns `cmd` (stdin closed; stdout and stderr as the caller set them), waits for it with
+/// `wait4`, asserts it exited with status 0, and returns its wall time, CPU time and peak RSS.
+// The child is reaped by `wait4` (which also gives its rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+pub fn run_measured(cmd: &mut Command) -> ChildCost {
+    let t = std::time::Instant::now();
+    let child = cmd
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{cmd:?} does not start: {e}"));
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid plain data.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: status and usage are valid out-pointers; the pid is our own unreaped child.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    let wall = t.elapsed();
+    assert_eq!(pid, child.id() as i32, "wait4 failed");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{cmd:?} failed: status {status:#x}"
+    );
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    ChildCost {
+        wall,
+        cpu_s: secs(usage.ru_utime) + secs(usage.ru_stime),
+        peak_rss_kib: usage.ru_maxrss as u64,
+    }
+}

@@ -32,25 +32,12 @@ fn trace(dir: &Path, sweeps: u64) -> PathBuf {
 }
 
 /// Runs `rda-report args…` with its output discarded; returns its peak RSS in KiB.
-// The child is reaped by `wait4` (which also gives its rusage), not by `Child::wait`.
-#[allow(clippy::zombie_processes)]
 fn peak_rss_kib(args: &[&str]) -> u64 {
-    let child = Command::new(&tools().rda_report)
-        .args(args)
+    let mut cmd = Command::new(&tools().rda_report);
+    cmd.args(args)
         .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // Safety: an all-zero rusage is valid; wait4 fills it for this child only.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32, "wait4");
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "rda-report {args:?} failed: status {status:#x}"
-    );
-    usage.ru_maxrss as u64
+        .stderr(Stdio::inherit());
+    run_measured(&mut cmd).peak_rss_kib
 }
 
 /// The commands the issue names, on one trace.

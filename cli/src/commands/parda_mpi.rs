@@ -166,6 +166,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         style: args.format,
         plot: args.plot.as_deref(),
         format: args.out.format(),
+        sampling: None,
     };
     emit_report(&report, &all, &per_thread)
 }
