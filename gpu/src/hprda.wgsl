@@ -14,6 +14,8 @@
 //   block_merge    dispatched once per thread block, in stream order (the host sets P.cur):
 //                  one invocation per block-level entry, formula (1) against the global table
 //                  that persists across batches (64-bit positions as two u32 words).
+//   adjust         once, at the end: formulas (2)-(3) on the distinct merged distances (held
+//                  in outd as (lo, hi) pairs, P.n of them), in exact integer arithmetic.
 //
 // WGSL has no 64-bit integers and only 32-bit atomics: every per-batch quantity fits 32 bits
 // (a batch holds < 2^32 references); the only unbounded values (positions in the whole stream,
@@ -29,9 +31,8 @@ struct Params {
     bcap: u32,     // per-thread-block hash table capacity (power of two)
     bwords: u32,   // u32 words of one local-array bitmap: ceil(st / 32)
     cur: u32,      // block_merge: the thread block of this dispatch
-    _pad3: u32,
-    _pad1: u32,
-    _pad2: u32,
+    adj_m: u32,    // adjust: M, the distinct blocks of the whole stream
+    adj_tc: vec2<u32>, // adjust: Σ_i count[i] over every thread-local trace, (lo, hi)
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
@@ -354,4 +355,108 @@ fn block_merge(
     gtab[v * 3u] = pnext.x;
     gtab[v * 3u + 1u] = pnext.y;
     gtab[v * 3u + 2u] = latest;
+}
+
+// 32 × 32 → 64-bit product as (lo, hi), from 16-bit halves.
+fn mul32(a: u32, b: u32) -> vec2<u32> {
+    let a0 = a & 0xffffu;
+    let a1 = a >> 16u;
+    let b0 = b & 0xffffu;
+    let b1 = b >> 16u;
+    let p00 = a0 * b0;
+    let mid = a0 * b1 + (p00 >> 16u);
+    let mid2 = (mid & 0xffffu) + a1 * b0;
+    return vec2<u32>((mid2 << 16u) | (p00 & 0xffffu), a1 * b1 + (mid >> 16u) + (mid2 >> 16u));
+}
+
+// a + b + carry_in as (sum, carry out).
+fn addc(a: u32, b: u32, c: u32) -> vec2<u32> {
+    let s = a + b;
+    let t = s + c;
+    return vec2<u32>(t, select(0u, 1u, s < a) + select(0u, 1u, t < s));
+}
+
+// See: HP-RDA formulas (2)-(3): a merged distance d > M becomes d · ef, ef = M / Σ_i count[i],
+// rounded to nearest (halves up) exactly as `rdengines::hprda::adjust_distance` does on the
+// CPU: floor((2·d·M + T) / (2·T)), T = Σ_i count[i]. WGSL has no 64-bit integers, so the
+// numerator is a 128-bit number in four u32 limbs and the division is restoring long division,
+// one quotient bit per step (the quotient is at most d: T ≥ M, every block is counted by at
+// least one trace).
+@compute @workgroup_size(64)
+fn adjust(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) nwg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+) {
+    let i = linear_id(wid, nwg, lid);
+    if i >= P.n {
+        return;
+    }
+    let d0 = outd[i * 2u];
+    let d1 = outd[i * 2u + 1u];
+    let m = P.adj_m;
+    let t = P.adj_tc;
+    if (d1 == 0u && d0 <= m) || (t.x == 0u && t.y == 0u) {
+        return;
+    }
+    // d · M in three limbs.
+    let lo = mul32(d0, m);
+    let hi = mul32(d1, m);
+    let s1 = addc(lo.y, hi.x, 0u);
+    var n = array<u32, 4>(lo.x, s1.x, hi.y + s1.y, 0u);
+    // × 2.
+    n[3] = n[2] >> 31u;
+    n[2] = (n[2] << 1u) | (n[1] >> 31u);
+    n[1] = (n[1] << 1u) | (n[0] >> 31u);
+    n[0] = n[0] << 1u;
+    // + T.
+    let a0 = addc(n[0], t.x, 0u);
+    let a1 = addc(n[1], t.y, a0.y);
+    let a2 = addc(n[2], 0u, a1.y);
+    n[0] = a0.x;
+    n[1] = a1.x;
+    n[2] = a2.x;
+    n[3] = n[3] + a2.y;
+    // Divisor 2·T in three limbs.
+    let v = array<u32, 3>(t.x << 1u, (t.y << 1u) | (t.x >> 31u), t.y >> 31u);
+    var r = array<u32, 4>(0u, 0u, 0u, 0u);
+    var q = vec2<u32>(0u, 0u);
+    for (var b = 127i; b >= 0; b = b - 1i) {
+        // r = r · 2 + bit b of n.
+        let bit = (n[u32(b) / 32u] >> (u32(b) % 32u)) & 1u;
+        r[3] = (r[3] << 1u) | (r[2] >> 31u);
+        r[2] = (r[2] << 1u) | (r[1] >> 31u);
+        r[1] = (r[1] << 1u) | (r[0] >> 31u);
+        r[0] = (r[0] << 1u) | bit;
+        // r ≥ v (v has no fourth limb)?
+        var ge = r[3] != 0u;
+        if !ge {
+            if r[2] != v[2] {
+                ge = r[2] > v[2];
+            } else if r[1] != v[1] {
+                ge = r[1] > v[1];
+            } else {
+                ge = r[0] >= v[0];
+            }
+        }
+        if ge {
+            let s0 = r[0] - v[0];
+            let b0 = select(0u, 1u, r[0] < v[0]);
+            let s1b = r[1] - v[1] - b0;
+            let b1 = select(0u, 1u, r[1] < v[1] || (r[1] == v[1] && b0 == 1u));
+            let s2 = r[2] - v[2] - b1;
+            let b2 = select(0u, 1u, r[2] < v[2] || (r[2] == v[2] && b1 == 1u));
+            r[0] = s0;
+            r[1] = s1b;
+            r[2] = s2;
+            r[3] = r[3] - b2;
+            if b < 32 {
+                q.x = q.x | (1u << u32(b));
+            } else if b < 64 {
+                q.y = q.y | (1u << u32(b - 32));
+            }
+        }
+    }
+    outd[i * 2u] = q.x;
+    outd[i * 2u + 1u] = q.y;
 }

@@ -144,17 +144,20 @@ const WG: u32 = 64;
 const MAX_IDS: usize = u32::MAX as usize - 1;
 /// Global-table bytes per dense id: 64-bit end position of its last thread block + latest.
 const GTAB_BYTES: u64 = 12;
-const ENTRY_POINTS: [&str; 6] = [
+const ENTRY_POINTS: [&str; 7] = [
     "thread_level",
     "block_prefix",
     "record_insert",
     "thread_merge",
     "block_offsets",
     "block_merge",
+    "adjust",
 ];
 /// Index of `block_offsets` in [`ENTRY_POINTS`] (then `block_merge`).
 const BLOCK_OFFSETS: usize = 4;
 const BLOCK_MERGE: usize = 5;
+/// Index of `adjust` (formulas (2)-(3)) in [`ENTRY_POINTS`].
+const ADJUST: usize = 6;
 /// Byte offset of `Params::cur`, which the host sets before each `block_merge` dispatch.
 const PARAMS_CUR_OFFSET: u64 = std::mem::offset_of!(Params, cur) as u64;
 
@@ -319,7 +322,8 @@ struct Params {
     bcap: u32,
     bwords: u32,
     cur: u32,
-    pad: [u32; 3],
+    adj_m: u32,
+    adj_tc: [u32; 2],
 }
 
 /// GPU memory of one engine.
@@ -636,6 +640,55 @@ impl GpuHpRdaEngine {
         out
     }
 
+    /// Formulas (2)-(3) on the GPU (`adjust` kernel) for every distinct merged distance, with
+    /// M = `distinct` and the Σ count[i] of the whole stream; returns (adjusted distance,
+    /// count) pairs. Bit for bit `rdengines::hprda::adjust_distance` (exact rounding).
+    fn adjust_on_gpu(&mut self, merged: &BTreeMap<u64, u64>, distinct: u64) -> Vec<(u64, u64)> {
+        let outd = &self.bufs.batch[10];
+        let cap = (outd.size() / 8).max(1) as usize;
+        let keys: Vec<u64> = merged.keys().copied().collect();
+        let mut out = Vec::with_capacity(keys.len());
+        for piece in keys.chunks(cap) {
+            let words: Vec<u32> = piece
+                .iter()
+                .flat_map(|&d| [d as u32, (d >> 32) as u32])
+                .collect();
+            let q = &self.ctx.queue;
+            q.write_buffer(outd, 0, bytemuck::cast_slice(&words));
+            let params = Params {
+                n: piece.len() as u32,
+                st: self.geo.st,
+                nb: self.geo.nb,
+                ntraces: 0,
+                nblocks: 0,
+                tcap: self.geo.tcap,
+                bcap: self.geo.bcap,
+                bwords: self.geo.bwords,
+                cur: 0,
+                // M < 2^32: dense ids are 32-bit (MAX_IDS).
+                adj_m: distinct as u32,
+                adj_tc: [self.thread_counts as u32, (self.thread_counts >> 32) as u32],
+            };
+            q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&params));
+            let mut enc = self.ctx.device.create_command_encoder(&Default::default());
+            let (x, y) = self.grid(piece.len() as u64);
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.ctx.pipelines[ADJUST]);
+            pass.set_bind_group(0, &self.bufs.bind, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+            drop(pass);
+            q.submit([enc.finish()]);
+            let back = self
+                .read_back(&[(outd, 8 * piece.len() as u64)])
+                .pop()
+                .unwrap_or_default();
+            for (w, d) in back.chunks_exact(2).zip(piece) {
+                out.push((w[0] as u64 | (w[1] as u64) << 32, merged[d]));
+            }
+        }
+        out
+    }
+
     /// Analyses the buffered batch on the GPU and folds its results into the host tallies.
     fn run_batch(&mut self) {
         if self.buf.is_empty() {
@@ -679,7 +732,8 @@ impl GpuHpRdaEngine {
             bcap: g.bcap,
             bwords: g.bwords,
             cur: 0,
-            pad: [0; 3],
+            adj_m: 0,
+            adj_tc: [0; 2],
         };
         q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&params));
         for (k, &count) in dispatches.iter().enumerate() {
@@ -826,12 +880,19 @@ impl ReuseEngine for GpuHpRdaEngine {
             }
         }
         let merged = std::mem::take(&mut self.merged);
+        let distinct = self.ids.len() as u64;
+        // Formulas (2)-(3) run on the GPU; the host only re-bins what comes back.
+        let merged = if self.cfg.adjust {
+            self.adjust_on_gpu(&merged, distinct)
+        } else {
+            merged.into_iter().collect()
+        };
         finish_histogram(
             exact,
             merged,
-            self.ids.len() as u64,
+            distinct,
             self.thread_counts,
-            self.cfg.adjust,
+            false,
             self.bound,
         )
     }
@@ -840,6 +901,55 @@ impl ReuseEngine for GpuHpRdaEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `adjust` kernel's 128-bit arithmetic equals the CPU's `u128` rounding on edge values:
+    /// d just above M, at 32- and 64-bit boundaries, halves, Σ count equal to M, far above it,
+    /// and (outside the engine's precondition) below it, where both truncate to 64 bits alike.
+    #[test]
+    fn gpu_adjustment_is_the_cpu_rounding_bit_for_bit() {
+        let mut e = GpuHpRdaEngine::new(HpRdaConfig::default(), None, None)
+            .unwrap_or_else(|err| panic!("no Vulkan adapter (lavapipe is set up): {err}"));
+        let ms = [1u64, 2, 3, 1000, 65_537, (1 << 31) + 7, u32::MAX as u64 - 1];
+        let mut rng = rdengines::SplitMix64::new(5);
+        for &m in &ms {
+            let ts = [
+                m,
+                m + 1,
+                2 * m + 1,
+                3 * m,
+                1 << 33,
+                (1 << 40) + 12_345,
+                u64::MAX / 3,
+                u64::MAX,
+                (m / 2).max(1),
+            ];
+            for &t in &ts {
+                let mut ds: Vec<u64> = vec![
+                    0,
+                    m,
+                    m + 1,
+                    2 * m,
+                    2 * m + 1,
+                    u32::MAX as u64,
+                    1 << 32,
+                    (1 << 32) + 1,
+                    1 << 63,
+                    (1 << 63) + 12_345,
+                    u64::MAX - 1,
+                    u64::MAX,
+                ];
+                ds.extend((0..40).map(|_| rng.next_u64() >> (rng.next_u64() % 64)));
+                let merged: BTreeMap<u64, u64> = ds.iter().map(|&d| (d, 1)).collect();
+                e.thread_counts = t;
+                let got = e.adjust_on_gpu(&merged, m);
+                for ((d, _), (a, n)) in merged.iter().zip(&got) {
+                    assert_eq!(*n, 1);
+                    let want = rdengines::hprda::adjust_distance(*d, m, t);
+                    assert_eq!(*a, want, "d {d} m {m} T {t}");
+                }
+            }
+        }
+    }
 
     /// More distinct blocks than 32-bit ids can name is a reported failure, not a panic, and
     /// the engine ignores the rest of the stream. (The limit is lowered to 100 here.)
