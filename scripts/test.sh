@@ -12,5 +12,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Style and lints are part of the tests: a change that breaks them fails CI.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
+# ...and without the optional features, whose code paths differ (`--engine hprda-gpu` refused).
+cargo clippy --workspace --all-targets -- -D warnings
 cargo build --workspace --all-targets --features "$FEATURES"
 cargo test --workspace --no-fail-fast --features "$FEATURES"
