@@ -402,25 +402,35 @@ pub fn parda_table(h: &Histogram) -> Table {
     t
 }
 
+/// One line of a PARDA text file: `None` for a blank line or a `#` comment, else the
+/// hexadecimal address (with or without `0x`).
+pub fn parse_parda_line(s: &str) -> Option<Result<u64, std::num::ParseIntError>> {
+    let s = s.trim();
+    if s.is_empty() || s.starts_with('#') {
+        return None;
+    }
+    let hex = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    Some(u64::from_str_radix(hex, 16))
+}
+
 /// Reads a PARDA text file (one hex address per line) into the feeder.
 pub fn feed_parda_text(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
     let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
     let r = std::io::BufReader::with_capacity(1 << 20, f);
     for (i, line) in r.lines().enumerate() {
         let line = line.with_context(|| format!("{}: reading line {}", path.display(), i + 1))?;
-        let s = line.trim();
-        if s.is_empty() || s.starts_with('#') {
+        let Some(addr) = parse_parda_line(&line) else {
             continue;
-        }
-        let hex = s
-            .strip_prefix("0x")
-            .or_else(|| s.strip_prefix("0X"))
-            .unwrap_or(s);
-        let addr = u64::from_str_radix(hex, 16).with_context(|| {
+        };
+        let addr = addr.with_context(|| {
             format!(
-                "{}: line {}: {s:?} is not a hexadecimal address",
+                "{}: line {}: {:?} is not a hexadecimal address",
                 path.display(),
-                i + 1
+                i + 1,
+                line.trim()
             )
         })?;
         feeder.address(addr);
@@ -513,14 +523,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         Ok(BlockFeeder::new(engine, gran))
     };
     let mut sampling: Option<SampleStats> = None;
-    let mut add_stats = |s: Option<SampleStats>| {
-        if let Some(s) = s {
-            match &mut sampling {
-                Some(a) => a.merge(&s),
-                None => sampling = Some(s),
-            }
-        }
-    };
+    let mut add_stats = |s| super::sampling::accumulate(&mut sampling, s);
     let mut per_thread = Vec::new();
     let all = match args.input_format {
         InputFormat::PardaText | InputFormat::PardaBinary => {

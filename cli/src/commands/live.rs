@@ -287,14 +287,7 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
         Ok(BlockFeeder::new(engine, gran))
     };
     let mut sampling: Option<SampleStats> = None;
-    let mut add_stats = |s: Option<SampleStats>| {
-        if let Some(s) = s {
-            match &mut sampling {
-                Some(a) => a.merge(&s),
-                None => sampling = Some(s),
-            }
-        }
-    };
+    let mut add_stats = |s| super::sampling::accumulate(&mut sampling, s);
     if a.per_thread {
         // Each thread's chunks are analysed as soon as they arrive in sequence order.
         let mut feeders: BTreeMap<u32, BlockFeeder> = BTreeMap::new();

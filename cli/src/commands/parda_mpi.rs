@@ -330,17 +330,15 @@ impl ChunkSource for TextSource {
             let at = pos;
             pos += n as u64;
             let s = std::str::from_utf8(&line)
-                .map_err(|_| format!("{path}: byte {at}: a line that is not text"))?
-                .trim();
-            if s.is_empty() || s.starts_with('#') {
+                .map_err(|_| format!("{path}: byte {at}: a line that is not text"))?;
+            let Some(addr) = super::histogram::parse_parda_line(s) else {
                 continue;
-            }
-            let hex = s
-                .strip_prefix("0x")
-                .or_else(|| s.strip_prefix("0X"))
-                .unwrap_or(s);
-            let addr = u64::from_str_radix(hex, 16).map_err(|_| {
-                format!("{path}: line at byte {at}: {s:?} is not a hexadecimal address")
+            };
+            let addr = addr.map_err(|_| {
+                format!(
+                    "{path}: line at byte {at}: {:?} is not a hexadecimal address",
+                    s.trim()
+                )
             })?;
             out.push(self.gran.block_of(addr));
         }

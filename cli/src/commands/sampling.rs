@@ -4,7 +4,7 @@
 use super::histogram::EngineChoice;
 use crate::exit::usage;
 use anyhow::Result;
-use rdengines::shards::{ShardsConfig, ShardsEngine};
+use rdengines::shards::{SampleStats, ShardsConfig, ShardsEngine};
 use rdengines::{EngineKind, ReuseEngine};
 
 /// SHARDS settings from either command's flags.
@@ -121,5 +121,15 @@ impl SampleArgs {
         }
         let e = ShardsEngine::new(cfg).map_err(|e| usage(e.to_string()))?;
         Ok(Some(Box::new(e)))
+    }
+}
+
+/// Adds what one engine's sampling did (per-thread engines) to the running total.
+pub fn accumulate(total: &mut Option<SampleStats>, s: Option<SampleStats>) {
+    if let Some(s) = s {
+        match total {
+            Some(a) => a.merge(&s),
+            None => *total = Some(s),
+        }
     }
 }
