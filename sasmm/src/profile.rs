@@ -14,6 +14,7 @@ use crate::interleave::{for_each_shared_access, Interleave};
 use crate::mimic::MimickedTrace;
 use crate::model::Profile;
 use crate::seq::SequentialTrace;
+use rdengines::granularity::for_each_block;
 use rdengines::SplitMix64;
 use rdengines::{FastCore, Histogram};
 
@@ -242,10 +243,9 @@ pub fn private_profile(trace: &MimickedTrace<'_>, line: u32, sampled: &[bool]) -
         trace.for_each_private_access(core, |w, addr, len| {
             let bb = seq.windows[w as usize].bb as usize;
             let s = sampled[w as usize];
-            let last = addr.saturating_add(len.max(1) as u64 - 1) >> shift;
-            for l in addr >> shift..=last {
+            for_each_block(shift, addr, len as u64, |l| {
                 record(&mut out, core, bb, s, stack.access(l));
-            }
+            });
         });
     }
     out
@@ -266,10 +266,9 @@ pub fn concurrent_profile(
     for_each_shared_access(trace, interleave, |_core, w, addr, len| {
         let bb = seq.windows[w as usize].bb as usize;
         let s = sampled[w as usize];
-        let last = addr.saturating_add(len.max(1) as u64 - 1) >> shift;
-        for l in addr >> shift..=last {
+        for_each_block(shift, addr, len as u64, |l| {
             record(&mut out, 0, bb, s, stack.access(l));
-        }
+        });
     });
     out
 }
