@@ -348,12 +348,18 @@ fn lua_interpreter_runs_a_script_and_its_trace_goes_through_every_analysis() {
     assert!(e < 1.0, "hprda error {e} % on lua");
 }
 
-/// Stores by the instruction at `needle` of `src`, per thread index.
-fn stores_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<Vec<u64>> {
+/// The one memory instruction at `needle` of `src` that `keep` selects; its addresses per
+/// thread index.
+fn addresses_at(
+    trace: &rdtrace::Trace,
+    src: &str,
+    needle: &str,
+    keep: impl Fn(&rdtrace::meta::MemInstrMeta) -> bool,
+) -> Vec<Vec<u64>> {
     let file = Path::new(src).file_name().unwrap().to_str().unwrap();
     let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
         .into_iter()
-        .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
+        .filter(|&m| keep(&trace.meta.mem_instrs[m as usize]))
         .collect();
     assert_eq!(ids.len(), 1, "{needle}: {ids:?}");
     trace
@@ -367,26 +373,16 @@ fn stores_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// Loads by the instruction at `needle` of `src`, per thread index.
+/// Stores by the instruction at `needle` of `src`, per thread index.
+fn stores_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<Vec<u64>> {
+    addresses_at(trace, src, needle, |i| i.kind == AccessKind::Store)
+}
+
+/// Loads of `a` by the instruction at `needle` of `src`, per thread index.
 fn loads_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<Vec<u64>> {
-    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
-    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
-        .into_iter()
-        .filter(|&m| {
-            let i = &trace.meta.mem_instrs[m as usize];
-            i.kind == AccessKind::Load && i.derivation.contains("@a")
-        })
-        .collect();
-    assert_eq!(ids.len(), 1, "{needle}: {ids:?}");
-    trace
-        .thread_indices()
-        .into_iter()
-        .map(|t| {
-            let mut c = Counts::default();
-            trace.visit_thread(t, &mut c).unwrap();
-            c.accesses.get(&ids[0]).cloned().unwrap_or_default()
-        })
-        .collect()
+    addresses_at(trace, src, needle, |i| {
+        i.kind == AccessKind::Load && i.derivation.contains("@a")
+    })
 }
 
 #[test]

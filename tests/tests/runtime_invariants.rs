@@ -56,28 +56,30 @@ fn events_in_file(trace: &rdtrace::Trace, t: u32) -> u64 {
         + c.other.len() as u64
 }
 
-/// Stores of `a[i] = i` (main) and `b[i] = i` (worker) per thread: `(thread, line) -> count`.
-fn stores_per_thread(trace: &rdtrace::Trace) -> Vec<(u64, u64)> {
-    let store_at = |needle: &str| -> u32 {
-        let line = line_of(SRC, needle);
-        let ids: Vec<u32> = mem_instrs_at(trace, "crash_in_malloc.c", line)
-            .into_iter()
-            .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
-            .collect();
-        assert_eq!(ids.len(), 1, "{needle}");
-        ids[0]
-    };
-    let (sa, sb) = (store_at("a[i] = i;"), store_at("b[i] = i;"));
+/// Stores by the one store instruction at `needle` of `src`, counted per thread index.
+fn stores_per_thread_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<u64> {
+    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
+    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
+        .into_iter()
+        .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
+        .collect();
+    assert_eq!(ids.len(), 1, "{needle}");
     trace
         .thread_indices()
         .into_iter()
         .map(|t| {
             let mut c = Counts::default();
             trace.visit_thread(t, &mut c).unwrap();
-            let n = |mi: u32| c.accesses.get(&mi).map_or(0, |v| v.len() as u64);
-            (n(sa), n(sb))
+            c.accesses.get(&ids[0]).map_or(0, |v| v.len() as u64)
         })
         .collect()
+}
+
+/// Stores of `a[i] = i` (main) and `b[i] = i` (worker) per thread: `(a stores, b stores)`.
+fn stores_per_thread(trace: &rdtrace::Trace) -> Vec<(u64, u64)> {
+    let a = stores_per_thread_at(trace, SRC, "a[i] = i;");
+    let b = stores_per_thread_at(trace, SRC, "b[i] = i;");
+    a.into_iter().zip(b).collect()
 }
 
 fn check(sig: &str, signo: i32, env: &[(&str, &str)]) {
@@ -165,23 +167,14 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
     let exit = trace.exit.as_ref().expect("end chunk");
     assert_eq!(exit.reason, ExitReason::Signal(libc_sig::SEGV));
-    let line = line_of(SRC2, "a[i] = i;");
-    let stores: Vec<u32> = mem_instrs_at(&trace, "crash_while_writer_allocates.c", line)
-        .into_iter()
-        .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
-        .collect();
-    assert_eq!(stores.len(), 1);
-    let mut total_stores = 0;
     for t in trace.thread_indices() {
         assert_eq!(
             exit.events_recorded[t as usize],
             events_in_file(&trace, t),
             "thread {t}"
         );
-        let mut c = Counts::default();
-        trace.visit_thread(t, &mut c).unwrap();
-        total_stores += c.accesses.get(&stores[0]).map_or(0, |v| v.len() as u64);
     }
+    let total_stores: u64 = stores_per_thread_at(&trace, SRC2, "a[i] = i;").iter().sum();
     assert_eq!(total_stores, N2);
 }
 
