@@ -305,6 +305,23 @@ impl Geometry {
             12 * b,                                // 14 boffs
         ]
     }
+    /// The kernels' parameters for a batch of `n` references in `ntraces` thread-local traces
+    /// and `nblocks` thread blocks (`cur` and the adjustment's fields zero).
+    fn params(&self, n: u32, ntraces: u32, nblocks: u32) -> Params {
+        Params {
+            n,
+            st: self.st,
+            nb: self.nb,
+            ntraces,
+            nblocks,
+            tcap: self.tcap,
+            bcap: self.bcap,
+            bwords: self.bwords,
+            cur: 0,
+            adj_m: 0,
+            adj_tc: [0; 2],
+        }
+    }
     fn bytes_total(&self) -> u64 {
         self.sizes().iter().sum()
     }
@@ -656,18 +673,10 @@ impl GpuHpRdaEngine {
             let q = &self.ctx.queue;
             q.write_buffer(outd, 0, bytemuck::cast_slice(&words));
             let params = Params {
-                n: piece.len() as u32,
-                st: self.geo.st,
-                nb: self.geo.nb,
-                ntraces: 0,
-                nblocks: 0,
-                tcap: self.geo.tcap,
-                bcap: self.geo.bcap,
-                bwords: self.geo.bwords,
-                cur: 0,
                 // M < 2^32: dense ids are 32-bit (MAX_IDS).
                 adj_m: distinct as u32,
                 adj_tc: [self.thread_counts as u32, (self.thread_counts >> 32) as u32],
+                ..self.geo.params(piece.len() as u32, 0, 0)
             };
             q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&params));
             let mut enc = self.ctx.device.create_command_encoder(&Default::default());
@@ -722,19 +731,7 @@ impl GpuHpRdaEngine {
             ntraces * g.st as u64,
             nblocks * g.bcap as u64,
         ];
-        let params = Params {
-            n: n as u32,
-            st: g.st,
-            nb: g.nb,
-            ntraces: ntraces as u32,
-            nblocks: nblocks as u32,
-            tcap: g.tcap,
-            bcap: g.bcap,
-            bwords: g.bwords,
-            cur: 0,
-            adj_m: 0,
-            adj_tc: [0; 2],
-        };
+        let params = g.params(n as u32, ntraces as u32, nblocks as u32);
         q.write_buffer(&self.bufs.params, 0, bytemuck::bytes_of(&params));
         for (k, &count) in dispatches.iter().enumerate() {
             let (x, y) = self.grid(count);
@@ -840,9 +837,13 @@ impl ReuseEngine for GpuHpRdaEngine {
             }
             self.prev = Some(b);
             // Dense 32-bit id, streaming: assigned at first touch.
-            let id = match self.ids.get(&b) {
-                Some(&id) => id,
-                None if self.ids.len() >= self.max_ids => {
+            let next = self.ids.len();
+            let id = match self.ids.entry(b) {
+                std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+                std::collections::hash_map::Entry::Vacant(v) if next < self.max_ids => {
+                    *v.insert(next as u32)
+                }
+                std::collections::hash_map::Entry::Vacant(_) => {
                     self.failure = Some(format!(
                         "hprda-gpu: the stream touches more than {} distinct blocks, the most \
                          the GPU engine's 32-bit ids can name; use --engine hprda (CPU) or a \
@@ -850,11 +851,6 @@ impl ReuseEngine for GpuHpRdaEngine {
                         self.max_ids
                     ));
                     return;
-                }
-                None => {
-                    let next = self.ids.len() as u32;
-                    self.ids.insert(b, next);
-                    next
                 }
             };
             self.buf.push(id);
