@@ -9,12 +9,13 @@ pub enum SimtError {
     #[error(transparent)]
     Trace(#[from] rdtrace::TraceError),
     /// An I/O error on a named file.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
+        /// The underlying error (in the message, not a separate `source`: a printed chain
+        /// names it once).
+        error: std::io::Error,
     },
     /// A GPU text trace that does not follow `docs/simt-trace-format.md`.
     #[error("{source_name}:{line}: {message}")]

@@ -228,9 +228,9 @@ pub fn read_gpu_text(input: impl BufRead, source: &str) -> Result<Vec<Kernel>> {
 
 /// Reads a GPU text trace from a file.
 pub fn read_gpu_text_file(path: &std::path::Path) -> Result<Vec<Kernel>> {
-    let f = std::fs::File::open(path).map_err(|source| SimtError::Io {
+    let f = std::fs::File::open(path).map_err(|error| SimtError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     read_gpu_text(
         std::io::BufReader::with_capacity(1 << 20, f),

@@ -5,13 +5,14 @@ use std::path::PathBuf;
 /// Everything that can go wrong reading or writing a trace.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
-    /// An I/O error on a named file.
-    #[error("{path}: {source}")]
+    /// An I/O error on a named file. (The OS error is part of the message, not a separate
+    /// `source`, so that a printed error chain names it once.)
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file does not start with the trace magic.
     #[error("{path}: not an rdtools trace (bad magic at offset 0)")]
@@ -51,3 +52,13 @@ pub enum TraceError {
 
 /// Shorthand result type.
 pub type Result<T, E = TraceError> = std::result::Result<T, E>;
+
+impl TraceError {
+    /// An I/O error on `path`.
+    pub fn io(path: &std::path::Path, error: std::io::Error) -> TraceError {
+        TraceError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}

@@ -75,13 +75,6 @@ pub struct Trace {
     file_len: u64,
 }
 
-fn io_err(path: &Path, source: std::io::Error) -> TraceError {
-    TraceError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Reads as many bytes as are available into `buf`; returns how many.
 fn read_full(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut n = 0;
@@ -162,10 +155,10 @@ impl Trace {
     }
 
     fn open_lenient(path: &Path) -> Result<Trace> {
-        let mut f = File::open(path).map_err(|e| io_err(path, e))?;
-        let file_len = f.metadata().map_err(|e| io_err(path, e))?.len();
+        let mut f = File::open(path).map_err(|e| TraceError::io(path, e))?;
+        let file_len = f.metadata().map_err(|e| TraceError::io(path, e))?.len();
         let mut header = [0u8; FILE_HEADER_LEN];
-        let n = read_full(&mut f, &mut header).map_err(|e| io_err(path, e))?;
+        let n = read_full(&mut f, &mut header).map_err(|e| TraceError::io(path, e))?;
         if n < 8 || header[..8] != FILE_MAGIC {
             return Err(TraceError::NotATrace {
                 path: path.to_path_buf(),
@@ -215,10 +208,11 @@ impl Trace {
         let mut offset = FILE_HEADER_LEN as u64;
         let mut stored = Vec::new();
         let mut modules = Vec::new();
-        let mut zstd = zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?;
+        let mut zstd =
+            zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?;
         loop {
             let mut h = [0u8; CHUNK_HEADER_LEN];
-            let n = read_full(f, &mut h).map_err(|e| io_err(&self.path, e))?;
+            let n = read_full(f, &mut h).map_err(|e| TraceError::io(&self.path, e))?;
             if n == 0 {
                 break;
             }
@@ -253,11 +247,11 @@ impl Trace {
                     salvaged: false,
                 });
                 f.seek(SeekFrom::Start(end))
-                    .map_err(|e| io_err(&self.path, e))?;
+                    .map_err(|e| TraceError::io(&self.path, e))?;
             } else {
                 stored.resize(header.stored_len as usize, 0);
                 f.read_exact(&mut stored)
-                    .map_err(|e| io_err(&self.path, e))?;
+                    .map_err(|e| TraceError::io(&self.path, e))?;
                 if !crc_matches(&h, &stored) {
                     return Err(self.corrupt(offset, "checksum mismatch"));
                 }
@@ -338,7 +332,8 @@ impl Trace {
     /// metadata, the event count). The first bad chunk of a thread ends that thread: its good
     /// events are kept, the thread's later chunks are dropped, and a warning says where.
     fn validate_events(&mut self, f: &mut File) -> Result<()> {
-        let mut zstd = zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?;
+        let mut zstd =
+            zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?;
         let mut decoder = ChunkDecoder::new(self.bounds.mem_instr_sizes.len());
         let mut stored = Vec::new();
         let mut payload = Vec::new();
@@ -357,10 +352,10 @@ impl Trace {
                     Err(what) => return Ok(Err((0, what))),
                 };
                 f.seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
-                    .map_err(|e| io_err(&self.path, e))?;
+                    .map_err(|e| TraceError::io(&self.path, e))?;
                 stored.resize(c.stored_len as usize, 0);
                 f.read_exact(&mut stored)
-                    .map_err(|e| io_err(&self.path, e))?;
+                    .map_err(|e| TraceError::io(&self.path, e))?;
                 if !crc_matches(&c.header, &stored) {
                     return Ok(Err((0, "checksum mismatch".into())));
                 }
@@ -464,11 +459,11 @@ impl Trace {
     pub fn chunk_reader(&self) -> Result<ChunkReader<'_>> {
         Ok(ChunkReader {
             trace: self,
-            file: File::open(&self.path).map_err(|e| io_err(&self.path, e))?,
+            file: File::open(&self.path).map_err(|e| TraceError::io(&self.path, e))?,
             stored: Vec::new(),
             payload: Vec::new(),
             decoder: ChunkDecoder::new(self.bounds.mem_instr_sizes.len()),
-            zstd: zstd::bulk::Decompressor::new().map_err(|e| io_err(&self.path, e))?,
+            zstd: zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?,
         })
     }
 
@@ -557,11 +552,11 @@ impl ChunkReader<'_> {
         let header = parse_chunk_header(&c.header).map_err(|w| trace.corrupt(c.offset, w))?;
         self.file
             .seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
-            .map_err(|e| io_err(&trace.path, e))?;
+            .map_err(|e| TraceError::io(&trace.path, e))?;
         self.stored.resize(c.stored_len as usize, 0);
         self.file
             .read_exact(&mut self.stored)
-            .map_err(|e| io_err(&trace.path, e))?;
+            .map_err(|e| TraceError::io(&trace.path, e))?;
         if !crc_matches(&c.header, &self.stored) {
             return Err(trace.corrupt(c.offset, "checksum mismatch"));
         }

@@ -195,7 +195,7 @@ impl<'a> LiveTrace<'a> {
         let name = name.into();
         let mut input: Box<dyn Read + 'a> = Box::new(input);
         let mut header = [0u8; FILE_HEADER_LEN];
-        let n = read_full(&mut input, &mut header).map_err(|e| io_err(&name, e))?;
+        let n = read_full(&mut input, &mut header).map_err(|e| TraceError::io(&name, e))?;
         if n < FILE_HEADER_LEN || header[..8] != FILE_MAGIC {
             return Err(TraceError::NotATrace { path: name });
         }
@@ -210,7 +210,7 @@ impl<'a> LiveTrace<'a> {
         }
         if let Some(t) = tee.as_mut() {
             t.write_all(&file_header(crate::version::V_INITIAL))
-                .map_err(|e| io_err(&name, e))?;
+                .map_err(|e| TraceError::io(&name, e))?;
         }
         Ok(LiveTrace {
             input,
@@ -225,7 +225,7 @@ impl<'a> LiveTrace<'a> {
             finished: false,
             bounds: EventBounds::default(),
             decoder: ChunkDecoder::new(0),
-            zstd: zstd::bulk::Decompressor::new().map_err(|e| io_err(&name, e))?,
+            zstd: zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&name, e))?,
             payload: Vec::new(),
             threads: Vec::new(),
             slots: HashMap::new(),
@@ -297,7 +297,7 @@ impl<'a> LiveTrace<'a> {
         }
         self.finished = true;
         if let Some(t) = self.tee.as_mut() {
-            t.flush().map_err(|e| io_err(&self.name, e))?;
+            t.flush().map_err(|e| TraceError::io(&self.name, e))?;
         }
         if self.exit.is_none() && self.warnings.is_empty() {
             self.warnings.push(format!(
@@ -315,7 +315,7 @@ impl<'a> LiveTrace<'a> {
         }
         let offset = self.offset;
         let mut h = [0u8; CHUNK_HEADER_LEN];
-        let n = read_full(&mut self.input, &mut h).map_err(|e| io_err(&self.name, e))?;
+        let n = read_full(&mut self.input, &mut h).map_err(|e| TraceError::io(&self.name, e))?;
         if n == 0 {
             self.finish_input()?;
             return Ok(false);
@@ -334,7 +334,8 @@ impl<'a> LiveTrace<'a> {
         }
         let header = parse_chunk_header(&h).map_err(|what| self.corrupt(offset, what))?;
         let mut stored = vec![0u8; header.stored_len as usize];
-        let got = read_full(&mut self.input, &mut stored).map_err(|e| io_err(&self.name, e))?;
+        let got =
+            read_full(&mut self.input, &mut stored).map_err(|e| TraceError::io(&self.name, e))?;
         if got < stored.len() {
             self.warnings.push(format!(
                 "{}: truncated at offset {offset}: chunk needs {} bytes, {} remain; \
@@ -352,7 +353,7 @@ impl<'a> LiveTrace<'a> {
         if let Some(t) = self.tee.as_mut() {
             t.write_all(&h)
                 .and_then(|_| t.write_all(&stored))
-                .map_err(|e| io_err(&self.name, e))?;
+                .map_err(|e| TraceError::io(&self.name, e))?;
         }
         if header.kind == ChunkKind::Events {
             self.stats.event_chunks += 1;
@@ -436,7 +437,8 @@ impl<'a> LiveTrace<'a> {
             ));
         }
         let mut payload = vec![0u8; len];
-        let got = read_full(&mut self.input, &mut payload).map_err(|e| io_err(&self.name, e))?;
+        let got =
+            read_full(&mut self.input, &mut payload).map_err(|e| TraceError::io(&self.name, e))?;
         if got < len {
             self.finish_input()?;
             return Ok(false);
@@ -696,13 +698,6 @@ impl<'a> LiveTrace<'a> {
                 }
             }
         }
-    }
-}
-
-fn io_err(path: &std::path::Path, source: std::io::Error) -> TraceError {
-    TraceError::Io {
-        path: path.to_path_buf(),
-        source,
     }
 }
 
