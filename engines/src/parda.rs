@@ -59,8 +59,6 @@ pub const STREAM_PIECE: usize = 1 << 16;
 /// Cost of processing one received local infinity relative to analysing one reference of the
 /// own chunk (used only to size the chunks).
 const INF_COST: f64 = 1.0;
-/// Received local infinities per reference of ranks `1..np` assumed before the first phase.
-const INITIAL_INF_RATIO: f64 = 0.25;
 
 /// PARDA parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,6 +300,47 @@ impl Rank<'_> {
     }
 }
 
+/// Chunk lengths of a phase of `len` units (references, or the MPI engine's input slices)
+/// over `np` ranks, rank 0 first; they sum to `len`.
+///
+/// Rank `p` analyses its chunk and then the local infinities of the ranks to its right,
+/// about `ratio` per unit of theirs (fewer in fact, as hits on the way remove some), `ratio`
+/// having been measured on phases whose ranks `1..np` held `measured` units (0: not measured,
+/// an assumption). Sizing from the last rank down so that chunk plus estimated received work
+/// is the same for every rank balances the phase; this deviates from the paper's equal chunks
+/// and does not change the result (any split into consecutive chunks is exact).
+pub fn split_phase(len: usize, np: usize, ratio: f64, measured: usize) -> Vec<usize> {
+    let np = np.max(1);
+    // Local infinities are the distinct blocks of a chunk, which grow less than linearly
+    // with its length: rescale a ratio measured on other lengths (a shorter final phase
+    // has relatively more) by the square root of the length ratio, a middle ground between
+    // "as many distinct blocks" and "as many per reference".
+    let right = (len - len / np).max(1);
+    let ratio = if measured == 0 {
+        ratio
+    } else {
+        ratio * (measured as f64 / right as f64).sqrt()
+    };
+    let r = (INF_COST * ratio).clamp(0.0, 0.9);
+    let mut w = vec![0.0f64; np];
+    let mut later = 0.0;
+    for p in (0..np).rev() {
+        w[p] = (1.0 - r * later).max(0.125);
+        later += w[p];
+    }
+    let total: f64 = w.iter().sum();
+    let mut sizes: Vec<usize> = w
+        .iter()
+        .map(|&x| ((x / total) * len as f64) as usize)
+        .collect();
+    let used: usize = sizes[..np - 1].iter().sum();
+    sizes[np - 1] = len - used.min(len);
+    sizes
+}
+
+/// Local infinities per unit of ranks `1..np` assumed before any phase was measured.
+pub const INITIAL_INF_RATIO: f64 = 0.25;
+
 /// Accesses `blocks` in order on `core` (none of them on it: they go to the top in order),
 /// with the software prefetching of the analysis loops.
 pub fn push_all(core: &mut FastCore, blocks: &[u64]) {
@@ -382,40 +421,9 @@ impl PardaEngine {
     }
 
     /// Chunk lengths of a phase of `len` references, rank 0 first (they sum to `len`).
-    ///
-    /// Rank `p` analyses its chunk and then the local infinities of the ranks to its right,
-    /// about `inf_ratio` per reference of theirs (fewer in fact, as hits on the way remove
-    /// some). Sizing from the last rank down so that chunk plus estimated received work is the
-    /// same for every rank balances the phase; this deviates from the paper's equal chunks
-    /// and does not change the result (any split into consecutive chunks is exact).
     fn split(&self, len: usize) -> Vec<usize> {
-        let np = self.cfg.threads;
         let (ratio, measured) = self.inf_ratio;
-        // Local infinities are the distinct blocks of a chunk, which grow less than linearly
-        // with its length: rescale a ratio measured on other lengths (a shorter final phase
-        // has relatively more) by the square root of the length ratio, a middle ground between
-        // "as many distinct blocks" and "as many per reference".
-        let right = (len - len / np).max(1);
-        let ratio = if measured == 0 {
-            ratio
-        } else {
-            ratio * (measured as f64 / right as f64).sqrt()
-        };
-        let r = (INF_COST * ratio).clamp(0.0, 0.9);
-        let mut w = vec![0.0f64; np];
-        let mut later = 0.0;
-        for p in (0..np).rev() {
-            w[p] = (1.0 - r * later).max(0.125);
-            later += w[p];
-        }
-        let total: f64 = w.iter().sum();
-        let mut sizes: Vec<usize> = w
-            .iter()
-            .map(|&x| ((x / total) * len as f64) as usize)
-            .collect();
-        let used: usize = sizes[..np - 1].iter().sum();
-        sizes[np - 1] = len - used.min(len);
-        sizes
+        split_phase(len, self.cfg.threads, ratio, measured)
     }
 
     /// Analyses the buffered phase and folds its state into rank 0.

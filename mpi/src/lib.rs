@@ -2,17 +2,22 @@
 //! computed by P processes (OpenMPI through rsmpi), each holding only its own slice of the
 //! input, as in the paper's MPI implementation (Niu et al., IPDPS 2012, sections IV-VI).
 //!
-//! The stream is a sequence of *chunks* numbered `0..G` (a [`ChunkSource`] reads one chunk of
-//! the input by its number; the CLI slices files by byte range or by trace chunk). Phase `k`
-//! (Alg. 5) covers chunks `k·P .. (k+1)·P`; the rank with *virtual* id `v` in that phase reads
-//! chunk `k·P + v` and nothing else. Virtual rank 0 is the rank that holds the global state
-//! (the LRU stack of everything before the phase); virtual ids follow physical ranks in ring
-//! order from it. In a phase each rank:
+//! The stream is a sequence of *source chunks* numbered `0..G` (a [`ChunkSource`] reads one of
+//! the input by its number; the CLI slices files by byte range or by trace chunk). A phase
+//! (Alg. 5) covers the next `P·k` source chunks (`k` = [`MpiPardaConfig::chunks_per_rank`]);
+//! the rank with *virtual* id `v` in that phase reads a run of consecutive ones, its *chunk*,
+//! and nothing else. Virtual rank 0 is the rank that holds the global state (the LRU stack of
+//! everything before the phase); virtual ids follow physical ranks in ring order from it. It
+//! gets fewer source chunks than the others, in proportion to the local infinities it resolved
+//! per reference of theirs in the last phase (the threaded engine's balance,
+//! [`rdengines::parda::split_phase`]; the paper splits evenly; any split is exact). In a phase
+//! each rank:
 //!
 //! 1. analyses its own chunk with a fresh stack (virtual 0: on the global stack), keeping the
 //!    first access of each block as a *local infinity* (Alg. 3; bounded: Alg. 7);
-//! 2. sends its local infinities to its left neighbour `v − 1` in pieces of [`PIECE`] blocks,
-//!    then receives the right neighbour's pieces one by one, resolves each reference against
+//! 2. sends its local infinities to its left neighbour `v − 1` in pieces of [`PIECE`] blocks as
+//!    it finds them (non-blocking sends from a store the size of its chunk, so it goes on with
+//!    its chunk while the neighbour is still busy with its own), then receives the right neighbour's pieces one by one, resolves each reference against
 //!    its stack with Alg. 4 (a hit is a global distance `distance + count` and is deleted; a
 //!    miss is forwarded left at once, so the lists flow down the pipeline), and closes its
 //!    stream to the left with an empty message when the right one has closed; what reaches
@@ -33,7 +38,7 @@
 //!
 //! At the end the per-rank histograms are summed at rank 0 (Alg. 3's `reduce_sum`).
 //!
-//! Memory per rank: one chunk, its stack (at most the chunk's distinct blocks, or B), the
+//! Memory per rank: one chunk, the send store (one chunk), its stack (at most the chunk's distinct blocks, or B), the
 //! global stack at the holder (the distinct blocks so far, or B), and in bounded runs its share
 //! of the seen set: bounded by the footprint and the chunk size, never by the trace length.
 //!
@@ -47,13 +52,15 @@
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
+use mpi::request::{LocalScope, Request};
 use mpi::traits::*;
 use mpi::Count;
 use rdengines::accum::DenseHist;
 use rdengines::blockmap::BlockSet;
-use rdengines::parda::{push_all, Rank};
+use rdengines::parda::{push_all, split_phase, Rank, INITIAL_INF_RATIO};
 use rdengines::table::mix64;
 use rdengines::{FastCore, Histogram};
+use std::collections::VecDeque;
 
 pub use mpi;
 
@@ -97,11 +104,26 @@ pub trait ChunkSource {
 }
 
 /// Parameters of a distributed run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MpiPardaConfig {
     /// Alg. 7's bound B (distances ≥ B are overflow), or unbounded.
     pub bound: Option<u64>,
+    /// Source chunks per rank in a phase, on average: a phase covers `P ×` this many, split
+    /// unevenly (see [`run`]); more gives a finer balance, fewer reads per rank.
+    pub chunks_per_rank: u64,
 }
+
+impl Default for MpiPardaConfig {
+    fn default() -> Self {
+        MpiPardaConfig {
+            bound: None,
+            chunks_per_rank: CHUNKS_PER_RANK,
+        }
+    }
+}
+
+/// Default source chunks per rank in a phase ([`MpiPardaConfig::chunks_per_rank`]).
+pub const CHUNKS_PER_RANK: u64 = 8;
 
 /// What one rank did, for the benchmark and `--mpi-stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -164,19 +186,25 @@ pub fn run<C: Communicator>(
     agree(world, if world.rank() == 0 { same } else { Ok(()) })?;
 
     let mut node = Node::new(world, cfg.bound);
-    let phases = g.div_ceil(np as u64);
+    let per_phase = np as u64 * cfg.chunks_per_rank.max(1);
     let mut chunk = Vec::new();
-    for k in 0..phases {
-        // See: PARDA Alg. 5 — read(INPUT, S): this rank's chunk of the phase, nothing else.
-        let index = k * np as u64 + node.virtual_rank() as u64;
-        let read = if index < g {
-            source.read_chunk(index, &mut chunk)
-        } else {
+    let mut piece = Vec::new();
+    let mut next = 0u64;
+    while next < g {
+        // See: PARDA Alg. 5 — read(INPUT, S): this rank's share of the phase, nothing else.
+        let len = per_phase.min(g - next);
+        let share = node.share(len);
+        let read = (|| {
             chunk.clear();
+            for index in next + share.start..next + share.end {
+                source.read_chunk(index, &mut piece)?;
+                chunk.extend_from_slice(&piece);
+            }
             Ok(())
-        };
+        })();
         agree(world, read)?;
         node.phase(&chunk);
+        next += len;
     }
     Ok(node.finish())
 }
@@ -201,6 +229,17 @@ struct Node<'c, C: Communicator> {
     /// Bounded runs: the blocks this rank owns (`hash mod P`) that were ever seen.
     seen: Option<BlockSet>,
     bound: Option<u64>,
+    /// Room for this rank's own local infinities of a phase, sent without waiting for the left
+    /// neighbour (one per reference at most, so the size of the largest chunk).
+    store: Vec<u64>,
+    /// Source chunks per rank of the phase just run, in virtual order ([`Node::share`]).
+    split: Vec<usize>,
+    /// Local infinities per reference of virtual ranks `1..P` that reached virtual rank 0 in
+    /// the last phase, and how many source chunks those ranks held (0: not measured yet).
+    inf_ratio: (f64, usize),
+    /// References of this rank's chunk and local infinities it received, this phase.
+    refs_now: u64,
+    received_now: u64,
 }
 
 impl<C: Communicator> Wire<'_, C> {
@@ -260,6 +299,11 @@ impl<'c, C: Communicator> Node<'c, C> {
             misses: Vec::new(),
             seen: bound.map(|_| BlockSet::default()),
             bound,
+            store: Vec::new(),
+            split: Vec::new(),
+            inf_ratio: (INITIAL_INF_RATIO, 0),
+            refs_now: 0,
+            received_now: 0,
             wire: Wire {
                 world,
                 stats: RankStats {
@@ -278,19 +322,37 @@ impl<'c, C: Communicator> Node<'c, C> {
         (self.holder + v).rem_euclid(self.np)
     }
 
+    /// This rank's source chunks of a phase of `len` source chunks, relative to its first.
+    /// Every rank computes the same split from the same (all-gathered) measurements: virtual
+    /// rank 0 gets fewer, as it also resolves what the others could not (as in the threaded
+    /// engine, [`split_phase`]).
+    fn share(&mut self, len: u64) -> std::ops::Range<u64> {
+        let (ratio, measured) = self.inf_ratio;
+        self.split = split_phase(len as usize, self.np as usize, ratio, measured);
+        let v = self.virtual_rank() as usize;
+        let start: usize = self.split[..v].iter().sum();
+        start as u64..(start + self.split[v]) as u64
+    }
+
     /// One phase of Alg. 5 on this rank's chunk.
     fn phase(&mut self, chunk: &[u64]) {
         let v = self.virtual_rank();
         let np = self.np;
         self.wire.stats.phases += 1;
         self.wire.stats.references += chunk.len() as u64;
+        self.refs_now = chunk.len() as u64;
+        let received_before = self.wire.stats.received;
         if v != 0 {
             // A rank other than the holder starts every phase from an empty stack.
             self.core.clear();
         }
         let left = (v > 0).then(|| self.physical(v - 1));
         let right = (v < np - 1).then(|| self.physical(v + 1));
+        if left.is_some() && self.store.len() < chunk.len() {
+            self.store.resize(chunk.len(), 0);
+        }
         let wire = &mut self.wire;
+        let store = &mut self.store[..];
         let mut rank = Rank::new(
             &mut self.core,
             &mut self.hist,
@@ -298,25 +360,34 @@ impl<'c, C: Communicator> Node<'c, C> {
             self.bound,
             v == 0,
         );
-        // See: PARDA Alg. 3 — stack_dist on the own chunk; local infinities go left.
-        let own = own_chunk(&mut rank, chunk);
-        emit(wire, &mut rank, left, own);
-        if let Some(right) = right {
-            // See: PARDA Alg. 4 — the right neighbour's local infinities, piece by piece, with
-            // the running count; misses are forwarded left as they are found.
-            loop {
-                let piece = wire.receive_piece(right, TAG_INF);
-                if piece.is_empty() {
-                    break;
-                }
-                wire.stats.received += piece.len() as u64;
-                let still = received(&mut rank, &piece);
-                emit(wire, &mut rank, left, still);
+        mpi::request::scope(|scope| {
+            let mut outbox = Outbox::new(scope, store);
+            // See: PARDA Alg. 3 — stack_dist on the own chunk; local infinities go left as they
+            // are found, piece by piece, so the left neighbour can resolve them as soon as it
+            // has finished its own chunk, while this rank still works on the rest of its.
+            for piece in chunk.chunks(PIECE) {
+                let own = own_chunk(&mut rank, piece);
+                emit(wire, &mut outbox, &mut rank, left, own);
             }
-        }
-        if let Some(left) = left {
-            wire.send_end(left, TAG_INF);
-        }
+            if let Some(right) = right {
+                // See: PARDA Alg. 4 — the right neighbour's local infinities, piece by piece,
+                // with the running count; misses are forwarded left as they are found.
+                loop {
+                    let piece = wire.receive_piece(right, TAG_INF);
+                    if piece.is_empty() {
+                        break;
+                    }
+                    wire.stats.received += piece.len() as u64;
+                    let still = received(&mut rank, &piece);
+                    emit(wire, &mut outbox, &mut rank, left, still);
+                }
+            }
+            if let Some(left) = left {
+                wire.send_end(left, TAG_INF);
+            }
+            outbox.complete();
+        });
+        self.received_now = self.wire.stats.received - received_before;
         self.classify_misses();
         self.reduce_state();
     }
@@ -384,11 +455,18 @@ impl<'c, C: Communicator> Node<'c, C> {
         if np == 1 {
             return;
         }
-        let mine = self.core.len() as u64;
-        let mut lens = vec![0u64; np as usize];
-        self.world.all_gather_into(&mine, &mut lens[..]);
+        let mine = [self.core.len() as u64, self.received_now, self.refs_now];
+        let mut gathered = vec![0u64; 3 * np as usize];
+        self.world.all_gather_into(&mine[..], &mut gathered[..]);
         let holder = self.holder;
-        let len_of = |v: i32| lens[(holder + v).rem_euclid(np) as usize] as usize;
+        let at = |v: i32, field: usize| gathered[3 * (holder + v).rem_euclid(np) as usize + field];
+        let len_of = |v: i32| at(v, 0) as usize;
+        // The next phase's split: what reached the holder per reference of the others.
+        let others: u64 = (1..np).map(|v| at(v, 2)).sum();
+        if others > 0 {
+            let chunks = self.split.iter().skip(1).sum();
+            self.inf_ratio = (at(0, 1) as f64 / others as f64, chunks);
+        }
         let front: usize = (0..np - 1).map(len_of).sum();
         let last = len_of(np - 1);
         let v = self.virtual_rank();
@@ -491,15 +569,76 @@ impl<'c, C: Communicator> Node<'c, C> {
 }
 
 /// Sends local infinities left, or at virtual rank 0 counts them as global infinities.
-fn emit<C: Communicator>(
+fn emit<'a, 's, C: Communicator>(
     wire: &mut Wire<'_, C>,
+    outbox: &mut Outbox<'a, 's>,
     rank: &mut Rank<'_>,
     left: Option<i32>,
     list: Vec<u64>,
 ) {
     match left {
-        Some(left) => wire.send_pieces(left, TAG_INF, &list),
+        Some(left) => outbox.send(wire, left, TAG_INF, &list),
         None => rank.global_infinities(list),
+    }
+}
+
+/// Non-blocking sends of one phase's local infinities. Each piece is copied into the rank's
+/// send store (which outlives the request scope) and sent with `MPI_Isend`, so the sender goes
+/// on while the receiver is still busy; when the store is full, a piece is sent blocking.
+struct Outbox<'a, 's> {
+    scope: &'s LocalScope<'a>,
+    /// The unused part of the store.
+    free: &'a mut [u64],
+    /// Sends not known to be complete, oldest first.
+    pending: VecDeque<Request<'a, [u64], &'s LocalScope<'a>>>,
+}
+
+impl<'a, 's> Outbox<'a, 's> {
+    fn new(scope: &'s LocalScope<'a>, store: &'a mut [u64]) -> Self {
+        Outbox {
+            scope,
+            free: store,
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// Sends `blocks` to `dest` in pieces (never an empty one: that ends a stream).
+    fn send<C: Communicator>(
+        &mut self,
+        wire: &mut Wire<'_, C>,
+        dest: i32,
+        tag: i32,
+        blocks: &[u64],
+    ) {
+        let p = wire.world.process_at_rank(dest);
+        for piece in blocks.chunks(PIECE) {
+            if self.free.len() >= piece.len() {
+                let (copy, rest) = std::mem::take(&mut self.free).split_at_mut(piece.len());
+                copy.copy_from_slice(piece);
+                self.free = rest;
+                let copy: &'a [u64] = copy;
+                self.pending
+                    .push_back(p.immediate_send_with_tag(self.scope, copy, tag));
+            } else {
+                p.send_with_tag(piece, tag);
+            }
+            wire.stats.bytes_sent += std::mem::size_of_val(piece) as u64;
+            wire.stats.messages += 1;
+        }
+        // Retire the sends that are done (this also lets MPI progress the others).
+        while let Some(r) = self.pending.pop_front() {
+            if let Err(r) = r.test() {
+                self.pending.push_front(r);
+                break;
+            }
+        }
+    }
+
+    /// Waits until every send has completed (before the scope ends).
+    fn complete(self) {
+        for r in self.pending {
+            r.wait_without_status();
+        }
     }
 }
 

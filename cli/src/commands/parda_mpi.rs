@@ -1,14 +1,16 @@
 //! `rda-report histogram --engine parda-mpi` (build feature `mpi`): PARDA over MPI ranks
 //! (`rdmpi`), each rank reading only its own slices of the input.
 //!
-//! The input is cut into numbered chunks that every rank computes the same way from the file's
-//! size or chunk index, without reading the data:
-//! - PARDA binary input: chunk `g` is bytes `[8·C·g, 8·C·(g+1))`, C references (`--chunk`);
-//! - PARDA text input: chunk `g` is the lines that *start* in bytes `[16·C·g, 16·C·(g+1))`
+//! The input is cut into numbered source chunks of `S = ⌈C / k⌉` references (`C` = `--chunk`,
+//! `k` = [`rdmpi::CHUNKS_PER_RANK`]) that every rank computes the same way from the file's size
+//! or chunk index, without reading the data; a phase gives each rank about `k` consecutive
+//! ones (fewer to the holder of the global state, see `rdmpi::run`):
+//! - PARDA binary input: chunk `g` is bytes `[8·S·g, 8·S·(g+1))`;
+//! - PARDA text input: chunk `g` is the lines that *start* in bytes `[16·S·g, 16·S·(g+1))`
 //!   (a rank seeks to the byte before its range and skips to the next line start, and reads
-//!   past its end only to finish its last line), about C references at 16 bytes a line;
+//!   past its end only to finish its last line), about S references at 16 bytes a line;
 //! - an rdtools trace: chunk `g` is trace chunks `[K·g, K·(g+1))` of the analysed thread in
-//!   sequence order, K trace chunks holding about C events; each rank decodes only its own.
+//!   sequence order, K trace chunks holding about S events; each rank decodes only its own.
 //!
 //! Any split into consecutive chunks gives the exact histogram (PARDA's Property 4.1), so the
 //! approximate line and event counts only balance the work. Run outside `mpirun` the engine
@@ -27,7 +29,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-/// References per chunk when `--chunk` is not given: 2^22 (32 MiB of blocks per rank).
+/// References per rank and phase when `--chunk` is not given: 2^22 (32 MiB of blocks per rank).
 pub const DEFAULT_CHUNK: usize = 1 << 22;
 /// Bytes per line assumed when cutting a text file into chunks.
 const TEXT_LINE_BYTES: u64 = 16;
@@ -83,9 +85,14 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             "--threads does not apply to parda-mpi (the ranks are `mpirun -np P`)".into(),
         ));
     }
-    let chunk = args.chunk.unwrap_or(DEFAULT_CHUNK).max(1) as u64;
+    let cfg = MpiPardaConfig {
+        bound: args.bound,
+        ..MpiPardaConfig::default()
+    };
+    // A rank's chunk of a phase is `chunks_per_rank` source chunks on average (fewer at the
+    // holder, more elsewhere), so the phase stays `P × --chunk` references.
+    let chunk = (args.chunk.unwrap_or(DEFAULT_CHUNK).max(1) as u64).div_ceil(cfg.chunks_per_rank);
     let gran = granularity(args.line);
-    let cfg = MpiPardaConfig { bound: args.bound };
     let mut per_thread = Vec::new();
     let mut stats: Vec<Vec<RankStats>> = Vec::new();
     let all = match args.input_format {
