@@ -8,6 +8,7 @@
 //! Architecture invariant: this crate does no IO and knows nothing of LLVM or the trace format.
 
 pub mod accum;
+pub mod balance;
 pub mod blockmap;
 pub mod cpu;
 pub mod fast;

@@ -34,7 +34,7 @@
 //!   received infinities, so equal chunks leave the right-hand ranks idle while rank 0 works
 //!   through its list. Within a phase of `threads × chunk` references the chunks are sized so
 //!   that every rank's estimated work (own references plus received infinities) is equal,
-//!   using the ratio of received infinities to references measured in the previous phase.
+//!   the infinities being counted on a sample of the phase's blocks ([`crate::balance`]).
 //!   PARDA is exact for any split of a phase into consecutive chunks.
 //!
 //! The per-rank stack is [`FastCore`] rather than an Olken tree: it supports exactly the
@@ -46,6 +46,7 @@
 //! The histogram equals the sequential exact one for every thread count and chunk size.
 
 use crate::accum::{Deferred, DenseHist};
+use crate::balance;
 use crate::blockmap::BlockSet;
 use crate::fast::FastCore;
 use crate::{Histogram, ReuseEngine};
@@ -56,9 +57,6 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 const PREFETCH_AHEAD: usize = 32;
 /// References of a rank's own chunk between two sends of its local infinities.
 pub const STREAM_PIECE: usize = 1 << 16;
-/// Cost of processing one received local infinity relative to analysing one reference of the
-/// own chunk (used only to size the chunks).
-const INF_COST: f64 = 1.0;
 
 /// PARDA parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -300,47 +298,6 @@ impl Rank<'_> {
     }
 }
 
-/// Chunk lengths of a phase of `len` units (references, or the MPI engine's input slices)
-/// over `np` ranks, rank 0 first; they sum to `len`.
-///
-/// Rank `p` analyses its chunk and then the local infinities of the ranks to its right,
-/// about `ratio` per unit of theirs (fewer in fact, as hits on the way remove some), `ratio`
-/// having been measured on phases whose ranks `1..np` held `measured` units (0: not measured,
-/// an assumption). Sizing from the last rank down so that chunk plus estimated received work
-/// is the same for every rank balances the phase; this deviates from the paper's equal chunks
-/// and does not change the result (any split into consecutive chunks is exact).
-pub fn split_phase(len: usize, np: usize, ratio: f64, measured: usize) -> Vec<usize> {
-    let np = np.max(1);
-    // Local infinities are the distinct blocks of a chunk, which grow less than linearly
-    // with its length: rescale a ratio measured on other lengths (a shorter final phase
-    // has relatively more) by the square root of the length ratio, a middle ground between
-    // "as many distinct blocks" and "as many per reference".
-    let right = (len - len / np).max(1);
-    let ratio = if measured == 0 {
-        ratio
-    } else {
-        ratio * (measured as f64 / right as f64).sqrt()
-    };
-    let r = (INF_COST * ratio).clamp(0.0, 0.9);
-    let mut w = vec![0.0f64; np];
-    let mut later = 0.0;
-    for p in (0..np).rev() {
-        w[p] = (1.0 - r * later).max(0.125);
-        later += w[p];
-    }
-    let total: f64 = w.iter().sum();
-    let mut sizes: Vec<usize> = w
-        .iter()
-        .map(|&x| ((x / total) * len as f64) as usize)
-        .collect();
-    let used: usize = sizes[..np - 1].iter().sum();
-    sizes[np - 1] = len - used.min(len);
-    sizes
-}
-
-/// Local infinities per unit of ranks `1..np` assumed before any phase was measured.
-pub const INITIAL_INF_RATIO: f64 = 0.25;
-
 /// Accesses `blocks` in order on `core` (none of them on it: they go to the top in order),
 /// with the software prefetching of the analysis loops.
 pub fn push_all(core: &mut FastCore, blocks: &[u64]) {
@@ -368,9 +325,6 @@ pub struct PardaEngine {
     /// Blocks ever seen (bounded mode).
     seen: Option<BlockSet>,
     peak_heap: usize,
-    /// Local infinities received by rank 0 per reference of ranks `1..np` in the last phase,
-    /// and that number of references (0 before the first phase); sizes the chunks.
-    inf_ratio: (f64, usize),
 }
 
 impl PardaEngine {
@@ -394,7 +348,6 @@ impl PardaEngine {
             misses: (0..np).map(|_| Vec::new()).collect(),
             seen: cfg.bound.map(|_| BlockSet::default()),
             peak_heap: 0,
-            inf_ratio: (INITIAL_INF_RATIO, 0),
         }
     }
 
@@ -420,10 +373,10 @@ impl PardaEngine {
         self.cfg.threads.saturating_mul(self.cfg.chunk)
     }
 
-    /// Chunk lengths of a phase of `len` references, rank 0 first (they sum to `len`).
-    fn split(&self, len: usize) -> Vec<usize> {
-        let (ratio, measured) = self.inf_ratio;
-        split_phase(len, self.cfg.threads, ratio, measured)
+    /// Chunk lengths of the phase `buf`, rank 0 first (they sum to its length): balanced on
+    /// a sample of the phase's own blocks ([`balance::split_by_sampling`]).
+    fn split(&self, buf: &[u64]) -> Vec<usize> {
+        balance::split_by_sampling(buf, self.cfg.threads, self.cfg.bound)
     }
 
     /// Analyses the buffered phase and folds its state into rank 0.
@@ -441,7 +394,7 @@ impl PardaEngine {
         if len == 0 {
             return;
         }
-        let sizes = self.split(len);
+        let sizes = self.split(buf);
         let mut ranges = Vec::with_capacity(np);
         let mut start = 0;
         for &c in &sizes {
@@ -467,7 +420,7 @@ impl PardaEngine {
             let (txs, rxs): (Vec<_>, Vec<_>) = (0..np - 1).map(|_| channel::<Vec<u64>>()).unzip();
             let mut rxs = rxs.into_iter();
             let mut txs = txs.into_iter();
-            let received = std::thread::scope(|s| {
+            std::thread::scope(|s| {
                 let root_rx = rxs.next();
                 for (i, ((core, hist), miss)) in
                     self.locals.iter_mut().zip(hists).zip(misses).enumerate()
@@ -486,12 +439,8 @@ impl PardaEngine {
                     let range = ranges[i + 1].clone();
                     s.spawn(move || rank.run(&buf[range], rx, tx));
                 }
-                root.run(&buf[ranges[0].clone()], root_rx, None)
+                root.run(&buf[ranges[0].clone()], root_rx, None);
             });
-            let right = len - sizes[0];
-            if right > 0 {
-                self.inf_ratio = (received as f64 / right as f64, right);
-            }
         }
         // The phase being analysed counts as held (it is the internal buffer, taken out for
         // the run, or a whole phase of the caller's slice analysed in place).
@@ -671,19 +620,7 @@ mod tests {
     }
 
     #[test]
-    fn split_covers_the_phase() {
-        for threads in 1..6 {
-            let e = PardaEngine::new(PardaConfig {
-                threads,
-                chunk: 1000,
-                bound: None,
-            });
-            for len in [0, 1, 5, 999, 1000 * threads] {
-                let sizes = e.split(len);
-                assert_eq!(sizes.len(), threads);
-                assert_eq!(sizes.iter().sum::<usize>(), len);
-            }
-        }
+    fn default_chunks() {
         assert_eq!(default_chunk(2), 1 << 23);
         assert_eq!(default_chunk(64), 1 << 21);
     }

@@ -10,7 +10,7 @@
 //! everything before the phase); virtual ids follow physical ranks in ring order from it. It
 //! gets fewer source chunks than the others, in proportion to the local infinities it resolved
 //! per reference of theirs in the last phase (the threaded engine's balance,
-//! [`rdengines::parda::split_phase`]; the paper splits evenly; any split is exact). In a phase
+//! [`rdengines::balance::split_phase`]; the paper splits evenly; any split is exact). In a phase
 //! each rank:
 //!
 //! 1. analyses its own chunk with a fresh stack (virtual 0: on the global stack), keeping the
@@ -56,8 +56,9 @@ use mpi::request::{LocalScope, Request};
 use mpi::traits::*;
 use mpi::Count;
 use rdengines::accum::DenseHist;
+use rdengines::balance::{split_phase, INITIAL_INF_RATIO};
 use rdengines::blockmap::BlockSet;
-use rdengines::parda::{push_all, split_phase, Rank, INITIAL_INF_RATIO};
+use rdengines::parda::{push_all, Rank};
 use rdengines::table::mix64;
 use rdengines::{FastCore, Histogram};
 use std::collections::VecDeque;
