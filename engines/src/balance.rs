@@ -4,10 +4,9 @@
 //! any split into consecutive chunks gives the same (exact) histogram, so this only balances.
 //!
 //! Two estimates of the infinities: the threaded engine sees the whole phase and counts them
-//! on a sample ([`split_by_sampling`]); an MPI rank sees only its own slice, so the MPI engine
+//! on a sample ([`PhaseSample`]); an MPI rank sees only its own slice, so the MPI engine
 //! uses the ratio measured in the last phase ([`split_phase`]).
 
-use crate::table::mix64;
 use rustc_hash::FxHashMap;
 
 /// Cost of processing one received local infinity relative to analysing one reference of the
@@ -16,6 +15,15 @@ const INF_COST: f64 = 1.0;
 
 /// Blocks sampled by [`split_by_sampling`]: one in 2^`SAMPLE_SHIFT`.
 const SAMPLE_SHIFT: u32 = 6;
+
+/// Whether block `z` is in the sample: the top bits of a Fibonacci (multiplicative) hash,
+/// one multiply, as this runs over every reference of a phase before the ranks start (the
+/// workspace's `mix64` costs three times as much here; an estimate for balancing needs no
+/// more than an even spread over the block ids that traces have: lines, strides, hashes).
+#[inline(always)]
+fn sampled(z: u64) -> bool {
+    z.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SAMPLE_SHIFT) == 0
+}
 
 /// Chunk lengths of a phase of `len` units (references, or the MPI engine's input slices)
 /// over `np` ranks, rank 0 first; they sum to `len`.
@@ -58,70 +66,95 @@ pub fn split_phase(len: usize, np: usize, ratio: f64, measured: usize) -> Vec<us
 /// Local infinities per unit of ranks `1..np` assumed before any phase was measured.
 pub const INITIAL_INF_RATIO: f64 = 0.25;
 
-/// Chunk lengths of the phase `buf` over `np` ranks, rank 0 first (they sum to `buf.len()`),
-/// with equal estimated work per rank.
-///
-/// The local infinities that reach rank `p` are the distinct blocks of everything to its
-/// right, `D(start of rank p+1 ..)` (each first access there is a local infinity of the rank
-/// holding it, forwarded left until some rank hits it); with a bound B at most B travel. `D`
-/// of every suffix is counted on a spatial sample of the blocks (one in 64, by hash, as in
-/// SHARDS): a sampled block counts in the suffixes that start at or before its last access.
-/// Then rank `np−1` gets `W` references and each rank to its left `W − D(right of it)`, with
-/// the `W` for which the chunks cover the phase (found by bisection; `D` shrinks as chunks
-/// move right, so the cover grows with `W`).
+/// The last position in its phase of every sampled block (one in 64, by hash, as in SHARDS),
+/// collected while the phase is buffered (the blocks are then in cache) and turned into a
+/// split by [`PhaseSample::split`].
+#[derive(Debug, Default)]
+pub struct PhaseSample {
+    last: FxHashMap<u64, usize>,
+}
+
+impl PhaseSample {
+    /// Records `blocks`, which sit at positions `start..` of the phase.
+    pub fn observe(&mut self, start: usize, blocks: &[u64]) {
+        for (i, &z) in blocks.iter().enumerate() {
+            if sampled(z) {
+                self.last.insert(z, start + i);
+            }
+        }
+    }
+
+    /// Bytes of heap held (the sampled blocks' last positions).
+    pub fn heap_bytes(&self) -> usize {
+        self.last.capacity() * 2 * std::mem::size_of::<u64>()
+    }
+
+    /// Chunk lengths of the observed phase of `len` references over `np` ranks, rank 0 first
+    /// (they sum to `len`), with equal estimated work per rank; the sample is emptied for the
+    /// next phase.
+    ///
+    /// The local infinities that reach rank `p` are the distinct blocks of everything to its
+    /// right, `D(start of rank p+1 ..)` (each first access there is a local infinity of the
+    /// rank holding it, forwarded left until some rank hits it); with a bound B at most B
+    /// travel. A sampled block counts 64 in `D` of every suffix that starts at or before its
+    /// last access. Rank `np−1` then gets `W` references and each rank to its left
+    /// `W − D(right of it)`, with the `W` for which the chunks cover the phase (found by
+    /// bisection; `D` shrinks as chunks move right, so the cover grows with `W`).
+    pub fn split(&mut self, len: usize, np: usize, bound: Option<u64>) -> Vec<usize> {
+        let np = np.max(1);
+        let mut ends: Vec<usize> = self.last.drain().map(|(_, at)| at).collect();
+        if np == 1 || len < np {
+            return split_phase(len, np, 0.0, 0);
+        }
+        ends.sort_unstable();
+        let cap = bound.map_or(usize::MAX, |b| b.min(usize::MAX as u64) as usize);
+        // Distinct blocks of phase[x..], estimated.
+        let distinct_from = |x: usize| {
+            let sampled = ends.len() - ends.partition_point(|&e| e < x);
+            (sampled << SAMPLE_SHIFT).min(cap)
+        };
+        // Chunk starts for a per-rank work of `w`, rank np−1 first; the first start (rank 0's)
+        // is ≤ 0 when `w` suffices.
+        let starts = |w: usize| {
+            let mut starts = vec![0usize; np];
+            let mut start = len as i64 - w as i64;
+            starts[np - 1] = start.max(0) as usize;
+            for p in (0..np - 1).rev() {
+                let received = (INF_COST * distinct_from(start.max(0) as usize) as f64) as i64;
+                // Every rank gets at least one reference when it can (an empty chunk is
+                // allowed but wastes the rank).
+                start -= (w as i64 - received).max(1);
+                starts[p] = start.max(0) as usize;
+            }
+            (start, starts)
+        };
+        let (mut lo, mut hi) = (len.div_ceil(np), len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if starts(mid).0 <= 0 {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let (_, mut starts) = starts(lo);
+        starts[0] = 0;
+        let mut sizes = Vec::with_capacity(np);
+        for p in 0..np {
+            let end = if p + 1 < np { starts[p + 1] } else { len };
+            sizes.push(end.saturating_sub(starts[p]));
+        }
+        sizes
+    }
+}
+
+/// [`PhaseSample::split`] of the phase `buf`, sampled in one pass.
 pub fn split_by_sampling(buf: &[u64], np: usize, bound: Option<u64>) -> Vec<usize> {
-    let np = np.max(1);
-    let len = buf.len();
-    if np == 1 || len < np {
-        return split_phase(len, np, 0.0, 0);
+    let mut sample = PhaseSample::default();
+    if np > 1 {
+        sample.observe(0, buf);
     }
-    // Last position of every sampled block, ascending.
-    let mut last: FxHashMap<u64, usize> = FxHashMap::default();
-    for (i, &z) in buf.iter().enumerate() {
-        if mix64(z) >> (64 - SAMPLE_SHIFT) == 0 {
-            last.insert(z, i);
-        }
-    }
-    let mut ends: Vec<usize> = last.into_values().collect();
-    ends.sort_unstable();
-    let cap = bound.map_or(usize::MAX, |b| b.min(usize::MAX as u64) as usize);
-    // Distinct blocks of buf[x..], estimated.
-    let distinct_from = |x: usize| {
-        let sampled = ends.len() - ends.partition_point(|&e| e < x);
-        (sampled << SAMPLE_SHIFT).min(cap)
-    };
-    // Chunk starts for a per-rank work of `w`, rank np−1 first; the first start (rank 0's)
-    // is ≤ 0 when `w` suffices.
-    let starts = |w: usize| {
-        let mut starts = vec![0usize; np];
-        let mut start = len as i64 - w as i64;
-        starts[np - 1] = start.max(0) as usize;
-        for p in (0..np - 1).rev() {
-            let received = (INF_COST * distinct_from(start.max(0) as usize) as f64) as i64;
-            // Every rank gets at least one reference when it can (an empty chunk is allowed
-            // but wastes the rank).
-            start -= (w as i64 - received).max(1);
-            starts[p] = start.max(0) as usize;
-        }
-        (start, starts)
-    };
-    let (mut lo, mut hi) = (len.div_ceil(np), len);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if starts(mid).0 <= 0 {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    let (_, mut starts) = starts(lo);
-    starts[0] = 0;
-    let mut sizes = Vec::with_capacity(np);
-    for p in 0..np {
-        let end = if p + 1 < np { starts[p + 1] } else { len };
-        sizes.push(end.saturating_sub(starts[p]));
-    }
-    sizes
+    sample.split(buf.len(), np, bound)
 }
 
 #[cfg(test)]

@@ -325,6 +325,8 @@ pub struct PardaEngine {
     /// Blocks ever seen (bounded mode).
     seen: Option<BlockSet>,
     peak_heap: usize,
+    /// The buffered phase's sample, which sizes the chunks.
+    sample: balance::PhaseSample,
 }
 
 impl PardaEngine {
@@ -348,6 +350,7 @@ impl PardaEngine {
             misses: (0..np).map(|_| Vec::new()).collect(),
             seen: cfg.bound.map(|_| BlockSet::default()),
             peak_heap: 0,
+            sample: balance::PhaseSample::default(),
         }
     }
 
@@ -373,28 +376,26 @@ impl PardaEngine {
         self.cfg.threads.saturating_mul(self.cfg.chunk)
     }
 
-    /// Chunk lengths of the phase `buf`, rank 0 first (they sum to its length): balanced on
-    /// a sample of the phase's own blocks ([`balance::split_by_sampling`]).
-    fn split(&self, buf: &[u64]) -> Vec<usize> {
-        balance::split_by_sampling(buf, self.cfg.threads, self.cfg.bound)
-    }
-
     /// Analyses the buffered phase and folds its state into rank 0.
     fn run_phase(&mut self) {
         let buf = std::mem::take(&mut self.buf);
-        self.run_phase_on(&buf);
+        // Sampled while it was buffered.
+        let sizes = self
+            .sample
+            .split(buf.len(), self.cfg.threads, self.cfg.bound);
+        self.run_phase_on(&buf, sizes);
         self.buf = buf;
         self.buf.clear();
     }
 
-    /// Analyses the phase `buf` and folds its state into rank 0.
-    fn run_phase_on(&mut self, buf: &[u64]) {
+    /// Analyses the phase `buf`, split into chunks of lengths `sizes` (rank 0 first, balanced
+    /// on a sample of the phase's own blocks: [`balance`]), and folds its state into rank 0.
+    fn run_phase_on(&mut self, buf: &[u64], sizes: Vec<usize>) {
         let np = self.cfg.threads;
         let len = buf.len();
         if len == 0 {
             return;
         }
-        let sizes = self.split(buf);
         let mut ranges = Vec::with_capacity(np);
         let mut start = 0;
         for &c in &sizes {
@@ -521,6 +522,7 @@ impl PardaEngine {
 
     fn heap_bytes(&self) -> usize {
         self.buf.capacity() * 8
+            + self.sample.heap_bytes()
             + self.global.heap_bytes()
             + self.locals.iter().map(|c| c.heap_bytes()).sum::<usize>()
             + self.hists.iter().map(|h| h.heap_bytes()).sum::<usize>()
@@ -543,7 +545,8 @@ impl ReuseEngine for PardaEngine {
             if self.buf.is_empty() && blocks.len() >= phase {
                 // A whole phase in the caller's slice: analyse it in place, no copy.
                 let (now, rest) = blocks.split_at(phase);
-                self.run_phase_on(now);
+                let sizes = balance::split_by_sampling(now, self.cfg.threads, self.cfg.bound);
+                self.run_phase_on(now, sizes);
                 blocks = rest;
                 continue;
             }
@@ -553,6 +556,9 @@ impl ReuseEngine for PardaEngine {
             if want > self.buf.capacity() {
                 let cap = want.max(2 * self.buf.capacity()).min(phase);
                 self.buf.reserve_exact(cap - self.buf.len());
+            }
+            if self.cfg.threads > 1 {
+                self.sample.observe(self.buf.len(), &blocks[..take]);
             }
             self.buf.extend_from_slice(&blocks[..take]);
             blocks = &blocks[take..];
