@@ -17,8 +17,8 @@
 //!    first access of each block as a *local infinity* (Alg. 3; bounded: Alg. 7);
 //! 2. sends its local infinities to its left neighbour `v − 1` in pieces of [`PIECE`] blocks as
 //!    it finds them (non-blocking sends from a store the size of its chunk, so it goes on with
-//!    its chunk while the neighbour is still busy with its own), then receives the right neighbour's pieces one by one, resolves each reference against
-//!    its stack with Alg. 4 (a hit is a global distance `distance + count` and is deleted; a
+//!    its chunk while the neighbour is still busy with its own), then receives the right
+//!    neighbour's pieces one by one, resolves each reference against its stack with Alg. 4 (a hit is a global distance `distance + count` and is deleted; a
 //!    miss is forwarded left at once, so the lists flow down the pipeline), and closes its
 //!    stream to the left with an empty message when the right one has closed; what reaches
 //!    virtual rank 0 and is still infinite is a global infinity (cold, or bounded: a miss);
@@ -38,9 +38,10 @@
 //!
 //! At the end the per-rank histograms are summed at rank 0 (Alg. 3's `reduce_sum`).
 //!
-//! Memory per rank: one chunk, the send store (one chunk), its stack (at most the chunk's distinct blocks, or B), the
-//! global stack at the holder (the distinct blocks so far, or B), and in bounded runs its share
-//! of the seen set: bounded by the footprint and the chunk size, never by the trace length.
+//! Memory per rank: one chunk, the send store (one chunk), its stack (at most the chunk's
+//! distinct blocks, or B), the global stack at the holder (the distinct blocks so far, or B),
+//! and in bounded runs its share of the seen set: bounded by the footprint and the chunk size,
+//! never by the trace length.
 //!
 //! Errors are agreed on collectively ([`agree`]): a rank that fails to open or read its slice
 //! makes every rank return an error in the same step, and only the lowest failing rank carries
