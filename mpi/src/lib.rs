@@ -18,8 +18,9 @@
 //! 2. sends its local infinities to its left neighbour `v − 1` in pieces of [`PIECE`] blocks as
 //!    it finds them (non-blocking sends from a store the size of its chunk, so it goes on with
 //!    its chunk while the neighbour is still busy with its own), then receives the right
-//!    neighbour's pieces one by one, resolves each reference against its stack with Alg. 4 (a hit is a global distance `distance + count` and is deleted; a
-//!    miss is forwarded left at once, so the lists flow down the pipeline), and closes its
+//!    neighbour's pieces one by one, resolves each reference against its stack with Alg. 4 (a
+//!    hit is a global distance `distance + count` and is deleted; a miss is forwarded left at
+//!    once, so the lists flow down the pipeline), and closes its
 //!    stream to the left with an empty message when the right one has closed; what reaches
 //!    virtual rank 0 and is still infinite is a global infinity (cold, or bounded: a miss);
 //! 3. takes part in the state reduction (Alg. 6): after Alg. 4 the surviving stack entries of
