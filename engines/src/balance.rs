@@ -68,7 +68,7 @@ pub const INITIAL_INF_RATIO: f64 = 0.25;
 
 /// The last position in its phase of every sampled block (one in 64, by hash, as in SHARDS),
 /// collected while the phase is buffered (the blocks are then in cache) and turned into a
-/// split by [`PhaseSample::split`].
+/// split by [`PhaseSample::split`]; [`PhaseSample::clear`] readies it for the next phase.
 #[derive(Debug, Default)]
 pub struct PhaseSample {
     last: FxHashMap<u64, usize>,
@@ -90,8 +90,7 @@ impl PhaseSample {
     }
 
     /// Chunk lengths of the observed phase of `len` references over `np` ranks, rank 0 first
-    /// (they sum to `len`), with equal estimated work per rank; the sample is emptied for the
-    /// next phase.
+    /// (they sum to `len`), with equal estimated work per rank.
     ///
     /// The local infinities that reach rank `p` are the distinct blocks of everything to its
     /// right, `D(start of rank p+1 ..)` (each first access there is a local infinity of the
@@ -100,12 +99,30 @@ impl PhaseSample {
     /// last access. Rank `np−1` then gets `W` references and each rank to its left
     /// `W − D(right of it)`, with the `W` for which the chunks cover the phase (found by
     /// bisection; `D` shrinks as chunks move right, so the cover grows with `W`).
-    pub fn split(&mut self, len: usize, np: usize, bound: Option<u64>) -> Vec<usize> {
+    pub fn split(&self, len: usize, np: usize, bound: Option<u64>) -> Vec<usize> {
+        self.split_range(0, len, np, bound)
+    }
+
+    /// [`PhaseSample::split`] of the part `start..len` of the phase over `np` ranks (the ranks
+    /// right of a rank 0 whose chunk ends at `start`).
+    pub fn split_range(
+        &self,
+        start: usize,
+        len: usize,
+        np: usize,
+        bound: Option<u64>,
+    ) -> Vec<usize> {
         let np = np.max(1);
-        let mut ends: Vec<usize> = self.last.drain().map(|(_, at)| at).collect();
-        if np == 1 || len < np {
-            return split_phase(len, np, 0.0, 0);
+        let span = len.saturating_sub(start);
+        if np == 1 || span < np {
+            return split_phase(span, np, 0.0, 0);
         }
+        let mut ends: Vec<usize> = self
+            .last
+            .values()
+            .copied()
+            .filter(|&e| e >= start)
+            .collect();
         ends.sort_unstable();
         let cap = bound.map_or(usize::MAX, |b| b.min(usize::MAX as u64) as usize);
         // Distinct blocks of phase[x..], estimated.
@@ -113,38 +130,44 @@ impl PhaseSample {
             let sampled = ends.len() - ends.partition_point(|&e| e < x);
             (sampled << SAMPLE_SHIFT).min(cap)
         };
+        let (first, len_i) = (start as i64, len as i64);
         // Chunk starts for a per-rank work of `w`, rank np−1 first; the first start (rank 0's)
-        // is ≤ 0 when `w` suffices.
+        // is ≤ `start` when `w` suffices.
         let starts = |w: usize| {
             let mut starts = vec![0usize; np];
-            let mut start = len as i64 - w as i64;
-            starts[np - 1] = start.max(0) as usize;
+            let mut at = len_i - w as i64;
+            starts[np - 1] = at.max(first) as usize;
             for p in (0..np - 1).rev() {
-                let received = (INF_COST * distinct_from(start.max(0) as usize) as f64) as i64;
+                let received = (INF_COST * distinct_from(at.max(first) as usize) as f64) as i64;
                 // Every rank gets at least one reference when it can (an empty chunk is
                 // allowed but wastes the rank).
-                start -= (w as i64 - received).max(1);
-                starts[p] = start.max(0) as usize;
+                at -= (w as i64 - received).max(1);
+                starts[p] = at.max(first) as usize;
             }
-            (start, starts)
+            (at, starts)
         };
-        let (mut lo, mut hi) = (len.div_ceil(np), len);
+        let (mut lo, mut hi) = (span.div_ceil(np), span);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if starts(mid).0 <= 0 {
+            if starts(mid).0 <= first {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
         let (_, mut starts) = starts(lo);
-        starts[0] = 0;
+        starts[0] = start;
         let mut sizes = Vec::with_capacity(np);
         for p in 0..np {
             let end = if p + 1 < np { starts[p + 1] } else { len };
             sizes.push(end.saturating_sub(starts[p]));
         }
         sizes
+    }
+
+    /// Forgets the phase (for the next one).
+    pub fn clear(&mut self) {
+        self.last.clear();
     }
 }
 
@@ -174,6 +197,24 @@ mod tests {
                     assert_eq!(sizes.len(), np);
                     assert_eq!(sizes.iter().sum::<usize>(), len, "np={np} len={len}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_split_of_the_rest_covers_the_rest() {
+        let buf: Vec<u64> = (0..5000u64).map(|i| (i * 7919) % 1300).collect();
+        let mut sample = PhaseSample::default();
+        sample.observe(0, &buf);
+        for np in 1..5 {
+            for start in [0, 1, 700, 4990, 5000] {
+                let sizes = sample.split_range(start, buf.len(), np, None);
+                assert_eq!(sizes.len(), np);
+                assert_eq!(
+                    sizes.iter().sum::<usize>(),
+                    buf.len() - start,
+                    "np={np} start={start}"
+                );
             }
         }
     }

@@ -54,6 +54,23 @@ proptest! {
         prop_assert_eq!(e.finish(), naive_histogram(&blocks, bound));
     }
 
+    /// Fed in batches of any size, so that phases are buffered across `process` calls and rank
+    /// 0 starts on a phase while it fills.
+    #[test]
+    fn parda_fed_in_batches_equals_naive(
+        blocks in stream(),
+        threads in 2..6usize,
+        chunk in 1..60usize,
+        batch in 1..40usize,
+        bound in prop::option::of(0..30u64),
+    ) {
+        let mut e = Box::new(PardaEngine::new(PardaConfig { threads, chunk, bound }));
+        for piece in blocks.chunks(batch) {
+            e.process(piece);
+        }
+        prop_assert_eq!(e.finish(), naive_histogram(&blocks, bound));
+    }
+
     #[test]
     fn bounded_is_truncated_unbounded(blocks in stream(), bound in 0..50u64) {
         let full = naive_histogram(&blocks, None);

@@ -45,11 +45,15 @@
 //!
 //! The histogram equals the sequential exact one for every thread count and chunk size.
 
+mod filling;
+
 use crate::accum::{Deferred, DenseHist};
 use crate::balance;
 use crate::blockmap::BlockSet;
 use crate::fast::FastCore;
 use crate::{Histogram, ReuseEngine};
+use filling::{claim_piece, Filling, PieceStream, RootState};
+use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
 /// How many references ahead the block-map entry of a reference is prefetched (its bitmap
@@ -255,18 +259,54 @@ impl Rank<'_> {
     /// Returns Alg. 4's `count`, the number of received local infinities.
     fn run(
         self,
-        chunk: &[u64],
+        chunk: &[&[u64]],
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
     ) -> u64 {
         crate::cpu::dispatch!((
             this: Rank<'_> = self,
-            chunk: &[u64] = chunk,
+            chunk: &[&[u64]] = chunk,
             rx: Option<Receiver<Vec<u64>>> = rx,
             tx: Option<Sender<Vec<u64>>> = tx,
         ) -> u64 {
             this.run_body(chunk, rx, tx)
         })
+    }
+
+    /// Rank 0 of a filling phase ([`filling`]; dispatching to a copy compiled for the CPU).
+    fn run_root(self, pieces: PieceStream, claim: &AtomicU64, from_right: Receiver<Vec<u64>>) {
+        crate::cpu::dispatch!((
+            this: Rank<'_> = self,
+            pieces: PieceStream = pieces,
+            claim: &AtomicU64 = claim,
+            rx: Receiver<Vec<u64>> = from_right,
+        ) -> () {
+            this.run_root_body(pieces, claim, rx)
+        })
+    }
+
+    // See: PARDA Alg. 3 at rank 0 — its pieces as they arrive while they are its own (the
+    // chunk's end is set when the phase is complete), then the right neighbour's local
+    // infinities; whatever stays infinite here is a global infinity.
+    #[inline(always)]
+    fn run_root_body(mut self, pieces: PieceStream, claim: &AtomicU64, rx: Receiver<Vec<u64>>) {
+        let mut i = 0;
+        while let Ok(piece) = pieces.recv() {
+            if !claim_piece(claim, i) {
+                break;
+            }
+            for part in piece.chunks(STREAM_PIECE) {
+                let loc_inf = self.own_chunk(part);
+                self.global_infinities(loc_inf);
+            }
+            i += 1;
+        }
+        drop(pieces);
+        // Ends when rank 1 has finished (its sender is dropped).
+        for list in rx.iter() {
+            let loc_inf = self.received(&list);
+            self.global_infinities(loc_inf);
+        }
     }
 
     // See: PARDA Alg. 3 — analyse the own chunk, then the right neighbour's local infinities;
@@ -275,7 +315,7 @@ impl Rank<'_> {
     #[inline(always)]
     fn run_body(
         mut self,
-        chunk: &[u64],
+        chunk: &[&[u64]],
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
     ) -> u64 {
@@ -283,7 +323,7 @@ impl Rank<'_> {
             // A rank ≥ 1 starts every phase from an empty stack (done here, in parallel).
             self.core.clear();
         }
-        for piece in chunk.chunks(STREAM_PIECE) {
+        for piece in chunk.iter().flat_map(|c| c.chunks(STREAM_PIECE)) {
             let loc_inf = self.own_chunk(piece);
             self.emit(loc_inf, tx.as_ref());
         }
@@ -295,6 +335,15 @@ impl Rank<'_> {
             }
         }
         self.count
+    }
+}
+
+/// Rank 0's state, moved to its thread for a filling phase (a small empty stack stands in).
+fn hand_over(global: &mut FastCore, hists: &mut [DenseHist], misses: &mut [Vec<u64>]) -> RootState {
+    RootState {
+        core: std::mem::replace(global, FastCore::untracked(1)),
+        hist: std::mem::take(&mut hists[0]),
+        misses: std::mem::take(&mut misses[0]),
     }
 }
 
@@ -312,8 +361,9 @@ pub fn push_all(core: &mut FastCore, blocks: &[u64]) {
 /// The PARDA engine; see the module documentation.
 pub struct PardaEngine {
     cfg: PardaConfig,
-    /// References of the phase being buffered (Alg. 5's `read(INPUT, S)`).
-    buf: Vec<u64>,
+    /// The phase being buffered (Alg. 5's `read(INPUT, S)`), which rank 0 starts on as it
+    /// fills (more than one thread).
+    filling: Filling,
     /// Rank 0's stack: the global state up to the current phase.
     global: FastCore,
     /// Stacks of ranks `1..np`, cleared and reused every phase.
@@ -340,7 +390,9 @@ impl PardaEngine {
         };
         PardaEngine {
             cfg,
-            buf: Vec::new(),
+            filling: Filling::new(
+                (cfg.threads.saturating_mul(cfg.chunk) / (8 * np)).clamp(1, STREAM_PIECE),
+            ),
             // Only the bounded form evicts, so only it needs the slot → block index; the merge
             // lists survivors in time order without it (and stacks swap roles in the merge, so
             // all ranks are built alike).
@@ -376,16 +428,75 @@ impl PardaEngine {
         self.cfg.threads.saturating_mul(self.cfg.chunk)
     }
 
-    /// Analyses the buffered phase and folds its state into rank 0.
-    fn run_phase(&mut self) {
-        let buf = std::mem::take(&mut self.buf);
+    /// Analyses the rest of the buffered phase (rank 0 is on it already) and folds its state
+    /// into rank 0.
+    fn run_filled_phase(&mut self) {
+        let len = self.filling.len();
+        if len == 0 {
+            return;
+        }
+        let np = self.cfg.threads;
+        let bound = self.cfg.bound;
+        let piece_len = self.filling.piece_len();
+        let Self {
+            filling,
+            global,
+            locals,
+            hists,
+            misses,
+            sample,
+            ..
+        } = self;
         // Sampled while it was buffered.
-        let sizes = self
-            .sample
-            .split(buf.len(), self.cfg.threads, self.cfg.bound);
-        self.run_phase_on(&buf, sizes);
-        self.buf = buf;
-        self.buf.clear();
+        let sizes = sample.split(len, np, bound);
+        let want = (sizes[0] + piece_len / 2) / piece_len;
+        let filling::Closed {
+            rank0_end: end,
+            pieces,
+            to_root,
+        } = filling.close(want, bound, || hand_over(global, hists, misses));
+        // Ranks 1..np split what rank 0 left, on the same sample, at piece boundaries.
+        let first = (end * piece_len).min(len);
+        let rest = sample.split_range(first, len, np - 1, bound);
+        let mut bounds = vec![end];
+        let mut at = first;
+        for s in &rest[..np - 2] {
+            at += s;
+            let b = ((at + piece_len / 2) / piece_len).clamp(*bounds.last().unwrap(), pieces.len());
+            bounds.push(b);
+        }
+        bounds.push(pieces.len());
+        // Channel p carries rank p+1's local infinities to rank p (p ≥ 1); rank 1's goes to
+        // rank 0's thread.
+        let (txs, rxs): (Vec<_>, Vec<_>) = (1..np - 1).map(|_| channel::<Vec<u64>>()).unzip();
+        let mut txs = std::iter::once(to_root).chain(txs);
+        let mut rxs = rxs.into_iter();
+        std::thread::scope(|s| {
+            for (i, ((core, hist), miss)) in locals
+                .iter_mut()
+                .zip(hists.iter_mut().skip(1))
+                .zip(misses.iter_mut().skip(1))
+                .enumerate()
+            {
+                let rank = Rank::new(core, hist, miss, bound, false);
+                let tx = txs.next();
+                let rx = rxs.next();
+                let mine: Vec<&[u64]> = pieces[bounds[i]..bounds[i + 1]]
+                    .iter()
+                    .map(|p| p.as_slice())
+                    .collect();
+                s.spawn(move || rank.run(&mine, rx, tx));
+            }
+        });
+        let root = filling.finish();
+        *global = root.core;
+        hists[0] = root.hist;
+        misses[0] = root.misses;
+        sample.clear();
+        let heap = self.heap_bytes();
+        self.peak_heap = self.peak_heap.max(heap);
+        self.reduce_state();
+        self.classify_misses();
     }
 
     /// Analyses the phase `buf`, split into chunks of lengths `sizes` (rank 0 first, balanced
@@ -415,7 +526,7 @@ impl PardaEngine {
             is_root: true,
         };
         if np == 1 {
-            root.run(buf, None, None);
+            root.run(&[buf], None, None);
         } else {
             // Channel p carries rank p+1's local infinities to rank p.
             let (txs, rxs): (Vec<_>, Vec<_>) = (0..np - 1).map(|_| channel::<Vec<u64>>()).unzip();
@@ -438,9 +549,9 @@ impl PardaEngine {
                     let rx = rxs.next();
                     let tx = txs.next();
                     let range = ranges[i + 1].clone();
-                    s.spawn(move || rank.run(&buf[range], rx, tx));
+                    s.spawn(move || rank.run(&[&buf[range]], rx, tx));
                 }
-                root.run(&buf[ranges[0].clone()], root_rx, None);
+                root.run(&[&buf[ranges[0].clone()]], root_rx, None);
             });
         }
         // The phase being analysed counts as held (it is the internal buffer, taken out for
@@ -521,7 +632,7 @@ impl PardaEngine {
     }
 
     fn heap_bytes(&self) -> usize {
-        self.buf.capacity() * 8
+        self.filling.heap_bytes()
             + self.sample.heap_bytes()
             + self.global.heap_bytes()
             + self.locals.iter().map(|c| c.heap_bytes()).sum::<usize>()
@@ -540,36 +651,45 @@ impl ReuseEngine for PardaEngine {
 
     // See: PARDA Alg. 5 — buffer a phase of np·C references, run it, carry rank 0's state on.
     fn process(&mut self, mut blocks: &[u64]) {
+        let np = self.cfg.threads;
+        if np == 1 {
+            // One rank is the sequential analysis: nothing to buffer.
+            if !blocks.is_empty() {
+                self.run_phase_on(blocks, vec![blocks.len()]);
+            }
+            return;
+        }
         let phase = self.phase_len();
+        let bound = self.cfg.bound;
         while !blocks.is_empty() {
-            if self.buf.is_empty() && blocks.len() >= phase {
+            if self.filling.len() == 0 && blocks.len() >= phase {
                 // A whole phase in the caller's slice: analyse it in place, no copy.
                 let (now, rest) = blocks.split_at(phase);
-                let sizes = balance::split_by_sampling(now, self.cfg.threads, self.cfg.bound);
+                let sizes = balance::split_by_sampling(now, np, bound);
                 self.run_phase_on(now, sizes);
                 blocks = rest;
                 continue;
             }
-            let take = (phase - self.buf.len()).min(blocks.len());
-            // Grow by doubling but never past one phase (the buffer is reused every phase).
-            let want = self.buf.len() + take;
-            if want > self.buf.capacity() {
-                let cap = want.max(2 * self.buf.capacity()).min(phase);
-                self.buf.reserve_exact(cap - self.buf.len());
-            }
-            if self.cfg.threads > 1 {
-                self.sample.observe(self.buf.len(), &blocks[..take]);
-            }
-            self.buf.extend_from_slice(&blocks[..take]);
-            blocks = &blocks[take..];
-            if self.buf.len() == phase {
-                self.run_phase();
+            let take = (phase - self.filling.len()).min(blocks.len());
+            let (now, rest) = blocks.split_at(take);
+            self.sample.observe(self.filling.len(), now);
+            let Self {
+                filling,
+                global,
+                hists,
+                misses,
+                ..
+            } = self;
+            filling.push(now, bound, || hand_over(global, hists, misses));
+            blocks = rest;
+            if self.filling.len() == phase {
+                self.run_filled_phase();
             }
         }
     }
 
     fn finish(mut self: Box<Self>) -> Histogram {
-        self.run_phase();
+        self.run_filled_phase();
         let mut total = DenseHist::default();
         for h in &self.hists {
             total.merge(h);
@@ -623,6 +743,29 @@ mod tests {
                 "bounded t={threads} c={chunk}"
             );
         }
+    }
+
+    /// A stream that arrives slowly: rank 0 keeps up with the filling phase and claims every
+    /// piece but the last (which completes the phase and closes it at once), so the balanced
+    /// split (7 of 16 pieces) is overruled and rank 1 gets one piece; exact anyway.
+    #[test]
+    fn rank_0_that_claims_the_whole_phase_stays_exact() {
+        let blocks = generate(40_000, 3000, 5);
+        let mut f = Box::new(FastEngine::new());
+        f.process(&blocks);
+        let want = f.finish();
+        let mut e = Box::new(PardaEngine::new(PardaConfig {
+            threads: 2,
+            chunk: 10_000,
+            bound: None,
+        }));
+        // Pieces of 20 000 / 16 = 1250 references; rank 0 needs well under a millisecond
+        // for one.
+        for piece in blocks.chunks(1250) {
+            e.process(piece);
+            std::thread::sleep(std::time::Duration::from_millis(3));
+        }
+        assert_eq!(e.finish(), want);
     }
 
     #[test]
