@@ -36,6 +36,10 @@
 //!   that every rank's estimated work (own references plus received infinities) is equal,
 //!   the infinities being counted on a sample of the phase's blocks ([`crate::balance`]).
 //!   PARDA is exact for any split of a phase into consecutive chunks.
+//! * *Rank 0 starts while the phase fills.* A phase fed in batches is buffered in pieces, and
+//!   rank 0 analyses each piece as it arrives (its chunk comes first); its chunk ends at the
+//!   balanced split or at the pieces it has already taken, whichever is later ([`filling`]).
+//!   Only a phase handed over whole in one slice is analysed in place, all ranks at once.
 //!
 //! The per-rank stack is [`FastCore`] rather than an Olken tree: it supports exactly the
 //! operations PARDA needs (distance, delete, insert at the top, evict oldest, in-order
