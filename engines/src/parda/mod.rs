@@ -38,7 +38,7 @@
 //!   PARDA is exact for any split of a phase into consecutive chunks.
 //! * *Rank 0 starts while the phase fills.* A phase fed in batches is buffered in pieces, and
 //!   rank 0 analyses each piece as it arrives (its chunk comes first); its chunk ends at the
-//!   balanced split or at the pieces it has already taken, whichever is later ([`filling`]).
+//!   balanced split or at the pieces it has already taken, whichever is later (module `filling`).
 //!   Only a phase handed over whole in one slice is analysed in place, all ranks at once.
 //!
 //! The per-rank stack is [`FastCore`] rather than an Olken tree: it supports exactly the
