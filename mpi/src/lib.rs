@@ -126,7 +126,7 @@ impl Default for MpiPardaConfig {
 }
 
 /// Default source chunks per rank in a phase ([`MpiPardaConfig::chunks_per_rank`]).
-pub const CHUNKS_PER_RANK: u64 = 8;
+pub const CHUNKS_PER_RANK: u64 = 16;
 
 /// What one rank did, for the benchmark and `--mpi-stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
