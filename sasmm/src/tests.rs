@@ -457,31 +457,10 @@ fn measurer_matches_hierarchy_and_hand_counts() {
 
 #[test]
 fn trace_files_round_trip_through_the_model_and_the_measurement() {
-    use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
-    use rdtrace::writer::TraceWriter;
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, threads: &[Vec<Event>]| {
         let path = dir.path().join(name);
-        let mut w = TraceWriter::new(
-            std::fs::File::create(&path).unwrap(),
-            &ProgramInfo::default(),
-        )
-        .unwrap();
-        w.module(&module()).unwrap();
-        for (t, ev) in threads.iter().enumerate() {
-            w.thread(&ThreadInfo {
-                thread: t as u32,
-                ..Default::default()
-            })
-            .unwrap();
-            w.events(t as u32, ev).unwrap();
-        }
-        w.finish(&ExitInfo {
-            reason: ExitReason::Exit,
-            end_time: 0,
-            events_recorded: vec![],
-        })
-        .unwrap();
+        rdtrace::testing::write_trace(&path, &module(), threads).unwrap();
         path
     };
     let seq_path = write("seq.rdtrace", &[events(8)]);

@@ -93,19 +93,32 @@ pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
 /// Runs a program with `RDTRACE=trace` and the given environment; returns its output.
 pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(exe);
-    cmd.env("RDTRACE", trace).env("RDTRACE_QUIET", "1");
+    cmd.env("RDTRACE_QUIET", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().unwrap();
+    output_traced(&mut cmd, trace)
+}
+
+/// Runs `cmd` (a program built with `rdcc`, arguments and environment set by the caller) with
+/// `RDTRACE=trace`, puts the trace through [`check_invariants`] and returns the program's output:
+/// the one way e2e tests run a traced program.
+pub fn output_traced(cmd: &mut Command, trace: &Path) -> Output {
+    let out = cmd
+        .env("RDTRACE", trace)
+        .output()
+        .unwrap_or_else(|e| panic!("running {:?}: {e}", cmd.get_program()));
     check_invariants(trace);
     out
 }
 
 /// Runs the trace invariant checker (`rda-report check`'s library, [`rdtrace::check`]) on the
 /// trace at `path` and panics with the violations if any invariant is broken. Every trace an e2e
-/// test produces through [`run_traced`] or [`build_and_trace`] goes through it; a missing or
-/// unreadable trace is left to the test (some check exactly that).
+/// test produces goes through it: programs run by [`output_traced`] (and [`run_traced`],
+/// [`trace_program`], [`build_and_trace`] on top of it), `RDTRACE_TEE` copies of live runs, and
+/// the traces tests write with `rdtrace`'s writer, except those made to break an invariant
+/// (`check_e2e`) or damaged on purpose (`hostile_traces` mutates traces that passed here); a
+/// missing or unreadable trace is left to the test (some check exactly that).
 pub fn check_invariants(path: &Path) {
     let Ok(trace) = Trace::open(path) else {
         return;

@@ -229,6 +229,7 @@ fn synthetic_trace(path: &Path, accesses: u64) {
     .unwrap()
     .into_inner()
     .unwrap();
+    rdtools_e2e::check_invariants(path);
 }
 
 /// The 5 MB bound for a 10^8-event trace, by argument plus measurement: every table and plot of

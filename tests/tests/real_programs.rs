@@ -99,12 +99,10 @@ fn build_both(sources: &[PathBuf], flags: &[&str], dir: &Path) -> (PathBuf, Path
 /// Runs the traced and native builds with `args`; asserts equal stdout and success; returns
 /// the stdout and the trace path.
 fn run_both(traced: &Path, native: &Path, args: &[&str], trace: &Path) -> String {
-    let t = Command::new(traced)
-        .args(args)
-        .env("RDTRACE", trace)
-        .env("RDTRACE_QUIET", "1")
-        .output()
-        .unwrap();
+    let t = output_traced(
+        Command::new(traced).args(args).env("RDTRACE_QUIET", "1"),
+        trace,
+    );
     let n = Command::new(native).args(args).output().unwrap();
     assert!(
         t.status.success() && n.status.success(),
@@ -333,12 +331,10 @@ fn lua_interpreter_runs_a_script_and_its_trace_goes_through_every_analysis() {
     std::fs::write(&bad, "error('boom')\n").unwrap();
     let o = run_traced(&traced, &dir.path().join("bad.rdtrace"), &[]);
     assert_eq!(o.status.code(), Some(2), "no script: usage");
-    let o = Command::new(&traced)
-        .arg(&bad)
-        .env("RDTRACE", dir.path().join("bad.rdtrace"))
-        .env("RDTRACE_QUIET", "1")
-        .output()
-        .unwrap();
+    let o = output_traced(
+        Command::new(&traced).arg(&bad).env("RDTRACE_QUIET", "1"),
+        &dir.path().join("bad.rdtrace"),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("boom"));
     analyse_all(&tp);
