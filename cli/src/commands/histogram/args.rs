@@ -84,7 +84,7 @@ pub struct HistogramArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
-    pub sample: super::super::sampling::HistogramSampleArgs,
+    pub sample: crate::commands::sampling::HistogramSampleArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -77,7 +77,7 @@ pub fn build_engine(
     match choice {
         EngineChoice::Cpu(k) => Ok(make_engine(k, cfg)),
         #[cfg(feature = "gpu")]
-        EngineChoice::HpRdaGpu => super::super::gpu::engine(cfg, adapter),
+        EngineChoice::HpRdaGpu => crate::commands::gpu::engine(cfg, adapter),
         #[cfg(not(feature = "gpu"))]
         EngineChoice::HpRdaGpu => {
             let _ = adapter;
