@@ -277,18 +277,26 @@ pub struct ModuleMeta {
     pub tables: MetaTables,
 }
 
-impl std::ops::Deref for ModuleMeta {
-    type Target = MetaTables;
-    fn deref(&self) -> &MetaTables {
-        &self.tables
-    }
+/// `Deref` of a struct with a `tables: MetaTables` field to its tables, so `meta.blocks` reads
+/// the same on a [`ModuleMeta`] and a [`ProgramMeta`].
+macro_rules! deref_to_tables {
+    ($t:ty) => {
+        impl std::ops::Deref for $t {
+            type Target = MetaTables;
+            fn deref(&self) -> &MetaTables {
+                &self.tables
+            }
+        }
+
+        impl std::ops::DerefMut for $t {
+            fn deref_mut(&mut self) -> &mut MetaTables {
+                &mut self.tables
+            }
+        }
+    };
 }
 
-impl std::ops::DerefMut for ModuleMeta {
-    fn deref_mut(&mut self) -> &mut MetaTables {
-        &mut self.tables
-    }
-}
+deref_to_tables!(ModuleMeta);
 
 /// Magic at the start of a module metadata blob.
 pub const BLOB_MAGIC: [u8; 4] = *b"RDMM";
@@ -452,18 +460,7 @@ pub struct ProgramMeta {
     pub tables: MetaTables,
 }
 
-impl std::ops::Deref for ProgramMeta {
-    type Target = MetaTables;
-    fn deref(&self) -> &MetaTables {
-        &self.tables
-    }
-}
-
-impl std::ops::DerefMut for ProgramMeta {
-    fn deref_mut(&mut self) -> &mut MetaTables {
-        &mut self.tables
-    }
-}
+deref_to_tables!(ProgramMeta);
 
 /// A module as registered at run time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,6 +2,7 @@
 //! misses per source line and per function, like `cg_annotate`; with `--source-dir`, the
 //! hottest source lines printed with their counts in the margin.
 
+use crate::commands::flags::parse_cache;
 use crate::output::{emit, Format, OutputArgs, Table};
 use anyhow::{Context, Result};
 use rdannotate::{annotate_with_progress, AnnotateConfig, Annotation, Counts, LineStats};
@@ -43,10 +44,6 @@ pub struct AnnotateArgs {
     pub context: usize,
     #[command(flatten)]
     pub out: OutputArgs,
-}
-
-fn parse_cache(s: &str) -> Result<CacheConfig, String> {
-    CacheConfig::parse(s).map_err(|e| e.to_string())
 }
 
 /// Reuse-distance percentiles shown for every row.

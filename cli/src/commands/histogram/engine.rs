@@ -1,7 +1,7 @@
 //! The engine a command runs: `--engine`'s choices, the engines' configuration and construction.
 
 use crate::exit::usage;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rdengines::{make_engine, EngineConfig, EngineKind, Granularity, ReuseEngine};
 
 /// Maps the engine flags onto the engines' configuration.
@@ -81,7 +81,7 @@ pub fn build_engine(
         #[cfg(not(feature = "gpu"))]
         EngineChoice::HpRdaGpu => {
             let _ = adapter;
-            bail!("engine hprda-gpu needs rda-report built with `--features gpu`")
+            anyhow::bail!("engine hprda-gpu needs rda-report built with `--features gpu`")
         }
         EngineChoice::PardaMpi => Err(usage(
             "engine parda-mpi runs only in `histogram` (as `mpirun -np P rda-report histogram TRACE --engine parda-mpi`)",

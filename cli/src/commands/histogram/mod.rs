@@ -99,15 +99,9 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             }
         }
     };
-    let report = HistogramReport {
-        engine: kind,
-        line: args.line,
-        bound: args.bound,
-        per_thread: args.per_thread,
-        style: args.format,
-        plot: args.plot.as_deref(),
-        format: args.out.format(),
-        sampling,
-    };
-    emit_report(&report, &all, &per_thread)
+    emit_report(
+        &HistogramReport::of(args, kind, sampling),
+        &all,
+        &per_thread,
+    )
 }

@@ -1,6 +1,6 @@
 //! Printing a histogram report (tables, CSV, JSON, SVG), shared by `histogram` and `live`.
 
-use super::args::TableStyle;
+use super::args::{HistogramArgs, TableStyle};
 use super::engine::EngineChoice;
 use super::json::{HistogramJson, Output};
 use crate::output::{emit, percent, Format, Table};
@@ -102,6 +102,26 @@ pub struct HistogramReport<'a> {
     pub format: Format,
     /// What SHARDS sampling did, when the histograms are sampled.
     pub sampling: Option<SampleStats>,
+}
+
+impl<'a> HistogramReport<'a> {
+    /// The report `histogram` prints for its flags `args`, computed by `engine`.
+    pub fn of(
+        args: &'a HistogramArgs,
+        engine: EngineChoice,
+        sampling: Option<SampleStats>,
+    ) -> Self {
+        HistogramReport {
+            engine,
+            line: args.line,
+            bound: args.bound,
+            per_thread: args.per_thread,
+            style: args.format,
+            plot: args.plot.as_deref(),
+            format: args.out.format(),
+            sampling,
+        }
+    }
 }
 
 /// Prints the histogram report: tables, CSV or JSON, and the optional plot.

@@ -1,6 +1,6 @@
 //! `html`'s command line.
 
-use anyhow::Result;
+use crate::commands::flags::{parse_cache, parse_real};
 use rdcachesim::CacheConfig;
 use std::path::PathBuf;
 
@@ -50,18 +50,4 @@ pub struct HtmlArgs {
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-fn parse_cache(s: &str) -> Result<CacheConfig, String> {
-    CacheConfig::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_real(s: &str) -> Result<(usize, PathBuf), String> {
-    let (m, p) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}`: expected CORES=TRACE"))?;
-    match m.trim().parse::<usize>() {
-        Ok(m) if m >= 1 && !p.is_empty() => Ok((m, PathBuf::from(p))),
-        _ => Err(format!("`{s}`: expected CORES=TRACE with CORES at least 1")),
-    }
 }

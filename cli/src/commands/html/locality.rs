@@ -3,7 +3,7 @@
 use super::args::HtmlArgs;
 use super::mrc::{bin_label, miss_ratio, mrc_sizes};
 use super::{MAX_THREADS, MAX_THREAD_SERIES};
-use crate::html::{self};
+use crate::html;
 use crate::output::{percent, Table};
 use crate::plot::{self, Series};
 use rdannotate::Annotation;

@@ -2,13 +2,13 @@
 
 use super::args::HtmlArgs;
 use super::{MAX_PATHS, MAX_PATH_INSTRS, MAX_SEQUENCES};
-use crate::html::{self};
+use crate::html;
 use crate::output::Table;
 use anyhow::Result;
 
 pub(super) fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
     use crate::commands::paths::{
-        explain_path, history_text, patterns_text, profile, shown_history, verdict,
+        explain_path, history_text, patterns_text, profile, separation_text, shown_history, verdict,
     };
     let analysis = crate::commands::paths::AnalysisArgs {
         history: args.history.clone(),
@@ -87,11 +87,7 @@ pub(super) fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
             "mi {} at {}: paths of {n} bits ({}{})",
             ins.mi,
             loc(ins.mi),
-            if h.differentiable {
-                "they separate the patterns"
-            } else {
-                "they do not separate the patterns"
-            },
+            separation_text(h.differentiable),
             if paths.len() > MAX_PATHS {
                 format!("; {} of {} paths shown", MAX_PATHS, paths.len())
             } else {

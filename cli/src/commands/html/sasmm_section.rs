@@ -1,7 +1,7 @@
 //! The page's SASMM section: predicted against simulated miss ratios.
 
 use super::args::HtmlArgs;
-use crate::html::{self};
+use crate::html;
 use crate::output::Table;
 use crate::plot::{self, Series};
 use anyhow::{Context, Result};

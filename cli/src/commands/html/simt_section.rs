@@ -2,7 +2,7 @@
 
 use super::args::HtmlArgs;
 use super::MAX_SIMT_POINTS;
-use crate::html::{self};
+use crate::html;
 use crate::output::Table;
 use crate::plot::{self, Series};
 use anyhow::{Context, Result};

@@ -147,11 +147,7 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                     "mi {} at {}: paths of {n} bits ({})",
                     ins.mi,
                     loc(ins.mi),
-                    if h.differentiable {
-                        "they separate the patterns"
-                    } else {
-                        "they do not separate the patterns"
-                    }
+                    separation_text(h.differentiable)
                 ));
             let mut paths: Vec<_> = h.paths.iter().collect();
             paths.sort_by_key(|p| std::cmp::Reverse(p.references));

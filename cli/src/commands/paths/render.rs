@@ -49,6 +49,15 @@ pub(crate) fn verdict(ins: &InstructionPaths, n: u32) -> &'static str {
     }
 }
 
+/// Whether a history length's paths separate an instruction's patterns, as a table title says it.
+pub(crate) fn separation_text(differentiable: bool) -> &'static str {
+    if differentiable {
+        "they separate the patterns"
+    } else {
+        "they do not separate the patterns"
+    }
+}
+
 /// The history length whose paths are shown for an instruction: the shortest that separates
 /// its patterns, else the longest analysed.
 pub(crate) fn shown_history(ins: &InstructionPaths, histories: &[u32]) -> Option<u32> {

@@ -1,5 +1,6 @@
 //! The command lines of `predict`, `measure` and `validate`: cache, model and run flags.
 
+use crate::commands::flags::{parse_cache, parse_real};
 use crate::exit::usage;
 use crate::output::OutputArgs;
 use anyhow::Result;
@@ -29,24 +30,10 @@ pub struct CacheArgs {
     pub l2: CacheConfig,
 }
 
-fn parse_cache(s: &str) -> Result<CacheConfig, String> {
-    CacheConfig::parse(s).map_err(|e| e.to_string())
-}
-
 fn parse_fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
         _ => Err(format!("`{s}` is not a fraction in (0, 1]")),
-    }
-}
-
-fn parse_real(s: &str) -> Result<(usize, PathBuf), String> {
-    let (m, p) = s
-        .split_once('=')
-        .ok_or_else(|| format!("`{s}`: expected CORES=TRACE"))?;
-    match m.trim().parse::<usize>() {
-        Ok(m) if m >= 1 && !p.is_empty() => Ok((m, PathBuf::from(p))),
-        _ => Err(format!("`{s}`: expected CORES=TRACE with CORES at least 1")),
     }
 }
 

@@ -1,0 +1,21 @@
+//! Value parsers of flags that several commands share (clap calls them; a bad value is a usage
+//! error, exit status 2).
+
+use rdcachesim::CacheConfig;
+use std::path::PathBuf;
+
+/// Parses a cache geometry flag (`SIZE:WAYS:LINE`, see [`CacheConfig::parse`]).
+pub fn parse_cache(s: &str) -> Result<CacheConfig, String> {
+    CacheConfig::parse(s).map_err(|e| e.to_string())
+}
+
+/// Parses `--real CORES=TRACE`: a real run's core count (at least 1) and trace.
+pub fn parse_real(s: &str) -> Result<(usize, PathBuf), String> {
+    let (m, p) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}`: expected CORES=TRACE"))?;
+    match m.trim().parse::<usize>() {
+        Ok(m) if m >= 1 && !p.is_empty() => Ok((m, PathBuf::from(p))),
+        _ => Err(format!("`{s}`: expected CORES=TRACE with CORES at least 1")),
+    }
+}
