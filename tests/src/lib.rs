@@ -218,6 +218,31 @@ impl EventVisitor for Counts {
     }
 }
 
+/// The one memory instruction at `needle` of `src` (under test-programs/) that `keep` selects;
+/// its addresses per thread index (panics unless exactly one instruction is selected).
+pub fn addresses_at(
+    trace: &Trace,
+    src: &str,
+    needle: &str,
+    keep: impl Fn(&rdtrace::meta::MemInstrMeta) -> bool,
+) -> Vec<Vec<u64>> {
+    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
+    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
+        .into_iter()
+        .filter(|&m| keep(&trace.meta.mem_instrs[m as usize]))
+        .collect();
+    assert_eq!(ids.len(), 1, "{needle}: {ids:?}");
+    trace
+        .thread_indices()
+        .into_iter()
+        .map(|t| {
+            let mut c = Counts::default();
+            trace.visit_thread(t, &mut c).unwrap();
+            c.accesses.get(&ids[0]).cloned().unwrap_or_default()
+        })
+        .collect()
+}
+
 /// Counts of every thread of a trace.
 pub fn counts(trace: &Trace) -> Counts {
     let mut c = Counts::default();

@@ -344,31 +344,6 @@ fn lua_interpreter_runs_a_script_and_its_trace_goes_through_every_analysis() {
     assert!(e < 1.0, "hprda error {e} % on lua");
 }
 
-/// The one memory instruction at `needle` of `src` that `keep` selects; its addresses per
-/// thread index.
-fn addresses_at(
-    trace: &rdtrace::Trace,
-    src: &str,
-    needle: &str,
-    keep: impl Fn(&rdtrace::meta::MemInstrMeta) -> bool,
-) -> Vec<Vec<u64>> {
-    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
-    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
-        .into_iter()
-        .filter(|&m| keep(&trace.meta.mem_instrs[m as usize]))
-        .collect();
-    assert_eq!(ids.len(), 1, "{needle}: {ids:?}");
-    trace
-        .thread_indices()
-        .into_iter()
-        .map(|t| {
-            let mut c = Counts::default();
-            trace.visit_thread(t, &mut c).unwrap();
-            c.accesses.get(&ids[0]).cloned().unwrap_or_default()
-        })
-        .collect()
-}
-
 /// Stores by the instruction at `needle` of `src`, per thread index.
 fn stores_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<Vec<u64>> {
     addresses_at(trace, src, needle, |i| i.kind == AccessKind::Store)
