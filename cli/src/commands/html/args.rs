@@ -1,7 +1,6 @@
 //! `html`'s command line.
 
-use crate::commands::flags::{parse_cache, parse_real};
-use rdcachesim::CacheConfig;
+use crate::commands::flags::{parse_real, CacheArgs};
 use std::path::PathBuf;
 
 /// Arguments of `html`.
@@ -20,12 +19,9 @@ pub struct HtmlArgs {
     /// Show the hottest source lines of files found under DIR.
     #[arg(long, value_name = "DIR")]
     pub source_dir: Option<PathBuf>,
-    /// Private L1 per thread as SIZE:WAYS:LINE.
-    #[arg(long, default_value = "8K:8:64", value_parser = parse_cache)]
-    pub l1: CacheConfig,
-    /// Shared L2 as SIZE:WAYS:LINE (same line size as the L1).
-    #[arg(long, default_value = "128K:16:64", value_parser = parse_cache)]
-    pub l2: CacheConfig,
+    /// L1 and L2 geometry (both with the same line size).
+    #[command(flatten)]
+    pub caches: CacheArgs,
     /// Source lines and functions listed.
     #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub top: u64,

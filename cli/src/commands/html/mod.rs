@@ -49,7 +49,7 @@ fn glossary() -> String {
 
 /// Builds the page (no I/O but reading traces and sources).
 pub fn build(args: &HtmlArgs) -> Result<String> {
-    crate::commands::annotate::check_line_sizes(&args.l1, &args.l2);
+    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
     if args.history.is_empty() || args.history.iter().any(|&n| n == 0 || n > 56) {
         bail!("--history needs lengths in 1..=56");
     }
@@ -58,8 +58,8 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
     let a = annotate_with_progress(
         &trace,
         AnnotateConfig {
-            l1: args.l1,
-            l2: args.l2,
+            l1: args.caches.l1,
+            l2: args.caches.l2,
         },
         |n| bar.set_position(n),
     )
@@ -76,8 +76,8 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
             args.trace.display(),
             trace.total_events(),
             trace.threads.len(),
-            args.l1,
-            args.l2
+            args.caches.l1,
+            args.caches.l2
         ),
     );
     page.section("summary", "Run summary", summary(&trace, &a, args));

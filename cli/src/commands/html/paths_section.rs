@@ -12,7 +12,7 @@ pub(super) fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
     };
     let analysis = crate::commands::paths::AnalysisArgs {
         history: args.history.clone(),
-        line: args.l1.line,
+        line: args.caches.l1.line,
         squash: None,
         min_frequency: None,
         drop_below: 0.01,

@@ -10,8 +10,8 @@ pub(super) fn sasmm(args: &HtmlArgs, seq: &std::path::Path) -> Result<String> {
     use rdsasmm::{measure, predict_exact_many_trace, ExactConfig, MeasureConfig};
     // The exact model (the default of `predict`): set-aware LRU over the mimicked traces.
     let cfg = ExactConfig {
-        l1: vec![args.l1],
-        l2: vec![args.l2],
+        l1: vec![args.caches.l1],
+        l2: vec![args.caches.l2],
         ..ExactConfig::default()
     };
     let seq_trace = crate::tracefile::open(seq, &args.open)?;
@@ -41,8 +41,8 @@ pub(super) fn sasmm(args: &HtmlArgs, seq: &std::path::Path) -> Result<String> {
         let meas = measure(
             &tr,
             MeasureConfig {
-                l1: args.l1,
-                l2: args.l2,
+                l1: args.caches.l1,
+                l2: args.caches.l2,
             },
         )
         .with_context(|| format!("measuring {}", path.display()))?;
@@ -95,7 +95,7 @@ pub(super) fn sasmm(args: &HtmlArgs, seq: &std::path::Path) -> Result<String> {
          `rda-report predict --model formula` gives the paper's eq. 5-7 instead). Measured: the exact LRU \
          simulator on each real run (private L1 {} per thread, shared L2 {}). L2 rates are global: \
          1 - L2 misses / references.",
-        args.l1, args.l2
+        args.caches.l1, args.caches.l2
     ));
     s.push_str(&html::plots(&[chart], false));
     s.push_str(&html::table(&t, true));

@@ -1,6 +1,6 @@
 //! The command lines of `predict`, `measure` and `validate`: cache, model and run flags.
 
-use crate::commands::flags::{parse_cache, parse_real};
+use crate::commands::flags::{parse_cache, parse_real, CacheArgs};
 use crate::exit::usage;
 use crate::output::OutputArgs;
 use anyhow::Result;
@@ -19,27 +19,10 @@ pub enum SasmmCommand {
     Validate(ValidateArgs),
 }
 
-/// Cache geometry flags.
-#[derive(clap::Args, Debug, Clone)]
-pub struct CacheArgs {
-    /// Private L1 per core as SIZE:WAYS:LINE (WAYS may be `full`).
-    #[arg(long, default_value = "8K:8:64", value_parser = parse_cache)]
-    pub l1: CacheConfig,
-    /// Shared L2 as SIZE:WAYS:LINE.
-    #[arg(long, default_value = "128K:16:64", value_parser = parse_cache)]
-    pub l2: CacheConfig,
-}
-
 fn parse_fraction(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
         _ => Err(format!("`{s}` is not a fraction in (0, 1]")),
-    }
-}
-
-impl CacheArgs {
-    pub(super) fn parse(&self) -> Result<(CacheConfig, CacheConfig)> {
-        Ok((self.l1, self.l2))
     }
 }
 
