@@ -134,6 +134,19 @@ pub fn check_invariants(path: &Path) {
     );
 }
 
+/// The stdout of a command's `out`put (UTF-8); panics with its status, stdout and stderr unless
+/// it succeeded (`what` names the command in the message).
+pub fn success_stdout(out: Output, what: &str) -> String {
+    assert!(
+        out.status.success(),
+        "{what} failed with {}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 /// Runs `rda-report args…`; returns (status ok, stdout, stderr).
 pub fn rda_report(args: &[&str]) -> (bool, String, String) {
     let o = Command::new(&tools().rda_report)

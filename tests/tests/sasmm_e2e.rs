@@ -180,13 +180,7 @@ fn cachegrind(kernel: &str, source: &str, defs: &[&str], dir: &Path) -> Option<(
 
 fn run_ok(cmd: &mut Command, what: &str) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    rdtools_e2e::success_stdout(out, what)
 }
 
 /// Checks `predict --json` of the jacobi kernel: named rates, several configurations, the

@@ -29,14 +29,7 @@ fn repo_root() -> PathBuf {
 }
 
 fn check(out: Output, what: &str) -> String {
-    assert!(
-        out.status.success(),
-        "{what} failed with {}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    rdtools_e2e::success_stdout(out, what)
 }
 
 /// Scratch directory for the programs and traces of this test binary.
