@@ -4,49 +4,34 @@
 use super::*;
 use proptest::prelude::*;
 use rdcachesim::naive::NaiveCache;
-use rdtrace::meta::{AccessKind, BlockMeta, FunctionMeta, MemInstrMeta, SourceLoc, VarClass};
+use rdtrace::meta::{AccessKind, FunctionMeta, MemInstrMeta, MetaTables, SourceLoc, VarClass};
 use std::collections::{BTreeMap, HashSet};
 
 /// Two functions; `f` has instructions 0 and 1 on line 10 and instruction 2 on line 11, `g` has
 /// instruction 3 on line 20 of another file.
 fn meta() -> ProgramMeta {
+    use rdtrace::testing::{block, function, mem_instr};
     let func = |name: &str, first_block| FunctionMeta {
-        name: name.into(),
         loc: Some(SourceLoc {
             file: 0,
             line: 1,
             col: 1,
         }),
-        outlined: false,
-        parallel: false,
-        first_block,
-        num_blocks: 1,
-    };
-    let block = |function| BlockMeta {
-        function,
-        name: "entry".into(),
-        loc: None,
-        parallel: false,
-        successors: vec![],
-        loop_id: None,
-        first_mem_instr: 0,
-        num_mem_instrs: 0,
+        ..function(name, first_block, 1)
     };
     let mi = |block, file, line| MemInstrMeta {
-        block,
-        kind: AccessKind::Load,
-        size: 8,
-        vector: false,
         loc: Some(SourceLoc { file, line, col: 3 }),
-        class: VarClass::Shared,
-        derivation: String::new(),
+        ..mem_instr(block, AccessKind::Load, VarClass::Shared)
     };
     ProgramMeta {
-        files: vec!["a.c".into(), "b.c".into()],
-        functions: vec![func("f", 0), func("g", 1)],
-        blocks: vec![block(0), block(1)],
-        mem_instrs: vec![mi(0, 0, 10), mi(0, 0, 10), mi(0, 0, 11), mi(1, 1, 20)],
-        ..Default::default()
+        modules: vec![],
+        tables: MetaTables {
+            files: vec!["a.c".into(), "b.c".into()],
+            functions: vec![func("f", 0), func("g", 1)],
+            blocks: vec![block(0, "entry"), block(1, "entry")],
+            mem_instrs: vec![mi(0, 0, 10), mi(0, 0, 10), mi(0, 0, 11), mi(1, 1, 20)],
+            ..Default::default()
+        },
     }
 }
 

@@ -434,56 +434,29 @@ pub fn window_exact_key(window: &[HistoryEntry], depth: usize, n: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rdtrace::meta::{BlockMeta, BranchMeta, FunctionMeta, LoopMeta};
+    use rdtrace::meta::{BlockMeta, MetaTables};
 
     /// One function: block 0 entry (if-branch br 0: outcome 0 → block 1, 1 → block 2),
     /// block 1 = body of loop 0 (latch br 1: outcome 0 → exit block 2, 1 → back-edge to 1),
     /// block 2 = after the loop.
     fn single_loop() -> ProgramMeta {
+        use rdtrace::testing::{block, branch, function, natural_loop};
         let block = |loop_id| BlockMeta {
-            function: 0,
-            name: String::new(),
-            loc: None,
-            parallel: false,
-            successors: vec![],
             loop_id,
-            first_mem_instr: 0,
-            num_mem_instrs: 0,
+            ..block(0, "")
         };
         ProgramMeta {
-            functions: vec![FunctionMeta {
-                name: "main".into(),
-                loc: None,
-                outlined: false,
-                parallel: false,
-                first_block: 0,
-                num_blocks: 3,
-            }],
-            blocks: vec![block(None), block(Some(0)), block(None)],
-            branches: vec![
-                BranchMeta {
-                    block: 0,
-                    kind: BranchKind::Conditional,
-                    successors: vec![1, 2],
-                    back_edge_of: vec![None, None],
-                    loc: None,
-                },
-                BranchMeta {
-                    block: 1,
-                    kind: BranchKind::Conditional,
-                    successors: vec![2, 1],
-                    back_edge_of: vec![None, Some(0)],
-                    loc: None,
-                },
-            ],
-            loops: vec![LoopMeta {
-                function: 0,
-                header: 1,
-                parent: None,
-                depth: 1,
-                loc: None,
-            }],
-            ..Default::default()
+            modules: vec![],
+            tables: MetaTables {
+                functions: vec![function("main", 0, 3)],
+                blocks: vec![block(None), block(Some(0)), block(None)],
+                branches: vec![
+                    branch(0, vec![1, 2], vec![None, None]),
+                    branch(1, vec![2, 1], vec![None, Some(0)]),
+                ],
+                loops: vec![natural_loop(0, 1, None, 1)],
+                ..Default::default()
+            },
         }
     }
 
@@ -576,25 +549,13 @@ mod tests {
         // main: block 0 (entry) → loop 0 body block 1 (calls f) → block 2.
         // f: block 3 (entry, conditional br 2), block 4.
         let mut meta = single_loop();
-        meta.functions.push(FunctionMeta {
-            name: "f".into(),
-            loc: None,
-            outlined: false,
-            parallel: false,
-            first_block: 3,
-            num_blocks: 2,
-        });
+        meta.functions.push(rdtrace::testing::function("f", 3, 2));
         let mut b = meta.blocks[0].clone();
         b.function = 1;
         meta.blocks.push(b.clone());
         meta.blocks.push(b);
-        meta.branches.push(BranchMeta {
-            block: 3,
-            kind: BranchKind::Conditional,
-            successors: vec![4, 4],
-            back_edge_of: vec![None, None],
-            loc: None,
-        });
+        meta.branches
+            .push(rdtrace::testing::branch(3, vec![4, 4], vec![None, None]));
         let mut h = BranchHistory::new(&meta, 64, SquashPeriod::Fixed(2));
         h.block(0);
         h.branch(0, 0);

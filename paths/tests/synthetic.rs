@@ -9,50 +9,26 @@ use rdtrace::{Event, Trace};
 /// (store mi 0, latch br 1); 2 = loop 1 body (store mi 1, latch br 2); 3 = loop 2 body (load
 /// mi 2, latch br 3); 4 = exit. Latches: outcome 1 is the back-edge, 0 leaves the loop.
 fn module() -> ModuleMeta {
+    use rdtrace::testing::{block, branch, function, mem_instr, natural_loop};
     let block = |loop_id, first_mem_instr, num_mem_instrs| BlockMeta {
-        function: 0,
         name: String::new(),
-        loc: None,
-        parallel: false,
-        successors: vec![],
         loop_id,
         first_mem_instr,
         num_mem_instrs,
+        ..block(0, "")
     };
     let mem = |block, kind| MemInstrMeta {
-        block,
-        kind,
         size: 32,
         vector: true,
-        loc: None,
-        class: VarClass::Shared,
         derivation: "global @A".into(),
+        ..mem_instr(block, kind, VarClass::Shared)
     };
-    let latch = |block: u32, l: u32, exit: u32| BranchMeta {
-        block,
-        kind: BranchKind::Conditional,
-        successors: vec![exit, block],
-        back_edge_of: vec![None, Some(l)],
-        loc: None,
-    };
-    let lp = |header| LoopMeta {
-        function: 0,
-        header,
-        parent: None,
-        depth: 1,
-        loc: None,
-    };
-    ModuleMeta {
-        name: "fig2-mini".into(),
+    let latch =
+        |block: u32, l: u32, exit: u32| branch(block, vec![exit, block], vec![None, Some(l)]);
+    let lp = |header| natural_loop(0, header, None, 1);
+    let tables = MetaTables {
         files: vec!["fig2-mini.c".into()],
-        functions: vec![FunctionMeta {
-            name: "main".into(),
-            loc: None,
-            outlined: false,
-            parallel: false,
-            first_block: 0,
-            num_blocks: 5,
-        }],
+        functions: vec![function("main", 0, 5)],
         blocks: vec![
             block(None, 0, 0),
             block(Some(0), 0, 1),
@@ -66,19 +42,18 @@ fn module() -> ModuleMeta {
             mem(3, AccessKind::Load),
         ],
         branches: vec![
-            BranchMeta {
-                block: 0,
-                kind: BranchKind::Conditional,
-                successors: vec![1, 2],
-                back_edge_of: vec![None, None],
-                loc: None,
-            },
+            branch(0, vec![1, 2], vec![None, None]),
             latch(1, 0, 3),
             latch(2, 1, 3),
             latch(3, 2, 4),
         ],
         loops: vec![lp(1), lp(2), lp(3)],
         ..Default::default()
+    };
+    ModuleMeta {
+        name: "fig2-mini".into(),
+        content_hash: 0,
+        tables,
     }
 }
 

@@ -25,8 +25,7 @@ fn module() -> ModuleMeta {
         first_mem_instr,
         num_mem_instrs,
     };
-    ModuleMeta {
-        name: "synthetic.c".into(),
+    let tables = MetaTables {
         files: vec!["synthetic.c".into()],
         functions: vec![FunctionMeta {
             name: "main".into(),
@@ -46,6 +45,11 @@ fn module() -> ModuleMeta {
             loc: None,
         }],
         ..Default::default()
+    };
+    ModuleMeta {
+        name: "synthetic.c".into(),
+        content_hash: 0,
+        tables,
     }
 }
 

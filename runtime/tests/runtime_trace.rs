@@ -4,30 +4,8 @@ use rdtrace::chunk::ExitReason;
 use rdtrace::{Event, Trace};
 use std::process::Command;
 
-fn example() -> std::path::PathBuf {
-    // Examples are built next to the test binary's deps directory.
-    let mut p = std::env::current_exe().unwrap();
-    p.pop();
-    p.pop();
-    p.push("examples/synthetic_run");
-    // Always through cargo (a no-op when fresh): `cargo test` does not rebuild examples for
-    // integration tests, and a stale binary would test old runtime code.
-    {
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "rdruntime",
-                "--example",
-                "synthetic_run",
-            ])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    p
-}
+mod common;
+use common::example;
 
 fn run(
     args: &[&str],

@@ -10,30 +10,8 @@ use std::os::fd::FromRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-/// The synthetic program, built (or brought up to date: a stale one would write to a file
-/// named `fd:3`) once per test process.
-fn example() -> std::path::PathBuf {
-    static BUILT: std::sync::Once = std::sync::Once::new();
-    let mut p = std::env::current_exe().unwrap();
-    p.pop();
-    p.pop();
-    p.push("examples/synthetic_run");
-    BUILT.call_once(|| {
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "rdruntime",
-                "--example",
-                "synthetic_run",
-            ])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    });
-    p
-}
+mod common;
+use common::example;
 
 /// Reads slowly: a short pause every `every` reads, so the pipe fills and the writer blocks.
 struct Slow<R> {

@@ -151,6 +151,21 @@ pub struct SequentialTrace {
     pub block_names: Vec<String>,
 }
 
+/// The one thread of `trace` that has events (`None` when none has): a sequential run's, or
+/// [`SasmmError::NotSequential`].
+fn only_thread_with_events(trace: &Trace) -> Result<Option<u32>> {
+    let mut with_events: Vec<u32> = trace.event_chunks().iter().map(|c| c.thread).collect();
+    with_events.sort_unstable();
+    with_events.dedup();
+    if with_events.len() > 1 {
+        return Err(SasmmError::NotSequential {
+            path: trace.path().to_path_buf(),
+            threads: with_events.len(),
+        });
+    }
+    Ok(with_events.first().copied())
+}
+
 impl SequentialTrace {
     /// Reads the trace of a sequential run.
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Self> {
@@ -160,17 +175,9 @@ impl SequentialTrace {
 
     /// Decodes an open trace, which must hold the events of one thread.
     pub fn from_trace(trace: &Trace) -> Result<Self> {
-        let mut with_events: Vec<u32> = trace.event_chunks().iter().map(|c| c.thread).collect();
-        with_events.sort_unstable();
-        with_events.dedup();
-        if with_events.len() > 1 {
-            return Err(SasmmError::NotSequential {
-                path: trace.path().to_path_buf(),
-                threads: with_events.len(),
-            });
-        }
+        let thread = only_thread_with_events(trace)?;
         let mut b = Builder::new(&trace.meta, None, 0);
-        if let Some(&t) = with_events.first() {
+        if let Some(t) = thread {
             trace.visit_thread(t, &mut b)?;
         }
         let seq = b.finish()?;
@@ -199,17 +206,9 @@ impl SequentialTrace {
         flush_accesses: usize,
         sink: &mut dyn FnMut(&SequentialTrace),
     ) -> Result<()> {
-        let mut with_events: Vec<u32> = trace.event_chunks().iter().map(|c| c.thread).collect();
-        with_events.sort_unstable();
-        with_events.dedup();
-        if with_events.len() > 1 {
-            return Err(SasmmError::NotSequential {
-                path: trace.path().to_path_buf(),
-                threads: with_events.len(),
-            });
-        }
+        let thread = only_thread_with_events(trace)?;
         let mut b = Builder::new(&trace.meta, Some(sink), flush_accesses);
-        if let Some(&t) = with_events.first() {
+        if let Some(t) = thread {
             trace.visit_thread(t, &mut b)?;
         }
         if b.finish_stream()? == 0 {

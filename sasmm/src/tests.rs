@@ -20,6 +20,7 @@ use proptest::prelude::*;
 use rdcachesim::{CacheConfig, Hierarchy};
 use rdengines::{analyse, EngineConfig, EngineKind};
 use rdtrace::meta::*;
+use rdtrace::testing::{function, mem_instr, natural_loop, program, region, workshare};
 use rdtrace::Event;
 
 const A: u64 = 0x10000;
@@ -29,48 +30,27 @@ const G: u64 = 0x1000;
 
 fn block(function: u32, name: &str, parallel: bool, loop_id: Option<u32>) -> BlockMeta {
     BlockMeta {
-        function,
-        name: name.into(),
-        loc: None,
         parallel,
-        successors: vec![],
         loop_id,
-        first_mem_instr: 0,
-        num_mem_instrs: 0,
+        ..rdtrace::testing::block(function, name)
     }
 }
 
 fn mi(block: u32, class: VarClass, derivation: &str) -> MemInstrMeta {
     MemInstrMeta {
-        block,
-        kind: AccessKind::Load,
-        size: 8,
-        vector: false,
-        loc: None,
-        class,
         derivation: derivation.into(),
+        ..mem_instr(block, AccessKind::Load, class)
     }
 }
 
 fn module() -> ModuleMeta {
-    ModuleMeta {
-        name: "hand.c".into(),
+    let tables = MetaTables {
         functions: vec![
+            function("main", 0, 2),
             FunctionMeta {
-                name: "main".into(),
-                loc: None,
-                outlined: false,
-                parallel: false,
-                first_block: 0,
-                num_blocks: 2,
-            },
-            FunctionMeta {
-                name: "main.omp_outlined".into(),
-                loc: None,
                 outlined: true,
                 parallel: true,
-                first_block: 2,
-                num_blocks: 4,
+                ..function("main.omp_outlined", 2, 4)
             },
         ],
         blocks: vec![
@@ -88,37 +68,24 @@ fn module() -> ModuleMeta {
             mi(2, VarClass::Shared, "shared variable argument %n of main.omp_outlined"),
             mi(1, VarClass::Shared, "global @G"),
         ],
-        loops: vec![LoopMeta {
-            function: 1,
-            header: 3,
-            parent: None,
-            depth: 1,
-            loc: None,
-        }],
+        loops: vec![natural_loop(1, 3, None, 1)],
         workshares: vec![WorkshareMeta {
-            function: 1,
-            block: 2,
-            kind: WorkshareKind::Static,
             schedule: Some(34),
-            chunk: None,
-            loop_id: Some(0),
-            loc: None,
+            ..workshare(1, 2, WorkshareKind::Static, Some(0))
         }],
         // The region the hand-made streams fork (the reader checks region ids).
-        regions: vec![RegionMeta {
-            outlined_function: 1,
-            fork_block: 0,
-            loc: None,
-            shared_args: vec![],
-        }],
+        regions: vec![region(1, 0)],
         ..Default::default()
+    };
+    ModuleMeta {
+        name: "hand.c".into(),
+        content_hash: 0,
+        tables,
     }
 }
 
 fn meta() -> ProgramMeta {
-    let mut p = ProgramMeta::default();
-    p.add_module(module(), [0; 7]).unwrap();
-    p
+    program(module())
 }
 
 fn acc(mi: u32, addr: u64) -> Event {
@@ -490,31 +457,10 @@ fn measurer_matches_hierarchy_and_hand_counts() {
 
 #[test]
 fn trace_files_round_trip_through_the_model_and_the_measurement() {
-    use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
-    use rdtrace::writer::TraceWriter;
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, threads: &[Vec<Event>]| {
         let path = dir.path().join(name);
-        let mut w = TraceWriter::new(
-            std::fs::File::create(&path).unwrap(),
-            &ProgramInfo::default(),
-        )
-        .unwrap();
-        w.module(&module()).unwrap();
-        for (t, ev) in threads.iter().enumerate() {
-            w.thread(&ThreadInfo {
-                thread: t as u32,
-                ..Default::default()
-            })
-            .unwrap();
-            w.events(t as u32, ev).unwrap();
-        }
-        w.finish(&ExitInfo {
-            reason: ExitReason::Exit,
-            end_time: 0,
-            events_recorded: vec![],
-        })
-        .unwrap();
+        rdtrace::testing::write_trace(&path, &module(), threads).unwrap();
         path
     };
     let seq_path = write("seq.rdtrace", &[events(8)]);
@@ -550,18 +496,10 @@ fn chunked_meta() -> ProgramMeta {
     let mut m = module();
     m.blocks[3] = block(1, "chunk.header", true, Some(0));
     m.blocks[4] = block(1, "inner.body", true, Some(1));
-    m.loops.push(LoopMeta {
-        function: 1,
-        header: 4,
-        parent: Some(0),
-        depth: 2,
-        loc: None,
-    });
+    m.loops.push(natural_loop(1, 4, Some(0), 2));
     m.workshares[0].schedule = Some(33);
     m.workshares[0].chunk = Some(2);
-    let mut p = ProgramMeta::default();
-    p.add_module(m, [0; 7]).unwrap();
-    p
+    program(m)
 }
 
 #[test]
@@ -616,8 +554,7 @@ fn without_loop_metadata_the_paper_per_block_rule_applies() {
     m.blocks[3].loop_id = None;
     m.blocks[4].loop_id = None;
     m.workshares[0].loop_id = None;
-    let mut p = ProgramMeta::default();
-    p.add_module(m, [0; 7]).unwrap();
+    let p = program(m);
     let s = SequentialTrace::from_events(&p, events(4)).unwrap();
     // Blocks 3 and 4 have four windows each in the construct: split as iterations 0..3; block
     // 5 has one: copied to every core (SASMM Alg. 1 lines 8-19).

@@ -5,8 +5,7 @@
 
 use rdsimt::openmp::{import_trace, MiScope, SimtConfig};
 use rdtrace::meta::{
-    AccessKind, BlockMeta, FunctionMeta, LoopMeta, MemInstrMeta, ModuleMeta, RegionMeta, VarClass,
-    WorkshareKind, WorkshareMeta,
+    AccessKind, BlockMeta, FunctionMeta, MetaTables, ModuleMeta, VarClass, WorkshareKind,
 };
 use rdtrace::{Event, Trace};
 
@@ -14,51 +13,22 @@ use rdtrace::{Event, Trace};
 /// 3 header of loop 2 (ws 2, run with a chunked static schedule). Memory instructions: 0 shared
 /// load and 1 shared store in block 1, 2 private load in block 1, 3 shared load in block 2.
 fn module() -> ModuleMeta {
+    use rdtrace::testing::{block, function, mem_instr, natural_loop, region, workshare};
     let block = |loop_id: Option<u32>, first: u32, n: u32| BlockMeta {
-        function: 0,
-        name: "bb".into(),
-        loc: None,
         parallel: true,
-        successors: vec![],
         loop_id,
         first_mem_instr: first,
         num_mem_instrs: n,
+        ..block(0, "bb")
     };
-    let mi = |block: u32, kind: AccessKind, class: VarClass| MemInstrMeta {
-        block,
-        kind,
-        size: 8,
-        vector: false,
-        loc: None,
-        class,
-        derivation: String::new(),
-    };
-    let lp = |header: u32| LoopMeta {
-        function: 0,
-        header,
-        parent: None,
-        depth: 1,
-        loc: None,
-    };
-    let ws = |kind: WorkshareKind, loop_id: Option<u32>| WorkshareMeta {
-        function: 0,
-        block: 0,
-        kind,
-        schedule: None,
-        chunk: None,
-        loop_id,
-        loc: None,
-    };
-    ModuleMeta {
-        name: "synthetic.c".into(),
+    let lp = |header: u32| natural_loop(0, header, None, 1);
+    let ws = |kind: WorkshareKind, loop_id: Option<u32>| workshare(0, 0, kind, loop_id);
+    let tables = MetaTables {
         files: vec!["synthetic.c".into()],
         functions: vec![FunctionMeta {
-            name: "k.omp_outlined".into(),
-            loc: None,
             outlined: true,
             parallel: true,
-            first_block: 0,
-            num_blocks: 4,
+            ..function("k.omp_outlined", 0, 4)
         }],
         blocks: vec![
             block(None, 0, 0),
@@ -67,10 +37,10 @@ fn module() -> ModuleMeta {
             block(Some(2), 4, 0),
         ],
         mem_instrs: vec![
-            mi(1, AccessKind::Load, VarClass::Shared),
-            mi(1, AccessKind::Store, VarClass::Shared),
-            mi(1, AccessKind::Load, VarClass::Private),
-            mi(2, AccessKind::Load, VarClass::Shared),
+            mem_instr(1, AccessKind::Load, VarClass::Shared),
+            mem_instr(1, AccessKind::Store, VarClass::Shared),
+            mem_instr(1, AccessKind::Load, VarClass::Private),
+            mem_instr(2, AccessKind::Load, VarClass::Shared),
         ],
         loops: vec![lp(1), lp(2), lp(3)],
         workshares: vec![
@@ -80,13 +50,13 @@ fn module() -> ModuleMeta {
             ws(WorkshareKind::Static, None),
         ],
         // The region the threads enter (the reader checks region ids).
-        regions: vec![RegionMeta {
-            outlined_function: 0,
-            fork_block: 0,
-            loc: None,
-            shared_args: vec![],
-        }],
+        regions: vec![region(0, 0)],
         ..Default::default()
+    };
+    ModuleMeta {
+        name: "synthetic.c".into(),
+        content_hash: 0,
+        tables,
     }
 }
 

@@ -93,19 +93,32 @@ pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
 /// Runs a program with `RDTRACE=trace` and the given environment; returns its output.
 pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(exe);
-    cmd.env("RDTRACE", trace).env("RDTRACE_QUIET", "1");
+    cmd.env("RDTRACE_QUIET", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().unwrap();
+    output_traced(&mut cmd, trace)
+}
+
+/// Runs `cmd` (a program built with `rdcc`, arguments and environment set by the caller) with
+/// `RDTRACE=trace`, puts the trace through [`check_invariants`] and returns the program's output:
+/// the one way e2e tests run a traced program.
+pub fn output_traced(cmd: &mut Command, trace: &Path) -> Output {
+    let out = cmd
+        .env("RDTRACE", trace)
+        .output()
+        .unwrap_or_else(|e| panic!("running {:?}: {e}", cmd.get_program()));
     check_invariants(trace);
     out
 }
 
 /// Runs the trace invariant checker (`rda-report check`'s library, [`rdtrace::check`]) on the
 /// trace at `path` and panics with the violations if any invariant is broken. Every trace an e2e
-/// test produces through [`run_traced`] or [`build_and_trace`] goes through it; a missing or
-/// unreadable trace is left to the test (some check exactly that).
+/// test produces goes through it: programs run by [`output_traced`] (and [`run_traced`],
+/// [`trace_program`], [`build_and_trace`] on top of it), `RDTRACE_TEE` copies of live runs, and
+/// the traces tests write with `rdtrace`'s writer, except those made to break an invariant
+/// (`check_e2e`) or damaged on purpose (`hostile_traces` mutates traces that passed here); a
+/// missing or unreadable trace is left to the test (some check exactly that).
 pub fn check_invariants(path: &Path) {
     let Ok(trace) = Trace::open(path) else {
         return;
@@ -119,6 +132,19 @@ pub fn check_invariants(path: &Path) {
         report.violations_total,
         report.violations
     );
+}
+
+/// The stdout of a command's `out`put (UTF-8); panics with its status, stdout and stderr unless
+/// it succeeded (`what` names the command in the message).
+pub fn success_stdout(out: Output, what: &str) -> String {
+    assert!(
+        out.status.success(),
+        "{what} failed with {}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
 /// Runs `rda-report args…`; returns (status ok, stdout, stderr).
@@ -203,6 +229,31 @@ impl EventVisitor for Counts {
     fn other(&mut self, e: Event) {
         self.other.push(e);
     }
+}
+
+/// The one memory instruction at `needle` of `src` (under test-programs/) that `keep` selects;
+/// its addresses per thread index (panics unless exactly one instruction is selected).
+pub fn addresses_at(
+    trace: &Trace,
+    src: &str,
+    needle: &str,
+    keep: impl Fn(&rdtrace::meta::MemInstrMeta) -> bool,
+) -> Vec<Vec<u64>> {
+    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
+    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
+        .into_iter()
+        .filter(|&m| keep(&trace.meta.mem_instrs[m as usize]))
+        .collect();
+    assert_eq!(ids.len(), 1, "{needle}: {ids:?}");
+    trace
+        .thread_indices()
+        .into_iter()
+        .map(|t| {
+            let mut c = Counts::default();
+            trace.visit_thread(t, &mut c).unwrap();
+            c.accesses.get(&ids[0]).cloned().unwrap_or_default()
+        })
+        .collect()
 }
 
 /// Counts of every thread of a trace.

@@ -32,17 +32,13 @@ fn two_block_module() -> ModuleMeta {
     let mut m = one_block_module("m", 0);
     m.functions[0].num_blocks = 2;
     m.blocks[0].successors = vec![1];
-    m.blocks.push(BlockMeta {
+    let exit = BlockMeta {
         name: "exit".into(),
         successors: vec![],
         ..m.blocks[0].clone()
-    });
-    m.regions.push(RegionMeta {
-        outlined_function: 0,
-        fork_block: 0,
-        loc: None,
-        shared_args: vec![],
-    });
+    };
+    m.blocks.push(exit);
+    m.regions.push(rdtrace::testing::region(0, 0));
     m
 }
 

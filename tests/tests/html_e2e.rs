@@ -11,7 +11,6 @@
 
 use rdtools_e2e::{program, rda_report, rdcc, run_traced};
 use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
-use rdtrace::meta::*;
 use rdtrace::writer::TraceWriter;
 use rdtrace::Event;
 use std::path::{Path, PathBuf};
@@ -189,11 +188,9 @@ fn page_renders_every_section_in_chromium() {
 /// length), written with rdtrace's writer.
 fn synthetic_trace(path: &Path, accesses: u64) {
     let mem = |line| rdtrace::testing::load8(0, rdtrace::testing::at(0, line));
-    let module = ModuleMeta {
-        content_hash: 0,
-        mem_instrs: vec![mem(10), mem(11), mem(12)],
-        ..rdtrace::testing::one_block_module("synthetic", 3)
-    };
+    let mut module = rdtrace::testing::one_block_module("synthetic", 3);
+    module.content_hash = 0;
+    module.mem_instrs = vec![mem(10), mem(11), mem(12)];
     let mut w = TraceWriter::new(
         std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
         &ProgramInfo::default(),
@@ -232,6 +229,7 @@ fn synthetic_trace(path: &Path, accesses: u64) {
     .unwrap()
     .into_inner()
     .unwrap();
+    rdtools_e2e::check_invariants(path);
 }
 
 /// The 5 MB bound for a 10^8-event trace, by argument plus measurement: every table and plot of

@@ -2,7 +2,7 @@
 //! report equals the offline report of the same run's tee copy, the program's output and exit
 //! status pass through, and a long run streams through bounded memory without a file.
 
-use rdtools_e2e::{program, rdcc, tools};
+use rdtools_e2e::{check_invariants, program, rdcc, tools};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -77,6 +77,7 @@ fn check_same_report(
     let mut args = live_args.to_vec();
     args.push("--json");
     let out = live(dir.path(), &args, exe, &[], &env);
+    check_invariants(&tee);
     let (program_out, live_json) = split_report(&out.stdout);
     assert_eq!(program_out, expect_stdout);
     let mut off = vec![offline_cmd, tee_s];
@@ -189,6 +190,7 @@ fn idle_openmp_workers_do_not_hold_the_live_merge_back() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
+    check_invariants(&tee);
     let (program_out, json) = split_report(&out.stdout);
     assert!(program_out.ends_with(" 6.0\n"), "{program_out:?}");
     assert!(json["total"].as_u64().unwrap() >= 3_000_000);

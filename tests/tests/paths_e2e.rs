@@ -11,15 +11,10 @@
 //! The tools are taken from the `target/<profile>/` directory this test binary lives in and are
 //! built with cargo first when missing.
 
+use rdtools_e2e::tools;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Paths of `rdcc` and `rda-report` (built by the shared helper).
-fn tools() -> (PathBuf, PathBuf) {
-    let t = rdtools_e2e::tools();
-    (t.rdcc.clone(), t.rda_report.clone())
-}
 
 fn program(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -29,7 +24,7 @@ fn program(name: &str) -> PathBuf {
 
 /// Compiles `src` with `rdcc -O1 -g extra…`, runs it with a trace, returns the trace path.
 fn build_and_trace(dir: &Path, src: &Path, exe: &str, extra: &[&str]) -> PathBuf {
-    let (rdcc, _) = tools();
+    let rdcc = &tools().rdcc;
     let bin = dir.join(exe);
     let out = Command::new(rdcc)
         .args(["-O1", "-g"])
@@ -45,10 +40,7 @@ fn build_and_trace(dir: &Path, src: &Path, exe: &str, extra: &[&str]) -> PathBuf
         String::from_utf8_lossy(&out.stderr)
     );
     let trace = dir.join(format!("{exe}.rdtrace"));
-    let out = Command::new(&bin)
-        .env("RDTRACE", &trace)
-        .output()
-        .expect("running the program");
+    let out = rdtools_e2e::output_traced(&mut Command::new(&bin), &trace);
     assert!(
         out.status.success(),
         "{exe} failed: {}",
@@ -58,7 +50,7 @@ fn build_and_trace(dir: &Path, src: &Path, exe: &str, extra: &[&str]) -> PathBuf
 }
 
 fn report_json(args: &[&str]) -> Value {
-    let (_, report) = tools();
+    let report = &tools().rda_report;
     let out = Command::new(report)
         .args(args)
         .args(["--json", "-q"])
@@ -229,7 +221,7 @@ fn figure2_patterns_separate_with_l_plus_one_bits() {
 
     // The per-instruction plot by path, at the shortest separating history (3 bits).
     let mi = ins["mi"].as_u64().unwrap().to_string();
-    let (_, rda) = tools();
+    let rda = &tools().rda_report;
     let st = Command::new(rda)
         .args([
             "paths",

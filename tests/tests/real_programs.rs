@@ -99,12 +99,10 @@ fn build_both(sources: &[PathBuf], flags: &[&str], dir: &Path) -> (PathBuf, Path
 /// Runs the traced and native builds with `args`; asserts equal stdout and success; returns
 /// the stdout and the trace path.
 fn run_both(traced: &Path, native: &Path, args: &[&str], trace: &Path) -> String {
-    let t = Command::new(traced)
-        .args(args)
-        .env("RDTRACE", trace)
-        .env("RDTRACE_QUIET", "1")
-        .output()
-        .unwrap();
+    let t = output_traced(
+        Command::new(traced).args(args).env("RDTRACE_QUIET", "1"),
+        trace,
+    );
     let n = Command::new(native).args(args).output().unwrap();
     assert!(
         t.status.success() && n.status.success(),
@@ -333,12 +331,10 @@ fn lua_interpreter_runs_a_script_and_its_trace_goes_through_every_analysis() {
     std::fs::write(&bad, "error('boom')\n").unwrap();
     let o = run_traced(&traced, &dir.path().join("bad.rdtrace"), &[]);
     assert_eq!(o.status.code(), Some(2), "no script: usage");
-    let o = Command::new(&traced)
-        .arg(&bad)
-        .env("RDTRACE", dir.path().join("bad.rdtrace"))
-        .env("RDTRACE_QUIET", "1")
-        .output()
-        .unwrap();
+    let o = output_traced(
+        Command::new(&traced).arg(&bad).env("RDTRACE_QUIET", "1"),
+        &dir.path().join("bad.rdtrace"),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("boom"));
     analyse_all(&tp);
@@ -346,31 +342,6 @@ fn lua_interpreter_runs_a_script_and_its_trace_goes_through_every_analysis() {
     // trace).
     let e = hprda_error(&tp, "lua workload 100");
     assert!(e < 1.0, "hprda error {e} % on lua");
-}
-
-/// The one memory instruction at `needle` of `src` that `keep` selects; its addresses per
-/// thread index.
-fn addresses_at(
-    trace: &rdtrace::Trace,
-    src: &str,
-    needle: &str,
-    keep: impl Fn(&rdtrace::meta::MemInstrMeta) -> bool,
-) -> Vec<Vec<u64>> {
-    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
-    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
-        .into_iter()
-        .filter(|&m| keep(&trace.meta.mem_instrs[m as usize]))
-        .collect();
-    assert_eq!(ids.len(), 1, "{needle}: {ids:?}");
-    trace
-        .thread_indices()
-        .into_iter()
-        .map(|t| {
-            let mut c = Counts::default();
-            trace.visit_thread(t, &mut c).unwrap();
-            c.accesses.get(&ids[0]).cloned().unwrap_or_default()
-        })
-        .collect()
 }
 
 /// Stores by the instruction at `needle` of `src`, per thread index.

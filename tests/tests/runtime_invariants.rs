@@ -58,20 +58,9 @@ fn events_in_file(trace: &rdtrace::Trace, t: u32) -> u64 {
 
 /// Stores by the one store instruction at `needle` of `src`, counted per thread index.
 fn stores_per_thread_at(trace: &rdtrace::Trace, src: &str, needle: &str) -> Vec<u64> {
-    let file = Path::new(src).file_name().unwrap().to_str().unwrap();
-    let ids: Vec<u32> = mem_instrs_at(trace, file, line_of(src, needle))
-        .into_iter()
-        .filter(|&m| trace.meta.mem_instrs[m as usize].kind == AccessKind::Store)
-        .collect();
-    assert_eq!(ids.len(), 1, "{needle}");
-    trace
-        .thread_indices()
-        .into_iter()
-        .map(|t| {
-            let mut c = Counts::default();
-            trace.visit_thread(t, &mut c).unwrap();
-            c.accesses.get(&ids[0]).map_or(0, |v| v.len() as u64)
-        })
+    addresses_at(trace, src, needle, |i| i.kind == AccessKind::Store)
+        .iter()
+        .map(|a| a.len() as u64)
         .collect()
 }
 

@@ -37,15 +37,10 @@
 //! instruction whose access straddles two lines once, we count each line) and from the cache
 //! state left by start-up; the bound is 2.5 pp (measured: at most 1.4 pp).
 
+use rdtools_e2e::tools;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Paths of `rdcc` and `rda-report` (built by the shared helper).
-fn tools() -> (PathBuf, PathBuf) {
-    let t = rdtools_e2e::tools();
-    (t.rdcc.clone(), t.rda_report.clone())
-}
 
 fn kernels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -185,13 +180,7 @@ fn cachegrind(kernel: &str, source: &str, defs: &[&str], dir: &Path) -> Option<(
 
 fn run_ok(cmd: &mut Command, what: &str) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
+    rdtools_e2e::success_stdout(out, what)
 }
 
 /// Checks `predict --json` of the jacobi kernel: named rates, several configurations, the
@@ -308,7 +297,7 @@ fn check_measure_csv(report: &Path, trace: &Path, threads: usize, dir: &Path) {
 
 #[test]
 fn sasmm_predictions_match_exact_simulation_of_real_runs() {
-    let (rdcc, report) = tools();
+    let (rdcc, report) = (tools().rdcc.clone(), tools().rda_report.clone());
     let tmp = tempfile::tempdir().unwrap();
     let mut rows: Vec<Row> = Vec::new();
     let mut paper_l2 = Vec::new();
@@ -341,6 +330,7 @@ fn sasmm_predictions_match_exact_simulation_of_real_runs() {
                     .env("RDTRACE", &trace),
                 &format!("{kernel} with {m} threads"),
             );
+            rdtools_e2e::check_invariants(&trace);
             // Deterministic output whatever the thread count.
             match &first_output {
                 None => first_output = Some(out),

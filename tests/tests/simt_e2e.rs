@@ -7,6 +7,7 @@
 //! executable; when one is missing it is built there with
 //! `cargo build -p rdcc -p rda-report -p rdruntime`.
 
+use rdtools_e2e::tools;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,21 +28,8 @@ fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Paths of `rdcc` and `rda-report` (built by the shared helper).
-fn tools() -> (PathBuf, PathBuf) {
-    let t = rdtools_e2e::tools();
-    (t.rdcc.clone(), t.rda_report.clone())
-}
-
 fn check(out: Output, what: &str) -> String {
-    assert!(
-        out.status.success(),
-        "{what} failed with {}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    rdtools_e2e::success_stdout(out, what)
 }
 
 /// Scratch directory for the programs and traces of this test binary.
@@ -72,7 +60,7 @@ fn trace(program: &str, args: &[&str], threads: u32) -> PathBuf {
             .join("test-programs/simt")
             .join(format!("{program}.c"));
         check(
-            Command::new(&tools().0)
+            Command::new(&tools().rdcc)
                 .args(["-fopenmp", "-O1", "-g"])
                 .arg(&src)
                 .arg("-o")
@@ -92,12 +80,13 @@ fn trace(program: &str, args: &[&str], threads: u32) -> PathBuf {
             .expect("program runs"),
         &format!("running {program}"),
     );
+    rdtools_e2e::check_invariants(&t);
     built.insert(key, t.clone());
     t
 }
 
 fn report(args: &[&str]) -> Output {
-    Command::new(&tools().1)
+    Command::new(&tools().rda_report)
         .arg("simt")
         .args(args)
         .output()

@@ -215,13 +215,11 @@ pub struct WorkshareMeta {
     pub loc: Option<SourceLoc>,
 }
 
-/// Everything the pass knows about one translation unit, with module-local ids.
+/// The file-name table and the seven id-kind tables, in [`IdKind::ALL`] order: with
+/// module-local ids inside a [`ModuleMeta`], with global ids inside a [`ProgramMeta`] (the one
+/// definition both share; they reach its fields through `Deref`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModuleMeta {
-    /// Module identifier (usually the source file path given to clang).
-    pub name: String,
-    /// Hash of the module's bitcode before instrumentation (stable across identical builds).
-    pub content_hash: u64,
+pub struct MetaTables {
     /// Source file names referenced by `SourceLoc::file`.
     pub files: Vec<String>,
     /// Functions with bodies.
@@ -240,21 +238,65 @@ pub struct ModuleMeta {
     pub workshares: Vec<WorkshareMeta>,
 }
 
-/// Entity counts of a struct with the seven id-kind tables, in [`IdKind::ALL`] order (shared by
-/// [`ModuleMeta`] and [`ProgramMeta`], whose tables have the same names).
-macro_rules! counts_of {
-    ($m:expr) => {
+impl MetaTables {
+    /// Number of entities of each kind, in [`IdKind::ALL`] order.
+    pub fn counts(&self) -> [u32; IdKind::COUNT] {
         [
-            $m.functions.len() as u32,
-            $m.blocks.len() as u32,
-            $m.mem_instrs.len() as u32,
-            $m.branches.len() as u32,
-            $m.loops.len() as u32,
-            $m.regions.len() as u32,
-            $m.workshares.len() as u32,
+            self.functions.len() as u32,
+            self.blocks.len() as u32,
+            self.mem_instrs.len() as u32,
+            self.branches.len() as u32,
+            self.loops.len() as u32,
+            self.regions.len() as u32,
+            self.workshares.len() as u32,
         ]
+    }
+
+    /// Formats a location as `file:line:col` (or `?` when unknown).
+    pub fn format_loc(&self, loc: Option<SourceLoc>) -> String {
+        format_loc(&self.files, loc)
+    }
+
+    /// Whether a block belongs to a parallel region (false for unknown ids).
+    pub fn block_is_parallel(&self, bb: u32) -> bool {
+        self.blocks.get(bb as usize).is_some_and(|b| b.parallel)
+    }
+}
+
+/// Everything the pass knows about one translation unit, with module-local ids.
+///
+/// Postcard encodes a struct as its fields in order, so this `{name, content_hash, tables}`
+/// encodes exactly as the flat struct it once was (`tests/meta_format.rs` pins the bytes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModuleMeta {
+    /// Module identifier (usually the source file path given to clang).
+    pub name: String,
+    /// Hash of the module's bitcode before instrumentation (stable across identical builds).
+    pub content_hash: u64,
+    /// The module's tables, with module-local ids.
+    pub tables: MetaTables,
+}
+
+/// `Deref` of a struct with a `tables: MetaTables` field to its tables, so `meta.blocks` reads
+/// the same on a [`ModuleMeta`] and a [`ProgramMeta`].
+macro_rules! deref_to_tables {
+    ($t:ty) => {
+        impl std::ops::Deref for $t {
+            type Target = MetaTables;
+            fn deref(&self) -> &MetaTables {
+                &self.tables
+            }
+        }
+
+        impl std::ops::DerefMut for $t {
+            fn deref_mut(&mut self) -> &mut MetaTables {
+                &mut self.tables
+            }
+        }
     };
 }
+
+deref_to_tables!(ModuleMeta);
 
 /// Magic at the start of a module metadata blob.
 pub const BLOB_MAGIC: [u8; 4] = *b"RDMM";
@@ -262,11 +304,6 @@ pub const BLOB_MAGIC: [u8; 4] = *b"RDMM";
 pub const BLOB_HEADER_LEN: usize = 8 + 4 * IdKind::COUNT;
 
 impl ModuleMeta {
-    /// Number of entities of each kind, in [`IdKind::ALL`] order.
-    pub fn counts(&self) -> [u32; IdKind::COUNT] {
-        counts_of!(self)
-    }
-
     /// Serialises the module into the blob the pass embeds: a fixed header
     /// (`"RDMM"`, format version, counts) followed by the postcard encoding of `self`.
     pub fn to_blob(&self) -> Vec<u8> {
@@ -419,23 +456,11 @@ pub fn format_loc(files: &[String], loc: Option<SourceLoc>) -> String {
 pub struct ProgramMeta {
     /// Module names with their bases, in registration order.
     pub modules: Vec<ModuleInfo>,
-    /// Source file names (global `SourceLoc::file` space).
-    pub files: Vec<String>,
-    /// Functions by global id.
-    pub functions: Vec<FunctionMeta>,
-    /// Blocks by global id.
-    pub blocks: Vec<BlockMeta>,
-    /// Memory instructions by global id.
-    pub mem_instrs: Vec<MemInstrMeta>,
-    /// Branches by global id.
-    pub branches: Vec<BranchMeta>,
-    /// Loops by global id.
-    pub loops: Vec<LoopMeta>,
-    /// Parallel regions by global id.
-    pub regions: Vec<RegionMeta>,
-    /// Worksharing loops by global id.
-    pub workshares: Vec<WorkshareMeta>,
+    /// All modules' tables, with global ids (and the global `SourceLoc::file` space).
+    pub tables: MetaTables,
 }
+
+deref_to_tables!(ProgramMeta);
 
 /// A module as registered at run time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -471,58 +496,61 @@ impl ProgramMeta {
                 ..l
             })
         };
+        let ModuleMeta {
+            name,
+            content_hash,
+            tables: t,
+        } = module;
         self.modules.push(ModuleInfo {
-            name: module.name.clone(),
-            content_hash: module.content_hash,
+            name,
+            content_hash,
             bases,
         });
-        self.files.extend(module.files);
+        self.files.extend(t.files);
         self.functions
-            .extend(module.functions.into_iter().map(|f| FunctionMeta {
+            .extend(t.functions.into_iter().map(|f| FunctionMeta {
                 loc: loc(f.loc),
                 first_block: f.first_block + bb,
                 ..f
             }));
-        self.blocks
-            .extend(module.blocks.into_iter().map(|b| BlockMeta {
-                function: b.function + fb,
-                loc: loc(b.loc),
-                successors: b.successors.iter().map(|s| s + bb).collect(),
-                loop_id: b.loop_id.map(|l| l + lb),
-                first_mem_instr: b.first_mem_instr + mb,
-                ..b
-            }));
+        self.blocks.extend(t.blocks.into_iter().map(|b| BlockMeta {
+            function: b.function + fb,
+            loc: loc(b.loc),
+            successors: b.successors.iter().map(|s| s + bb).collect(),
+            loop_id: b.loop_id.map(|l| l + lb),
+            first_mem_instr: b.first_mem_instr + mb,
+            ..b
+        }));
         self.mem_instrs
-            .extend(module.mem_instrs.into_iter().map(|m| MemInstrMeta {
+            .extend(t.mem_instrs.into_iter().map(|m| MemInstrMeta {
                 block: m.block + bb,
                 loc: loc(m.loc),
                 ..m
             }));
         self.branches
-            .extend(module.branches.into_iter().map(|b| BranchMeta {
+            .extend(t.branches.into_iter().map(|b| BranchMeta {
                 block: b.block + bb,
                 successors: b.successors.iter().map(|s| s + bb).collect(),
                 back_edge_of: b.back_edge_of.iter().map(|l| l.map(|l| l + lb)).collect(),
                 loc: loc(b.loc),
                 ..b
             }));
-        self.loops
-            .extend(module.loops.into_iter().map(|l| LoopMeta {
-                function: l.function + fb,
-                header: l.header + bb,
-                parent: l.parent.map(|p| p + lb),
-                loc: loc(l.loc),
-                ..l
-            }));
+        self.loops.extend(t.loops.into_iter().map(|l| LoopMeta {
+            function: l.function + fb,
+            header: l.header + bb,
+            parent: l.parent.map(|p| p + lb),
+            loc: loc(l.loc),
+            ..l
+        }));
         self.regions
-            .extend(module.regions.into_iter().map(|r| RegionMeta {
+            .extend(t.regions.into_iter().map(|r| RegionMeta {
                 outlined_function: r.outlined_function + fb,
                 fork_block: r.fork_block + bb,
                 loc: loc(r.loc),
                 ..r
             }));
         self.workshares
-            .extend(module.workshares.into_iter().map(|w| WorkshareMeta {
+            .extend(t.workshares.into_iter().map(|w| WorkshareMeta {
                 function: w.function + fb,
                 block: w.block + bb,
                 loop_id: w.loop_id.map(|l| l + lb),
@@ -530,20 +558,5 @@ impl ProgramMeta {
                 ..w
             }));
         Ok(())
-    }
-
-    /// Number of entities of each kind, in [`IdKind::ALL`] order (the bases of the next module).
-    pub fn counts(&self) -> [u32; IdKind::COUNT] {
-        counts_of!(self)
-    }
-
-    /// Formats a location as `file:line:col` (or `?` when unknown).
-    pub fn format_loc(&self, loc: Option<SourceLoc>) -> String {
-        format_loc(&self.files, loc)
-    }
-
-    /// Whether a block belongs to a parallel region (false for unknown ids).
-    pub fn block_is_parallel(&self, bb: u32) -> bool {
-        self.blocks.get(bb as usize).is_some_and(|b| b.parallel)
     }
 }

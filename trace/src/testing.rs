@@ -4,46 +4,139 @@
 use crate::meta::*;
 
 /// A function `main` with one block `entry` (no successors) holding `n` 8-byte shared loads,
-/// in module `name` with the single file `{name}.c`. Override fields with struct update syntax:
-/// `ModuleMeta { branches: ..., ..one_block_module("m", 4) }`.
+/// in module `name` with the single file `{name}.c`. Change what a test needs through the
+/// tables (`m.branches.push(...)`, `m.blocks[0].successors = ...`).
 pub fn one_block_module(name: &str, n: u32) -> ModuleMeta {
-    ModuleMeta {
-        name: name.into(),
-        content_hash: 7,
+    let tables = MetaTables {
         files: vec![format!("{name}.c")],
-        functions: vec![FunctionMeta {
-            name: "main".into(),
-            loc: None,
-            outlined: false,
-            parallel: false,
-            first_block: 0,
-            num_blocks: 1,
-        }],
+        functions: vec![function("main", 0, 1)],
         blocks: vec![BlockMeta {
-            function: 0,
-            name: "entry".into(),
-            loc: None,
-            parallel: false,
-            successors: vec![],
-            loop_id: None,
-            first_mem_instr: 0,
             num_mem_instrs: n,
+            ..block(0, "entry")
         }],
         mem_instrs: (0..n).map(|_| load8(0, None)).collect(),
         ..Default::default()
+    };
+    module(name, tables)
+}
+
+/// A module named `name` (content hash 7) with `tables`.
+pub fn module(name: &str, tables: MetaTables) -> ModuleMeta {
+    ModuleMeta {
+        name: name.into(),
+        content_hash: 7,
+        tables,
+    }
+}
+
+/// The program of one module registered at bases zero (its ids are the global ids).
+pub fn program(module: ModuleMeta) -> ProgramMeta {
+    let mut p = ProgramMeta::default();
+    p.add_module(module, [0; crate::abi::IdKind::COUNT])
+        .expect("a valid module at bases zero");
+    p
+}
+
+/// A plain (not outlined, not parallel) function without location owning blocks
+/// `first_block..first_block + num_blocks`.
+pub fn function(name: &str, first_block: u32, num_blocks: u32) -> FunctionMeta {
+    FunctionMeta {
+        name: name.into(),
+        loc: None,
+        outlined: false,
+        parallel: false,
+        first_block,
+        num_blocks,
+    }
+}
+
+/// A block of `function` without location, successors, loop or memory instructions (set what a
+/// test needs with struct update syntax).
+pub fn block(function: u32, name: &str) -> BlockMeta {
+    BlockMeta {
+        function,
+        name: name.into(),
+        loc: None,
+        parallel: false,
+        successors: vec![],
+        loop_id: None,
+        first_mem_instr: 0,
+        num_mem_instrs: 0,
+    }
+}
+
+/// A conditional branch of `block` without location; `back_edge_of[i]` names the loop whose
+/// back-edge outcome `i` takes.
+pub fn branch(block: u32, successors: Vec<u32>, back_edge_of: Vec<Option<u32>>) -> BranchMeta {
+    BranchMeta {
+        block,
+        kind: BranchKind::Conditional,
+        successors,
+        back_edge_of,
+        loc: None,
+    }
+}
+
+/// A loop of `function` with header `header` at nesting depth `depth` under `parent`.
+pub fn natural_loop(function: u32, header: u32, parent: Option<u32>, depth: u32) -> LoopMeta {
+    LoopMeta {
+        function,
+        header,
+        parent,
+        depth,
+        loc: None,
+    }
+}
+
+/// An 8-byte scalar access of `block` without location or derivation.
+pub fn mem_instr(block: u32, kind: AccessKind, class: VarClass) -> MemInstrMeta {
+    MemInstrMeta {
+        block,
+        kind,
+        size: 8,
+        vector: false,
+        loc: None,
+        class,
+        derivation: String::new(),
+    }
+}
+
+/// A parallel region forked in `fork_block` that starts `outlined_function`, without location
+/// or shared arguments.
+pub fn region(outlined_function: u32, fork_block: u32) -> RegionMeta {
+    RegionMeta {
+        outlined_function,
+        fork_block,
+        loc: None,
+        shared_args: vec![],
+    }
+}
+
+/// A worksharing loop whose init call is in `block` of `function`, driving `loop_id`, with a
+/// run-time schedule and chunk (set them with struct update syntax).
+pub fn workshare(
+    function: u32,
+    block: u32,
+    kind: WorkshareKind,
+    loop_id: Option<u32>,
+) -> WorkshareMeta {
+    WorkshareMeta {
+        function,
+        block,
+        kind,
+        schedule: None,
+        chunk: None,
+        loop_id,
+        loc: None,
     }
 }
 
 /// An 8-byte shared load of block `block` (derivation `global @A`) at `loc`.
 pub fn load8(block: u32, loc: Option<SourceLoc>) -> MemInstrMeta {
     MemInstrMeta {
-        block,
-        kind: AccessKind::Load,
-        size: 8,
-        vector: false,
         loc,
-        class: VarClass::Shared,
         derivation: "global @A".into(),
+        ..mem_instr(block, AccessKind::Load, VarClass::Shared)
     }
 }
 

@@ -9,43 +9,38 @@ use std::path::Path;
 
 /// A module with `n` memory instructions of 8 bytes each in one block.
 fn module(name: &str, n: u32) -> ModuleMeta {
-    let base = rdtrace::testing::one_block_module(name, n);
-    ModuleMeta {
-        blocks: vec![BlockMeta {
-            loc: rdtrace::testing::at(0, 3),
-            ..base.blocks[0].clone()
-        }],
-        // Enough branches, regions and worksharing loops for every id `arb_event` makes.
-        branches: (0..2500)
-            .map(|_| BranchMeta {
-                block: 0,
-                kind: BranchKind::Switch,
-                successors: vec![0; 4],
-                back_edge_of: vec![None; 4],
-                loc: None,
-            })
-            .collect(),
-        regions: (0..2)
-            .map(|_| RegionMeta {
-                outlined_function: 0,
-                fork_block: 0,
-                loc: None,
-                shared_args: vec![],
-            })
-            .collect(),
-        workshares: (0..2)
-            .map(|_| WorkshareMeta {
-                function: 0,
-                block: 0,
-                kind: WorkshareKind::Static,
-                schedule: None,
-                chunk: None,
-                loop_id: None,
-                loc: None,
-            })
-            .collect(),
-        ..base
-    }
+    let mut m = rdtrace::testing::one_block_module(name, n);
+    m.blocks[0].loc = rdtrace::testing::at(0, 3);
+    // Enough branches, regions and worksharing loops for every id `arb_event` makes.
+    m.branches = (0..2500)
+        .map(|_| BranchMeta {
+            block: 0,
+            kind: BranchKind::Switch,
+            successors: vec![0; 4],
+            back_edge_of: vec![None; 4],
+            loc: None,
+        })
+        .collect();
+    m.regions = (0..2)
+        .map(|_| RegionMeta {
+            outlined_function: 0,
+            fork_block: 0,
+            loc: None,
+            shared_args: vec![],
+        })
+        .collect();
+    m.workshares = (0..2)
+        .map(|_| WorkshareMeta {
+            function: 0,
+            block: 0,
+            kind: WorkshareKind::Static,
+            schedule: None,
+            chunk: None,
+            loop_id: None,
+            loc: None,
+        })
+        .collect();
+    m
 }
 
 fn write_trace(path: &Path, threads: &[Vec<Event>], chunk: usize) {

@@ -2,6 +2,7 @@
 //! misses per source line and per function, like `cg_annotate`; with `--source-dir`, the
 //! hottest source lines printed with their counts in the margin.
 
+use crate::commands::flags::CacheArgs;
 use crate::output::{emit, Format, OutputArgs, Table};
 use anyhow::{Context, Result};
 use rdannotate::{annotate_with_progress, AnnotateConfig, Annotation, Counts, LineStats};
@@ -29,12 +30,9 @@ pub struct AnnotateArgs {
     /// Print the hottest source lines of files found under DIR with counts in the margin.
     #[arg(long, value_name = "DIR")]
     pub source_dir: Option<PathBuf>,
-    /// Private L1 per thread as SIZE:WAYS:LINE (WAYS may be `full`).
-    #[arg(long, default_value = "8K:8:64", value_parser = parse_cache)]
-    pub l1: CacheConfig,
-    /// Shared L2 as SIZE:WAYS:LINE (same line size as the L1).
-    #[arg(long, default_value = "128K:16:64", value_parser = parse_cache)]
-    pub l2: CacheConfig,
+    /// L1 and L2 geometry (both with the same line size).
+    #[command(flatten)]
+    pub caches: CacheArgs,
     /// Rows of each table (and hot lines annotated); 0 prints all.
     #[arg(long, default_value_t = 20)]
     pub top: usize,
@@ -43,10 +41,6 @@ pub struct AnnotateArgs {
     pub context: usize,
     #[command(flatten)]
     pub out: OutputArgs,
-}
-
-fn parse_cache(s: &str) -> Result<CacheConfig, String> {
-    CacheConfig::parse(s).map_err(|e| e.to_string())
 }
 
 /// Reuse-distance percentiles shown for every row.
@@ -339,12 +333,12 @@ pub fn check_line_sizes(l1: &CacheConfig, l2: &CacheConfig) {
 
 /// Runs `annotate`.
 pub fn run(args: &AnnotateArgs) -> Result<()> {
-    crate::commands::annotate::check_line_sizes(&args.l1, &args.l2);
+    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
     let trace = crate::tracefile::open(&args.trace, &args.open)?;
     let bar = crate::progress::bar(trace.total_events(), "annotating", args.out.quiet);
     let config = AnnotateConfig {
-        l1: args.l1,
-        l2: args.l2,
+        l1: args.caches.l1,
+        l2: args.caches.l2,
     };
     let a = annotate_with_progress(&trace, config, |n| bar.set_position(n))
         .with_context(|| format!("annotating {}", args.trace.display()))?;

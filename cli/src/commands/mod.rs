@@ -3,6 +3,7 @@
 pub mod annotate;
 pub mod check;
 pub mod dump;
+pub mod flags;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod histogram;

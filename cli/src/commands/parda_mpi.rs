@@ -165,16 +165,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     if let Some(path) = &args.mpi_stats {
         write_stats(path, world.size(), &stats)?;
     }
-    let report = HistogramReport {
-        engine: EngineChoice::PardaMpi,
-        line: args.line,
-        bound: args.bound,
-        per_thread: args.per_thread,
-        style: args.format,
-        plot: args.plot.as_deref(),
-        format: args.out.format(),
-        sampling: None,
-    };
+    let report = HistogramReport::of(args, EngineChoice::PardaMpi, None);
     emit_report(&report, &all, &per_thread)
 }
 

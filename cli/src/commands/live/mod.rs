@@ -9,85 +9,26 @@
 //! neither side's memory grows with the trace (see `rdtrace::stream` for the merge's delay
 //! bound).
 
+mod args;
+mod os;
+
+pub use args::*;
+
 use super::histogram::{
-    emit_report, engine_config, granularity, parse_engine, parse_line, BlockFeeder, EngineChoice,
-    HistogramReport, TableStyle,
+    emit_report, engine_config, granularity, BlockFeeder, EngineChoice, HistogramReport,
 };
-use super::sasmm::{check_predict_flags, emit_predictions, ModelArgs, MultiCacheArgs};
-use crate::output::OutputArgs;
+use super::sasmm::{check_predict_flags, emit_predictions};
 use anyhow::{bail, Context, Result};
-use rdengines::{make_engine, EngineKind, Histogram, SampleStats};
+use os::{peak_rss_kib, pipe, signal_name};
+use rdengines::{make_engine, Histogram, SampleStats};
 use rdsasmm::SequentialTrace;
 use rdtrace::{Event, LiveTrace};
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
 use std::io::{BufReader, Read, Write};
 use std::os::fd::FromRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::Command;
-
-/// Arguments of `live`.
-#[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n  rda-report live --shards-rate 0.01 -- ./app 100000\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file."
-)]
-pub struct LiveArgs {
-    /// Reuse-distance histogram, as `histogram` prints it (the default report).
-    #[arg(long)]
-    pub histogram: bool,
-    /// One histogram per thread (as `histogram --per-thread`).
-    #[arg(long)]
-    pub per_thread: bool,
-    /// SASMM hit-rate prediction, as `predict` prints it (needs a sequential run).
-    #[arg(long, conflicts_with_all = ["histogram", "per_thread"])]
-    pub predict: bool,
-    /// Core counts to predict (with --predict).
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
-    pub cores: Vec<u16>,
-    /// Cache-line size in bytes for the histogram (a power of two); 1 compares byte addresses.
-    #[arg(long, default_value_t = 64, value_parser = parse_line)]
-    pub line: u32,
-    /// Histogram engine (as `histogram --engine`).
-    #[arg(long, default_value = "fast", value_parser = parse_cpu_engine)]
-    pub engine: EngineKind,
-    /// Worker threads for parallel engines.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Bound B: distances ≥ B are counted as overflow.
-    #[arg(long)]
-    pub bound: Option<u64>,
-    /// References per chunk for PARDA (`histogram --chunk`).
-    #[arg(long)]
-    pub parda_chunk: Option<usize>,
-    /// Histogram table layout.
-    #[arg(long, value_enum, default_value_t = TableStyle::Log2)]
-    pub format: TableStyle,
-    /// Also write an SVG bar chart of the histogram's log2 bins.
-    #[arg(long, value_name = "FILE.svg")]
-    pub plot: Option<PathBuf>,
-    /// Keep a copy of the trace in FILE (default: $RDTRACE_TEE); `histogram FILE` then prints
-    /// the same report.
-    #[arg(long, value_name = "FILE")]
-    pub tee: Option<PathBuf>,
-    /// Print what the live reader held and its peak memory on stderr at the end.
-    #[arg(long)]
-    pub stats: bool,
-    /// With --predict: also the miss-ratio curve (as `predict --mrc`).
-    #[arg(long, requires = "predict")]
-    pub mrc: bool,
-    #[command(flatten)]
-    pub caches: MultiCacheArgs,
-    #[command(flatten)]
-    pub model: ModelArgs,
-    #[command(flatten)]
-    pub sample: super::sampling::LiveSampleArgs,
-    #[command(flatten)]
-    pub out: OutputArgs,
-    /// The program and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "PROGRAM")]
-    pub command: Vec<OsString>,
-}
 
 /// What the analysis produced.
 enum Analysed {
@@ -254,26 +195,6 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
     result
 }
 
-/// This process's peak resident set size (`VmHWM` in /proc/self/status), in KiB.
-/// `--engine` for `live`: the CPU engines (a usage error for `hprda-gpu`).
-fn parse_cpu_engine(s: &str) -> Result<EngineKind, String> {
-    match parse_engine(s)? {
-        EngineChoice::Cpu(k) => Ok(k),
-        EngineChoice::HpRdaGpu => Err(
-            "live runs the CPU engines; keep a copy (--tee FILE) and run `histogram FILE --engine hprda-gpu`".into(),
-        ),
-        EngineChoice::PardaMpi => Err(
-            "live runs the CPU engines; keep a copy (--tee FILE) and run `mpirun -np P rda-report histogram FILE --engine parda-mpi`".into(),
-        ),
-    }
-}
-
-fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed> {
     let kind = a.engine;
     let cfg = engine_config(a.threads, a.bound, a.parda_chunk);
@@ -398,30 +319,4 @@ fn analyse_predict(live: &mut LiveTrace<'_>) -> Result<SequentialTrace> {
         bail!("the run has no memory accesses to model");
     }
     Ok(seq)
-}
-
-/// A pipe whose both ends are close-on-exec (the program gets the write end explicitly).
-fn pipe() -> Result<(i32, i32)> {
-    let mut fds = [0i32; 2];
-    // Safety: fds is a valid out-array of two descriptors.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error()).context("creating the trace pipe");
-    }
-    Ok((fds[0], fds[1]))
-}
-
-/// The usual name of a signal number.
-fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGINT => "SIGINT",
-        libc::SIGPIPE => "SIGPIPE",
-        _ => "signal",
-    }
 }

@@ -1,0 +1,107 @@
+//! `rda-report histogram`: reuse-distance histogram of a trace (or of a PARDA-style address
+//! file) with any engine.
+
+mod args;
+mod engine;
+mod feed;
+mod json;
+mod render;
+
+pub use args::*;
+pub use engine::*;
+pub use feed::*;
+pub use render::*;
+
+use crate::exit::usage;
+use anyhow::Result;
+use rdengines::{Histogram, SampleStats};
+
+/// Runs `histogram`.
+pub fn run(args: &HistogramArgs) -> Result<()> {
+    let kind = args.engine;
+    // Sampling flags are checked first, so that no engine ignores them silently.
+    let sample = args.sample.get();
+    sample.engine(kind, args.bound)?;
+    #[cfg(feature = "mpi")]
+    if kind == EngineChoice::PardaMpi {
+        return super::parda_mpi::run(args);
+    }
+    let mut cfg = engine_config(args.threads, args.bound, args.chunk);
+    cfg.hprda.st = args.st.max(1);
+    cfg.hprda.nb = args.nb.max(1);
+    cfg.hprda.adjust = !args.no_adjust;
+    let gran = granularity(args.line);
+    let adapter = args.adapter.as_deref();
+    let new_feeder = || -> Result<BlockFeeder> {
+        let engine = match sample.engine(kind, args.bound)? {
+            Some(e) => e,
+            None => build_engine(kind, &cfg, adapter)?,
+        };
+        Ok(BlockFeeder::new(engine, gran))
+    };
+    let mut sampling: Option<SampleStats> = None;
+    let mut add_stats = |s| super::sampling::accumulate(&mut sampling, s);
+    let mut per_thread = Vec::new();
+    let all = match args.input_format {
+        InputFormat::PardaText | InputFormat::PardaBinary => {
+            if args.per_thread {
+                return Err(usage(
+                    "--per-thread needs an rdtools trace, not a PARDA input",
+                ));
+            }
+            let mut f = new_feeder()?;
+            if args.input_format == InputFormat::PardaText {
+                feed_parda_text(&args.trace, &mut f)?;
+            } else {
+                feed_parda_binary(&args.trace, &mut f)?;
+            }
+            let (h, s) = f.finish_sampled()?;
+            add_stats(s);
+            h
+        }
+        InputFormat::Rdtrace => {
+            let trace = crate::tracefile::open(&args.trace, &args.open)?;
+            let bar = crate::progress::bar(trace.total_events(), "analysing", args.out.quiet);
+            if args.per_thread {
+                let mut reader = trace.chunk_reader()?;
+                let mut all = Histogram::new_exact();
+                all.exact = match kind {
+                    EngineChoice::Cpu(k) => k.is_exact(),
+                    EngineChoice::HpRdaGpu => false,
+                    EngineChoice::PardaMpi => true,
+                };
+                for t in trace.thread_indices() {
+                    let mut f = new_feeder()?;
+                    for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
+                        reader.visit_chunk(c, &mut f)?;
+                        bar.inc(c.events as u64);
+                    }
+                    let (h, s) = f.finish_sampled()?;
+                    add_stats(s);
+                    all.merge(&h);
+                    per_thread.push((t, h));
+                }
+                all
+            } else {
+                let mut f = new_feeder()?;
+                let mut n = 0u64;
+                for r in trace.merged()? {
+                    let (_, e) = r?;
+                    e.visit(&mut f);
+                    n += 1;
+                    if n.is_multiple_of(65536) {
+                        bar.set_position(n);
+                    }
+                }
+                let (h, s) = f.finish_sampled()?;
+                add_stats(s);
+                h
+            }
+        }
+    };
+    emit_report(
+        &HistogramReport::of(args, kind, sampling),
+        &all,
+        &per_thread,
+    )
+}

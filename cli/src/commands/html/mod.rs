@@ -1,0 +1,117 @@
+//! `rda-report html`: one self-contained HTML page with the run summary, the reuse histogram and
+//! miss-ratio curve, per-thread histograms, SASMM predicted vs measured hit rates, the hot source
+//! lines, the multi-pattern instructions with their paths, SIMT DS/RD plots and the terms used.
+//!
+//! The page's size does not depend on the trace length: every table and plot has a bounded
+//! number of rows or points (log2 distance bins, at most [`MAX_THREADS`] threads, `--top` lines,
+//! [`MAX_PATH_INSTRS`] × [`MAX_PATHS`] paths, [`MAX_SIMT_POINTS`] SIMT points).
+
+mod args;
+mod locality;
+mod mrc;
+mod paths_section;
+mod sasmm_section;
+mod simt_section;
+
+pub use args::*;
+
+use crate::html::{self, Page};
+use anyhow::{bail, Context, Result};
+use locality::{hot_lines, reuse, summary, threads};
+use paths_section::paths;
+use rdannotate::{annotate_with_progress, AnnotateConfig};
+use sasmm_section::sasmm;
+use simt_section::simt;
+
+/// Threads drawn and listed at most.
+pub const MAX_THREADS: usize = 64;
+/// Threads drawn in the per-thread plot (one line each).
+pub const MAX_THREAD_SERIES: usize = 8;
+/// Multi-pattern instructions listed at most.
+pub const MAX_PATH_INSTRS: usize = 10;
+/// Paths listed per instruction at most.
+pub const MAX_PATHS: usize = 12;
+/// Branch sequences listed per path at most.
+pub const MAX_SEQUENCES: usize = 3;
+/// Points of the full-range SIMT plot at most.
+pub const MAX_SIMT_POINTS: u64 = 400;
+
+fn glossary() -> String {
+    let mut s = String::new();
+    s.push_str(&html::terms(
+        "Source lines, histograms and caches",
+        crate::terms::ANNOTATE,
+    ));
+    s.push_str(&html::terms("Path-based patterns", crate::terms::PATHS));
+    s.push_str(&html::terms("SIMT data reuse", crate::terms::SIMT));
+    s
+}
+
+/// Builds the page (no I/O but reading traces and sources).
+pub fn build(args: &HtmlArgs) -> Result<String> {
+    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
+    if args.history.is_empty() || args.history.iter().any(|&n| n == 0 || n > 56) {
+        bail!("--history needs lengths in 1..=56");
+    }
+    let trace = crate::tracefile::open(&args.trace, &args.open)?;
+    let bar = crate::progress::bar(trace.total_events(), "annotating", args.quiet);
+    let a = annotate_with_progress(
+        &trace,
+        AnnotateConfig {
+            l1: args.caches.l1,
+            l2: args.caches.l2,
+        },
+        |n| bar.set_position(n),
+    )
+    .with_context(|| format!("annotating {}", args.trace.display()))?;
+    bar.finish_and_clear();
+    let name = std::path::Path::new(&trace.program.program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| trace.program.program.clone());
+    let mut page = Page::new(
+        &format!("rdtools report: {name}"),
+        &format!(
+            "{} · {} events · {} threads · L1 {} per thread, L2 {} shared",
+            args.trace.display(),
+            trace.total_events(),
+            trace.threads.len(),
+            args.caches.l1,
+            args.caches.l2
+        ),
+    );
+    page.section("summary", "Run summary", summary(&trace, &a, args));
+    page.section("reuse", "Reuse distances", reuse(&a));
+    page.section("threads", "Per-thread reuse", threads(&a));
+    if let Some(seq) = &args.seq {
+        page.section(
+            "sasmm",
+            "Predicted vs measured hit rates",
+            sasmm(args, seq)?,
+        );
+    }
+    page.section("hot-lines", "Hot source lines", hot_lines(&a, args));
+    if !args.no_paths {
+        page.section("paths", "Multi-pattern instructions", paths(&trace, args)?);
+    }
+    if let Some(n) = args.simt {
+        page.section("simt", "SIMT data reuse (DS vs RD)", simt(&trace, args, n)?);
+    }
+    page.section("terms", "Terms", glossary());
+    Ok(page.render())
+}
+
+/// Runs `html`.
+pub fn run(args: &HtmlArgs) -> Result<()> {
+    let page = build(args)?;
+    std::fs::write(&args.output, &page)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    if !args.quiet {
+        eprintln!(
+            "rda-report: wrote {} ({} bytes)",
+            args.output.display(),
+            page.len()
+        );
+    }
+    Ok(())
+}

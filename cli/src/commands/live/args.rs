@@ -1,0 +1,84 @@
+//! `live`'s command line.
+
+use crate::commands::histogram::{parse_engine, parse_line, EngineChoice, TableStyle};
+use crate::commands::sasmm::{ModelArgs, MultiCacheArgs};
+use crate::output::OutputArgs;
+use anyhow::Result;
+use rdengines::EngineKind;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Arguments of `live`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n  rda-report live --shards-rate 0.01 -- ./app 100000\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file."
+)]
+pub struct LiveArgs {
+    /// Reuse-distance histogram, as `histogram` prints it (the default report).
+    #[arg(long)]
+    pub histogram: bool,
+    /// One histogram per thread (as `histogram --per-thread`).
+    #[arg(long)]
+    pub per_thread: bool,
+    /// SASMM hit-rate prediction, as `predict` prints it (needs a sequential run).
+    #[arg(long, conflicts_with_all = ["histogram", "per_thread"])]
+    pub predict: bool,
+    /// Core counts to predict (with --predict).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
+    pub cores: Vec<u16>,
+    /// Cache-line size in bytes for the histogram (a power of two); 1 compares byte addresses.
+    #[arg(long, default_value_t = 64, value_parser = parse_line)]
+    pub line: u32,
+    /// Histogram engine (as `histogram --engine`).
+    #[arg(long, default_value = "fast", value_parser = parse_cpu_engine)]
+    pub engine: EngineKind,
+    /// Worker threads for parallel engines.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Bound B: distances ≥ B are counted as overflow.
+    #[arg(long)]
+    pub bound: Option<u64>,
+    /// References per chunk for PARDA (`histogram --chunk`).
+    #[arg(long)]
+    pub parda_chunk: Option<usize>,
+    /// Histogram table layout.
+    #[arg(long, value_enum, default_value_t = TableStyle::Log2)]
+    pub format: TableStyle,
+    /// Also write an SVG bar chart of the histogram's log2 bins.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Keep a copy of the trace in FILE (default: $RDTRACE_TEE); `histogram FILE` then prints
+    /// the same report.
+    #[arg(long, value_name = "FILE")]
+    pub tee: Option<PathBuf>,
+    /// Print what the live reader held and its peak memory on stderr at the end.
+    #[arg(long)]
+    pub stats: bool,
+    /// With --predict: also the miss-ratio curve (as `predict --mrc`).
+    #[arg(long, requires = "predict")]
+    pub mrc: bool,
+    #[command(flatten)]
+    pub caches: MultiCacheArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub sample: crate::commands::sampling::LiveSampleArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+    /// The program and its arguments (after `--`).
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub command: Vec<OsString>,
+}
+
+/// `--engine` for `live`: the CPU engines (a usage error for `hprda-gpu`).
+fn parse_cpu_engine(s: &str) -> Result<EngineKind, String> {
+    match parse_engine(s)? {
+        EngineChoice::Cpu(k) => Ok(k),
+        EngineChoice::HpRdaGpu => Err(
+            "live runs the CPU engines; keep a copy (--tee FILE) and run `histogram FILE --engine hprda-gpu`".into(),
+        ),
+        EngineChoice::PardaMpi => Err(
+            "live runs the CPU engines; keep a copy (--tee FILE) and run `mpirun -np P rda-report histogram FILE --engine parda-mpi`".into(),
+        ),
+    }
+}

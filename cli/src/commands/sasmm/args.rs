@@ -1,0 +1,272 @@
+//! The command lines of `predict`, `measure` and `validate`: cache, model and run flags.
+
+use crate::commands::flags::{parse_cache, parse_real, CacheArgs};
+use crate::exit::usage;
+use crate::output::OutputArgs;
+use anyhow::Result;
+use rdcachesim::CacheConfig;
+use rdsasmm::{BbWeighting, ExactConfig, Interleave, OffsetPolicy, SasmmConfig, StaticSplit};
+use std::path::PathBuf;
+
+/// The SASMM subcommands (flattened into the top-level command list).
+#[derive(clap::Subcommand, Debug)]
+pub enum SasmmCommand {
+    /// SASMM: predict L1/L2 hit rates on m cores from one sequential trace.
+    Predict(PredictArgs),
+    /// Measured L1/L2 hit rates of a real threaded run (exact LRU simulation).
+    Measure(MeasureArgs),
+    /// SASMM predictions next to measured hit rates of real runs, with errors.
+    Validate(ValidateArgs),
+}
+
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a fraction in (0, 1]")),
+    }
+}
+
+/// Interleaving choice.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterleaveArg {
+    /// Round-robin, one access per core in turn.
+    Rr,
+    /// Uniform random core per access (seeded).
+    Uniform,
+}
+
+/// Offset policy choice.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffsetArg {
+    /// Offset every reference of parallel code on cores > 0 except shared-variable accesses.
+    Paper,
+    /// Offset only references classed private by the pass.
+    Private,
+}
+
+/// Unchunked static split.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitArg {
+    /// n/m each, first n%m threads one more (libomp default here).
+    Balanced,
+    /// ceil(n/m) each.
+    Greedy,
+}
+
+/// Block weighting of eq. 4.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightingArg {
+    /// Instance counts of the mimicked traces.
+    Mimicked,
+    /// The paper's eq. 1 (L2) and eq. 2-3 (L1).
+    Paper,
+}
+
+/// Which model computes the hit rates.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelArg {
+    /// Exact set-associative LRU on the mimicked traces (per-set stack distances).
+    Exact,
+    /// The paper's stack-distance formula (eq. 5-7) over the sampled profile (Alg. 3, eq. 4).
+    Formula,
+}
+
+impl ModelArg {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            ModelArg::Exact => "exact",
+            ModelArg::Formula => "formula",
+        }
+    }
+}
+
+/// Cache flags of `predict`: each may be repeated.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MultiCacheArgs {
+    /// Private L1 per core as SIZE:WAYS:LINE (WAYS may be `full`); repeat (or separate by
+    /// commas) for several configurations.
+    #[arg(long, default_value = "8K:8:64", value_delimiter = ',', value_parser = parse_cache)]
+    pub l1: Vec<CacheConfig>,
+    /// Shared L2 as SIZE:WAYS:LINE; repeat for several. Every L1 x L2 pair is predicted.
+    #[arg(long, default_value = "128K:16:64", value_delimiter = ',', value_parser = parse_cache)]
+    pub l2: Vec<CacheConfig>,
+}
+
+/// Model flags shared by `predict` and `validate`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// Interleaving of the shared trace (SASMM Alg. 2).
+    #[arg(long, value_enum, default_value_t = InterleaveArg::Rr)]
+    pub interleave: InterleaveArg,
+    /// Seed for uniform interleaving and window sampling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Which references of cores > 0 get a per-core address offset (SASMM Alg. 1).
+    #[arg(long, value_enum, default_value_t = OffsetArg::Private)]
+    pub offset_policy: OffsetArg,
+    /// Override the chunk of every worksharing loop (iterations dealt round-robin).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk: Option<u64>,
+    /// How unchunked static loops are split.
+    #[arg(long, value_enum, default_value_t = SplitArg::Balanced)]
+    pub split: SplitArg,
+    /// Fraction of each block's windows sampled for P(D|BB) (SASMM Alg. 3); 1 samples all.
+    #[arg(long, default_value_t = 0.01, value_parser = parse_fraction)]
+    pub sample_rate: f64,
+    /// Sample at least this many windows per block (when it has that many).
+    #[arg(long, default_value_t = 32)]
+    pub min_samples: u64,
+    /// Block weights of eq. 4.
+    #[arg(long, value_enum, default_value_t = WeightingArg::Mimicked)]
+    pub weighting: WeightingArg,
+    /// The model: `exact` simulates set-indexed LRU caches on the mimicked traces (no eq. 5
+    /// approximation, no sampling); `formula` is the paper's eq. 5-7 (the sampling flags above
+    /// apply to it only).
+    #[arg(long, value_enum, default_value_t = ModelArg::Exact)]
+    pub model: ModelArg,
+}
+
+impl ModelArgs {
+    /// The formula model's configuration for one L1/L2 pair.
+    pub fn config(&self, l1: CacheConfig, l2: CacheConfig) -> Result<SasmmConfig> {
+        let mut c = SasmmConfig {
+            l1,
+            l2,
+            ..SasmmConfig::default()
+        };
+        c.interleave = match self.interleave {
+            InterleaveArg::Rr => Interleave::RoundRobin,
+            InterleaveArg::Uniform => Interleave::Uniform { seed: self.seed },
+        };
+        c.mimic.offset_policy = match self.offset_policy {
+            OffsetArg::Paper => OffsetPolicy::Paper,
+            OffsetArg::Private => OffsetPolicy::Private,
+        };
+        c.mimic.split = match self.split {
+            SplitArg::Balanced => StaticSplit::Balanced,
+            SplitArg::Greedy => StaticSplit::Greedy,
+        };
+        c.mimic.chunk = self.chunk;
+        c.profile.sample_rate = self.sample_rate;
+        c.profile.min_samples = self.min_samples;
+        c.profile.seed = self.seed;
+        c.profile.weighting = match self.weighting {
+            WeightingArg::Mimicked => BbWeighting::Mimicked,
+            WeightingArg::Paper => BbWeighting::Paper,
+        };
+        // Flag values the model would refuse are usage errors, found before any trace is read.
+        if c.mimic.chunk == Some(0) {
+            return Err(usage("--chunk must be at least 1"));
+        }
+        c.profile.validate().map_err(|e| usage(e.to_string()))?;
+        Ok(c)
+    }
+
+    pub(super) fn exact_config(
+        &self,
+        l1: &[CacheConfig],
+        l2: &[CacheConfig],
+    ) -> Result<ExactConfig> {
+        let c = self.config(l1[0], l2[0])?;
+        Ok(ExactConfig {
+            l1: l1.to_vec(),
+            l2: l2.to_vec(),
+            mimic: c.mimic,
+            interleave: c.interleave,
+            mrc: Vec::new(),
+        })
+    }
+}
+
+const RATES_HELP: &str = "Rates are per cache-line reference (an access that straddles two lines is two references): \
+L1 hit = L1 hits / references; L2 global hit = 1 - L2 misses / references (l2_hit in JSON is an alias); \
+L2 local hit = L2 hits / L2 accesses (the L1 misses); MPKA = misses per 1000 references.";
+
+/// Arguments of `predict`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = format!("{RATES_HELP}\n\nThe exact model (default) simulates a private set-associative LRU L1 per core and a shared, \
+non-inclusive L2 on the traces SASMM mimics from the sequential run (Alg. 1-2), from per-set stack distances; \
+`--model formula` applies the paper's eq. 5-7 to the sampled reuse profile instead.\n\n\
+Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
+rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
+rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n\n\
+Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
+simulated caches' LRU stacks (bounded by the cache sizes) and the largest parallel section of the run (the accesses between two \
+synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` samples windows \
+across the whole run and holds the decoded trace (16 bytes per access).")
+)]
+pub struct PredictArgs {
+    /// Trace of a sequential run (OMP_NUM_THREADS=1).
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    /// Core counts to predict.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
+    pub cores: Vec<u16>,
+    #[command(flatten)]
+    pub caches: MultiCacheArgs,
+    /// Also print a miss-ratio curve: private caches (first L1's ways and line) and a shared
+    /// cache (first L2's) of 1 KiB, 2 KiB, ... up to 4x the largest L2. JSON becomes
+    /// {"predictions": [...], "mrc": [...]}.
+    #[arg(long)]
+    pub mrc: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Arguments of `measure`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = format!("{RATES_HELP}\n\nPer-thread rows are ordered by OpenMP thread number. `--csv` prints the \
+one hit-rate table (one CSV table per stream); `--csv-dir DIR` writes every table as its own file.\n\n\
+Examples:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64\n  \
+rda-report measure t4.rdtrace --csv-dir out/\n\n\
+Memory: the simulated caches, one reuse stack per thread and one over all threads (distinct lines), and one decoded chunk per \
+thread (the events are merged in stamp order as they are read).")
+)]
+pub struct MeasureArgs {
+    /// Trace of a real run (any number of threads).
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    #[command(flatten)]
+    pub caches: CacheArgs,
+    /// Write each table as a CSV file into this directory (levels.csv, profile_model.csv).
+    #[arg(long, value_name = "DIR")]
+    pub csv_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Arguments of `validate`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = format!("{RATES_HELP}\n\nShows, per core count and level, the measured rate, the exact model and the formula, \
+and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
+the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone).\n\n\
+Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
+Memory: the sequential trace decoded whole (16 bytes per access: the formula model samples across the run), plus `measure`'s \
+bound for each real run.")
+)]
+pub struct ValidateArgs {
+    /// Trace of a sequential run (the model's input).
+    #[arg(long)]
+    pub seq: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    /// A real run as CORES=TRACE (repeat for each core count).
+    #[arg(long = "real", value_name = "CORES=TRACE", required = true, value_parser = parse_real)]
+    pub real: Vec<(usize, PathBuf)>,
+    #[command(flatten)]
+    pub caches: CacheArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Also write an SVG plot of hit rate vs cores (models dashed, measured solid).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}

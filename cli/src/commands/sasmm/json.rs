@@ -1,0 +1,169 @@
+//! The `--json` documents of `predict`, `measure` and `validate`.
+
+use rdsasmm::{ExactPrediction, HitRates, Measurement, Prediction, SasmmConfig};
+use serde::Serialize;
+
+/// One core count and hierarchy of `predict`'s JSON.
+#[derive(Serialize)]
+pub(super) struct PredictRow {
+    pub(super) model: &'static str,
+    pub(super) cores: usize,
+    pub(super) l1_cache: String,
+    pub(super) l2_cache: String,
+    #[serde(flatten)]
+    pub(super) rates: HitRates,
+    /// Old name of `l2_hit_local`.
+    pub(super) l2_local_hit: f64,
+    pub(super) l1_hit_per_core: Vec<f64>,
+    pub(super) references: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l1_hit_exact_profile: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l2_hit_exact_profile: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l1_hit_paper_weights: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l2_hit_paper_weights: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) shared_references: Option<u64>,
+}
+
+impl PredictRow {
+    pub(super) fn formula(p: &Prediction, cfg: &SasmmConfig) -> Self {
+        let rates = HitRates::from_global(p.l1.hit, p.l2.hit);
+        PredictRow {
+            model: "formula",
+            cores: p.cores,
+            l1_cache: cfg.l1.to_string(),
+            l2_cache: cfg.l2.to_string(),
+            rates,
+            l2_local_hit: p.l2_local_hit,
+            l1_hit_per_core: p.l1_per_core.clone(),
+            references: p.l1.references,
+            l1_hit_exact_profile: Some(p.l1.hit_exact_profile),
+            l2_hit_exact_profile: Some(p.l2.hit_exact_profile),
+            l1_hit_paper_weights: Some(p.l1.hit_paper_weights),
+            l2_hit_paper_weights: Some(p.l2.hit_paper_weights),
+            shared_references: Some(p.l2.references),
+        }
+    }
+
+    pub(super) fn exact(p: &ExactPrediction, k: usize) -> Self {
+        let h = &p.hierarchies[k];
+        PredictRow {
+            model: "exact",
+            cores: p.cores,
+            l1_cache: h.l1.to_string(),
+            l2_cache: h.l2.to_string(),
+            rates: h.rates,
+            l2_local_hit: h.rates.l2_hit_local,
+            l1_hit_per_core: h.l1_hit_per_core.clone(),
+            references: h.references,
+            l1_hit_exact_profile: None,
+            l2_hit_exact_profile: None,
+            l1_hit_paper_weights: None,
+            l2_hit_paper_weights: None,
+            shared_references: None,
+        }
+    }
+}
+
+/// One point of `predict --mrc`'s curve.
+#[derive(Serialize)]
+pub(super) struct MrcRow {
+    pub(super) model: &'static str,
+    pub(super) cores: usize,
+    pub(super) size: u64,
+    pub(super) private_cache: String,
+    pub(super) shared_cache: String,
+    pub(super) private_miss_ratio: f64,
+    pub(super) shared_miss_ratio: f64,
+}
+
+#[derive(Serialize)]
+pub(super) struct PredictWithMrc<'a> {
+    pub(super) predictions: &'a [PredictRow],
+    pub(super) mrc: &'a [MrcRow],
+}
+
+/// `measure`'s JSON.
+#[derive(Serialize)]
+pub(super) struct MeasureJson<'a> {
+    pub(super) trace: String,
+    pub(super) l1: String,
+    pub(super) l2: String,
+    #[serde(flatten)]
+    pub(super) m: &'a Measurement,
+}
+
+/// Absolute errors of one model against the measured run.
+#[derive(Serialize, Clone, Copy, Default)]
+pub(super) struct Errors {
+    pub(super) l1: f64,
+    pub(super) l2_global: f64,
+    pub(super) l2_local: f64,
+}
+
+impl Errors {
+    pub(super) fn of(p: &HitRates, m: &HitRates) -> Self {
+        Errors {
+            l1: (p.l1_hit - m.l1_hit).abs(),
+            l2_global: (p.l2_hit_global - m.l2_hit_global).abs(),
+            l2_local: (p.l2_hit_local - m.l2_hit_local).abs(),
+        }
+    }
+}
+
+/// One row of `validate`'s JSON.
+#[derive(Serialize)]
+pub(super) struct ValidateRow {
+    pub(super) cores: usize,
+    /// The model chosen by `--model`.
+    pub(super) predicted: PredictRow,
+    pub(super) exact: PredictRow,
+    pub(super) formula: PredictRow,
+    pub(super) measured: MeasuredRow,
+    /// Errors of the chosen model (old keys).
+    pub(super) l1_abs_error: f64,
+    pub(super) l2_abs_error: f64,
+    pub(super) l2_local_abs_error: f64,
+    pub(super) errors: ErrorDecomposition,
+}
+
+/// Where the error comes from.
+#[derive(Serialize, Clone, Copy, Default)]
+pub(super) struct ErrorDecomposition {
+    /// Exact model: mimicked traces simulated exactly — the mimicking (Alg. 1-2) alone.
+    pub(super) exact: Errors,
+    /// The formula as `predict --model formula` runs it (sampled profile of the mimicked trace).
+    pub(super) formula: Errors,
+    /// The formula over the mimicked traces' exact profiles (no sampling).
+    pub(super) formula_mimicked_profile: Errors,
+    /// The formula over the real run's own PRD/CRD: the formula's error alone.
+    pub(super) formula_real_profile: Errors,
+}
+
+#[derive(Serialize)]
+pub(super) struct MeasuredRow {
+    pub(super) trace: String,
+    pub(super) threads: usize,
+    #[serde(flatten)]
+    pub(super) rates: HitRates,
+    pub(super) l2_local_hit: f64,
+    pub(super) l1_hit_from_prd: f64,
+    pub(super) l2_hit_from_crd: f64,
+    pub(super) references: u64,
+}
+
+#[derive(Serialize)]
+pub(super) struct ValidateJson {
+    pub(super) seq: String,
+    pub(super) l1: String,
+    pub(super) l2: String,
+    pub(super) model: &'static str,
+    pub(super) rows: Vec<ValidateRow>,
+    pub(super) l1_mean_abs_error: f64,
+    pub(super) l2_mean_abs_error: f64,
+    pub(super) l2_local_mean_abs_error: f64,
+    pub(super) mean_errors: ErrorDecomposition,
+}

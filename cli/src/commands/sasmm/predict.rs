@@ -1,0 +1,276 @@
+//! `predict`: hit rates for several core counts from one sequential trace (also `live --predict`).
+
+use super::args::{ModelArg, ModelArgs, MultiCacheArgs, PredictArgs};
+use super::json::{MrcRow, PredictRow, PredictWithMrc};
+use crate::exit::usage;
+use crate::output::{emit, Table};
+use crate::tracefile::OpenArgs;
+use anyhow::{Context, Result};
+use rdcachesim::CacheConfig;
+use rdsasmm::exact::default_mrc_sizes;
+use rdsasmm::{
+    predict_exact_many, predict_many, ExactConfig, ExactPrediction, Prediction, SasmmConfig,
+    SequentialTrace,
+};
+
+pub(super) fn pct(x: f64) -> String {
+    format!("{:.2}", 100.0 * x)
+}
+
+pub(super) fn open_seq(path: &std::path::Path, open: &OpenArgs) -> Result<SequentialTrace> {
+    let trace = crate::tracefile::open(path, open)?;
+    // The model's errors already name the file.
+    Ok(SequentialTrace::from_trace(&trace)?)
+}
+
+/// Where `predict` reads the sequential run from.
+pub enum SeqSource<'a> {
+    /// Already decoded (`live --predict`).
+    Memory(&'a SequentialTrace),
+    /// An open trace file: the exact model streams it (one pass per core count, memory bounded
+    /// by the largest parallel section); the formula model decodes it whole.
+    File(&'a rdtrace::Trace),
+}
+
+fn check_cores(cores: &[usize]) -> Result<()> {
+    if cores.is_empty() || cores.contains(&0) {
+        return Err(usage("--cores needs core counts of at least 1"));
+    }
+    Ok(())
+}
+
+pub(super) fn predict_all(
+    seq: &SequentialTrace,
+    cfg: &SasmmConfig,
+    cores: &[usize],
+) -> Result<Vec<Prediction>> {
+    check_cores(cores)?;
+    predict_many(seq, cfg, cores).context("predicting")
+}
+
+pub(super) fn exact_all(
+    seq: &SequentialTrace,
+    cfg: &ExactConfig,
+    cores: &[usize],
+) -> Result<Vec<ExactPrediction>> {
+    check_cores(cores)?;
+    predict_exact_many(seq, cfg, cores).context("predicting (exact model)")
+}
+
+fn exact_source(
+    source: &SeqSource<'_>,
+    cfg: &ExactConfig,
+    cores: &[usize],
+) -> Result<Vec<ExactPrediction>> {
+    match source {
+        SeqSource::Memory(seq) => exact_all(seq, cfg, cores),
+        SeqSource::File(trace) => {
+            check_cores(cores)?;
+            // The flags were checked before; what remains are the trace's own errors (not
+            // sequential, no accesses), which name the file, as when it is decoded whole.
+            Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?)
+        }
+    }
+}
+
+/// The formula's miss-ratio curve: eq. 7 over the exact profiles of the mimicked traces (PRD
+/// for the private caches, CRD for the shared one) at every size.
+fn formula_mrc(
+    p: &Prediction,
+    l1: &CacheConfig,
+    l2: &CacheConfig,
+    sizes: &[u64],
+) -> Result<Vec<MrcRow>> {
+    use rdsasmm::model::Profile;
+    let mut prd = rdengines::Histogram::new_exact();
+    for h in &p.prd {
+        prd.merge(h);
+    }
+    let (prd, crd) = (
+        Profile::from_histogram(&prd),
+        Profile::from_histogram(&p.crd),
+    );
+    sizes
+        .iter()
+        .map(|&size| {
+            let private = rdsasmm::exact::resized(l1, size)?;
+            let shared = rdsasmm::exact::resized(l2, size)?;
+            Ok(MrcRow {
+                model: "formula",
+                cores: p.cores,
+                size,
+                private_cache: private.to_string(),
+                shared_cache: shared.to_string(),
+                private_miss_ratio: 1.0 - prd.hit_rate(&private),
+                shared_miss_ratio: 1.0 - crd.hit_rate(&shared),
+            })
+        })
+        .collect()
+}
+
+pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
+    check_predict_flags(&a.model, &a.caches)?;
+    let trace = crate::tracefile::open(&a.trace, &a.open)?;
+    emit_predictions(
+        &a.trace.display().to_string(),
+        &SeqSource::File(&trace),
+        &a.model,
+        &a.caches,
+        &a.cores,
+        a.mrc,
+        a.out.format(),
+    )
+}
+
+/// Checks `predict`'s model and cache flags before any trace is read (usage errors).
+pub fn check_predict_flags(model: &ModelArgs, caches: &MultiCacheArgs) -> Result<()> {
+    let (l1s, l2s) = (&caches.l1, &caches.l2);
+    if l1s.is_empty() || l2s.is_empty() {
+        return Err(usage("--l1 and --l2 need at least one cache each"));
+    }
+    model.config(l1s[0], l2s[0]).map(|_| ())
+}
+
+/// Predicts for every core count and prints `predict`'s report (shared with `live --predict`,
+/// so both print the same report for the same run). `source` names the trace in the title.
+pub fn emit_predictions(
+    source: &str,
+    seq: &SeqSource<'_>,
+    model: &ModelArgs,
+    caches: &MultiCacheArgs,
+    cores: &[u16],
+    with_mrc: bool,
+    format: crate::output::Format,
+) -> Result<()> {
+    check_predict_flags(model, caches)?;
+    let (l1s, l2s) = (&caches.l1, &caches.l2);
+    let cores: Vec<usize> = cores.iter().map(|&m| m as usize).collect();
+    let sizes = if with_mrc {
+        default_mrc_sizes(l2s)
+    } else {
+        Vec::new()
+    };
+    let mut rows: Vec<PredictRow> = Vec::new();
+    let mut mrc: Vec<MrcRow> = Vec::new();
+    match model.model {
+        ModelArg::Exact => {
+            let mut cfg = model.exact_config(l1s, l2s)?;
+            cfg.mrc = sizes;
+            let preds = exact_source(seq, &cfg, &cores)?;
+            for p in &preds {
+                rows.extend((0..p.hierarchies.len()).map(|k| PredictRow::exact(p, k)));
+                mrc.extend(p.mrc.iter().map(|pt| MrcRow {
+                    model: "exact",
+                    cores: p.cores,
+                    size: pt.size,
+                    private_cache: pt.private.to_string(),
+                    shared_cache: pt.shared.to_string(),
+                    private_miss_ratio: pt.private_miss_ratio,
+                    shared_miss_ratio: pt.shared_miss_ratio,
+                }));
+            }
+        }
+        ModelArg::Formula => {
+            // The formula samples windows across the whole run: it decodes the trace whole.
+            let decoded;
+            let seq = match seq {
+                SeqSource::Memory(seq) => *seq,
+                SeqSource::File(trace) => {
+                    decoded = SequentialTrace::from_trace(trace)?;
+                    &decoded
+                }
+            };
+            let mut by_pair = Vec::new();
+            for l1 in l1s {
+                for l2 in l2s {
+                    let cfg = model.config(*l1, *l2)?;
+                    by_pair.push((cfg, predict_all(seq, &cfg, &cores)?));
+                }
+            }
+            // Core-count-major like the exact model's rows.
+            for (m, _) in cores.iter().enumerate() {
+                for (cfg, preds) in &by_pair {
+                    rows.push(PredictRow::formula(&preds[m], cfg));
+                }
+                if with_mrc {
+                    mrc.extend(formula_mrc(&by_pair[0].1[m], &l1s[0], &l2s[0], &sizes)?);
+                }
+            }
+        }
+    }
+    let mut t = Table::new([
+        "cores",
+        "L1",
+        "L2",
+        "L1 hit %",
+        "L2 hit % (global)",
+        "L2 hit % (local)",
+        "L1 MPKA",
+        "L2 MPKA",
+        "references",
+    ])
+    .titled(format!(
+        "SASMM prediction ({} model) from {} (private L1, shared L2; rates per cache-line reference, MPKA = misses per 1000 references)",
+        model.model.name(),
+        source,
+    ));
+    for r in &rows {
+        t.row([
+            r.cores.to_string(),
+            r.l1_cache.clone(),
+            r.l2_cache.clone(),
+            pct(r.rates.l1_hit),
+            pct(r.rates.l2_hit_global),
+            pct(r.rates.l2_hit_local),
+            format!("{:.2}", r.rates.l1_mpka),
+            format!("{:.2}", r.rates.l2_mpka),
+            r.references.to_string(),
+        ]);
+    }
+    let mut tables = vec![t];
+    if model.model == ModelArg::Formula {
+        let mut f = Table::new(["cores", "L1", "L2", "L1 % exact PRD", "L2 % exact CRD"])
+            .titled("Eq. 7 over the exact (unsampled) profiles of the mimicked traces");
+        for r in &rows {
+            f.row([
+                r.cores.to_string(),
+                r.l1_cache.clone(),
+                r.l2_cache.clone(),
+                pct(r.l1_hit_exact_profile.unwrap_or(0.0)),
+                pct(r.l2_hit_exact_profile.unwrap_or(0.0)),
+            ]);
+        }
+        tables.push(f);
+    }
+    if with_mrc {
+        let mut c = Table::new([
+            "cores",
+            "size",
+            "private cache",
+            "private miss %",
+            "shared cache",
+            "shared miss %",
+        ])
+        .titled(format!(
+            "Miss-ratio curve ({} model): private caches over each core's trace, one shared cache over the interleaved trace",
+            model.model.name()
+        ));
+        for r in &mrc {
+            c.row([
+                r.cores.to_string(),
+                r.size.to_string(),
+                r.private_cache.clone(),
+                pct(r.private_miss_ratio),
+                r.shared_cache.clone(),
+                pct(r.shared_miss_ratio),
+            ]);
+        }
+        tables.push(c);
+        let json = PredictWithMrc {
+            predictions: &rows,
+            mrc: &mrc,
+        };
+        return emit(format, &json, &tables);
+    }
+    emit(format, &rows, &tables)
+}

@@ -1,0 +1,210 @@
+//! `validate`: measured, exact model and formula side by side, with errors and a plot.
+
+use super::args::{ModelArg, ValidateArgs};
+use super::json::{ErrorDecomposition, Errors, MeasuredRow, PredictRow, ValidateJson, ValidateRow};
+use super::measure_run::measure_file;
+use super::predict::{exact_all, open_seq, pct, predict_all};
+use crate::output::{emit, Table};
+use anyhow::Result;
+use rdsasmm::HitRates;
+
+/// Picks one rate.
+type RateOf = fn(&HitRates) -> f64;
+/// Picks one error.
+type ErrorOf = fn(&Errors) -> f64;
+
+pub(super) fn mean_errors(
+    rows: &[ValidateRow],
+    f: impl Fn(&ErrorDecomposition) -> Errors,
+) -> Errors {
+    let n = rows.len().max(1) as f64;
+    let mut e = Errors::default();
+    for r in rows {
+        let x = f(&r.errors);
+        e.l1 += x.l1 / n;
+        e.l2_global += x.l2_global / n;
+        e.l2_local += x.l2_local / n;
+    }
+    e
+}
+
+pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
+    let (l1, l2) = a.caches.parse()?;
+    let cfg = a.model.config(l1, l2)?;
+    let ecfg = a.model.exact_config(&[l1], &[l2])?;
+    let mut reals = a.real.clone();
+    reals.sort_by_key(|r| r.0);
+    let seq = open_seq(&a.seq, &a.open)?;
+    let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
+    let formula = predict_all(&seq, &cfg, &cores)?;
+    let exact = exact_all(&seq, &ecfg, &cores)?;
+    let mut rows = Vec::new();
+    for (((m, path), p), e) in reals.iter().zip(&formula).zip(&exact) {
+        let meas = measure_file(path, &a.open, cfg.l1, cfg.l2)?;
+        if meas.threads != *m {
+            eprintln!(
+                "rda-report: warning: {} has {} threads with accesses, labelled {m} cores",
+                path.display(),
+                meas.threads
+            );
+        }
+        let mr = meas.rates();
+        let f = PredictRow::formula(p, &cfg);
+        let x = PredictRow::exact(e, 0);
+        let errors = ErrorDecomposition {
+            exact: Errors::of(&x.rates, &mr),
+            formula: Errors::of(&f.rates, &mr),
+            formula_mimicked_profile: Errors::of(
+                &HitRates::from_global(p.l1.hit_exact_profile, p.l2.hit_exact_profile),
+                &mr,
+            ),
+            formula_real_profile: Errors::of(
+                &HitRates::from_global(meas.l1_hit_from_prd, meas.l2_hit_from_crd),
+                &mr,
+            ),
+        };
+        let chosen = match a.model.model {
+            ModelArg::Exact => errors.exact,
+            ModelArg::Formula => errors.formula,
+        };
+        let predicted = match a.model.model {
+            ModelArg::Exact => PredictRow::exact(e, 0),
+            ModelArg::Formula => PredictRow::formula(p, &cfg),
+        };
+        rows.push(ValidateRow {
+            cores: *m,
+            predicted,
+            exact: x,
+            formula: f,
+            l1_abs_error: chosen.l1,
+            l2_abs_error: chosen.l2_global,
+            l2_local_abs_error: chosen.l2_local,
+            errors,
+            measured: MeasuredRow {
+                trace: path.display().to_string(),
+                threads: meas.threads,
+                rates: mr,
+                l2_local_hit: meas.l2_local_hit,
+                l1_hit_from_prd: meas.l1_hit_from_prd,
+                l2_hit_from_crd: meas.l2_hit_from_crd,
+                references: meas.references,
+            },
+        });
+    }
+    let mean_all = ErrorDecomposition {
+        exact: mean_errors(&rows, |e| e.exact),
+        formula: mean_errors(&rows, |e| e.formula),
+        formula_mimicked_profile: mean_errors(&rows, |e| e.formula_mimicked_profile),
+        formula_real_profile: mean_errors(&rows, |e| e.formula_real_profile),
+    };
+    let chosen = match a.model.model {
+        ModelArg::Exact => mean_all.exact,
+        ModelArg::Formula => mean_all.formula,
+    };
+    let json = ValidateJson {
+        seq: a.seq.display().to_string(),
+        l1: cfg.l1.to_string(),
+        l2: cfg.l2.to_string(),
+        model: a.model.model.name(),
+        l1_mean_abs_error: chosen.l1,
+        l2_mean_abs_error: chosen.l2_global,
+        l2_local_mean_abs_error: chosen.l2_local,
+        mean_errors: mean_all,
+        rows,
+    };
+    let mut t = Table::new([
+        "cores",
+        "level",
+        "measured %",
+        "exact %",
+        "exact err (pp)",
+        "formula %",
+        "formula err (pp)",
+        "formula on real profile %",
+        "its err (pp)",
+    ])
+    .titled(format!(
+        "SASMM vs exact simulation of the real runs (L1 {} private, L2 {} shared; seq trace {}; rates per cache-line reference)",
+        cfg.l1,
+        cfg.l2,
+        a.seq.display()
+    ));
+    for r in &json.rows {
+        let real_profile =
+            HitRates::from_global(r.measured.l1_hit_from_prd, r.measured.l2_hit_from_crd);
+        let levels: [(&str, RateOf); 3] = [
+            ("L1", |h| h.l1_hit),
+            ("L2 global", |h| h.l2_hit_global),
+            ("L2 local", |h| h.l2_hit_local),
+        ];
+        for (name, get) in levels {
+            let meas = get(&r.measured.rates);
+            t.row([
+                r.cores.to_string(),
+                name.into(),
+                pct(meas),
+                pct(get(&r.exact.rates)),
+                pct((get(&r.exact.rates) - meas).abs()),
+                pct(get(&r.formula.rates)),
+                pct((get(&r.formula.rates) - meas).abs()),
+                pct(get(&real_profile)),
+                pct((get(&real_profile) - meas).abs()),
+            ]);
+        }
+    }
+    let mut s = Table::new([
+        "level",
+        "exact model",
+        "formula (sampled)",
+        "formula, mimicked exact profile",
+        "formula, real profile",
+    ])
+    .titled(
+        "Mean absolute error (pp) over core counts. Decomposition: the exact model's error is the \
+         mimicking (Alg. 1-2) alone; the formula on the real run's own profile is the formula's \
+         error alone",
+    );
+    let e = &json.mean_errors;
+    let levels: [(&str, ErrorOf); 3] = [
+        ("L1", |x| x.l1),
+        ("L2 global", |x| x.l2_global),
+        ("L2 local", |x| x.l2_local),
+    ];
+    for (name, get) in levels {
+        s.row([
+            name.to_string(),
+            pct(get(&e.exact)),
+            pct(get(&e.formula)),
+            pct(get(&e.formula_mimicked_profile)),
+            pct(get(&e.formula_real_profile)),
+        ]);
+    }
+    if let Some(path) = &a.plot {
+        use crate::plot::{line_chart, write_svg, Series};
+        let series = |name: &str, dashed: bool, f: &dyn Fn(&ValidateRow) -> f64| Series {
+            name: name.to_string(),
+            points: json
+                .rows
+                .iter()
+                .map(|r| (r.cores as f64, 100.0 * f(r)))
+                .collect(),
+            dashed,
+        };
+        let svg = line_chart(
+            &format!("SASMM: hit rate vs cores (L1 {}, L2 {})", cfg.l1, cfg.l2),
+            "cores",
+            "hit rate (%)",
+            &[
+                series("L1 exact model", true, &|r| r.exact.rates.l1_hit),
+                series("L1 formula", true, &|r| r.formula.rates.l1_hit),
+                series("L1 measured", false, &|r| r.measured.rates.l1_hit),
+                series("L2 exact model", true, &|r| r.exact.rates.l2_hit_global),
+                series("L2 formula", true, &|r| r.formula.rates.l2_hit_global),
+                series("L2 measured", false, &|r| r.measured.rates.l2_hit_global),
+            ],
+            Some(100.0),
+        );
+        write_svg(path, &svg)?;
+    }
+    emit(a.out.format(), &json, &[t, s])
+}

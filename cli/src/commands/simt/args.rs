@@ -1,0 +1,152 @@
+//! `simt`'s command line and the checks of flags that apply only to some scenarios.
+
+use crate::exit::usage;
+use crate::output::OutputArgs;
+use anyhow::Result;
+use rdsimt::{Granularity, Scenario};
+use std::path::PathBuf;
+
+/// What the input file is.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimtInput {
+    /// An rdtools trace: worksharing loops are mapped to GPU threads.
+    Rdtrace,
+    /// A GPU text trace (docs/simt-trace-format.md).
+    GpuText,
+}
+
+/// Which threads issue an MI together.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeArg {
+    /// The threads of a warp.
+    Warp,
+    /// All threads of a block.
+    Block,
+}
+
+/// Block scheduling policy.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyArg {
+    /// Blocks in grid order fill each array of concurrent slots (the thesis's policy).
+    Sequential,
+    /// Blocks dealt round-robin over the arrays; each slot runs a contiguous range of blocks.
+    RoundRobin,
+}
+
+/// Arguments of `simt`.
+#[derive(clap::Args, Debug)]
+#[command(
+    long_about = crate::terms::long_about(
+        "SIMT data reuse degree (DS vs RD): worksharing-loop iterations of an rdtools trace \
+         become GPU threads (or kernels come from a GPU text trace), a scenario turns their \
+         blocks into MI streams, and the command reports how much data MIs share at each \
+         distance.",
+        crate::terms::SIMT,
+    ),
+    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: the accesses of every mapped worksharing-loop launch (about 16 bytes each) and their memory instructions: SIMT reuse needs a kernel's address arrays whole, so this grows with the accesses inside worksharing loops (not with those outside)."
+)]
+pub struct SimtArgs {
+    /// Trace file (an rdtools trace, or a GPU text trace with --input-format gpu-text).
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub open: crate::tracefile::OpenArgs,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = SimtInput::Rdtrace)]
+    pub input_format: SimtInput,
+    /// Scenario 1..6 (see below).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub scenario: u8,
+    /// Threads (loop iterations) per block [default: 256]; rdtrace input only.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub block: Option<u64>,
+    /// Threads per warp [default: 32]; rdtrace input only.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub warp: Option<u64>,
+    /// Whether a warp or a whole block issues an MI [default: block]; rdtrace input only.
+    #[arg(long, value_enum)]
+    pub mi_scope: Option<ScopeArg>,
+    /// Address granularity: `element`, or `line:BYTES` to compare memory elements of BYTES.
+    #[arg(long, default_value = "element", value_parser = parse_granularity)]
+    pub granularity: Granularity,
+    /// Concurrent blocks K of scenario 4 [default: 2].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub k: Option<u64>,
+    /// Core clusters of scenarios 5 and 6 [default: 16].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub clusters: Option<u64>,
+    /// Load/store units per core cluster in scenarios 5 and 6 [default: 16].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub lsu: Option<u64>,
+    /// Block scheduling policy (scenarios 4-6).
+    #[arg(long, value_enum, default_value_t = PolicyArg::Sequential)]
+    pub policy: PolicyArg,
+    /// Only pair MIs at most W apart (bounds time and the histogram's range).
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_rd: Option<u64>,
+    /// Analyse only kernel N (0-based, in the order listed); all kernels otherwise.
+    #[arg(long, value_name = "N")]
+    pub kernel: Option<usize>,
+    /// Also count accesses to private (stack) memory; rdtrace input only.
+    #[arg(long)]
+    pub include_private: bool,
+    /// Draw DS vs RD as SVG: FILE.svg for the full range plus FILE-rd1-Z.svg per --zoom.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Upper RD bounds of the zoomed plots.
+    #[arg(long, value_delimiter = ',', default_values_t = [400u64, 100])]
+    pub zoom: Vec<u64>,
+    /// Write the kernels' MI streams in the GPU text format to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub export_gpu_text: Option<PathBuf>,
+    /// Histogram rows in the table (all rows are in --json and --csv).
+    #[arg(long, default_value_t = 40)]
+    pub limit: usize,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+fn parse_granularity(s: &str) -> std::result::Result<Granularity, String> {
+    Granularity::parse(s).map_err(|e| e.to_string())
+}
+
+/// Flags that apply only to some scenarios or inputs (a usage error, exit status 2).
+pub(super) fn check_usage(args: &SimtArgs, scenario: Scenario) -> Result<()> {
+    let n = scenario.number();
+    if let Some(w) = warp_without_effect(args) {
+        eprintln!("rda-report: warning: {w}");
+    }
+    if args.k.is_some() && scenario != Scenario::ConcurrentBlocks {
+        return Err(usage(format!(
+            "--k applies to scenario 4 only (this is scenario {n})"
+        )));
+    }
+    let clustered = matches!(
+        scenario,
+        Scenario::ClusterLocal | Scenario::ClusterAggregate
+    );
+    if (args.clusters.is_some() || args.lsu.is_some()) && !clustered {
+        return Err(usage(format!(
+            "--clusters and --lsu apply to scenarios 5 and 6 only (this is scenario {n})"
+        )));
+    }
+    if args.input_format == SimtInput::GpuText
+        && (args.block.is_some()
+            || args.warp.is_some()
+            || args.mi_scope.is_some()
+            || args.include_private)
+    {
+        return Err(usage(
+            "--block, --warp, --mi-scope and --include-private map OpenMP loops to GPU threads; \
+             a GPU text trace already has its blocks and MIs",
+        ));
+    }
+    Ok(())
+}
+
+/// The warning for `--warp` given while MIs are issued per block (it then changes nothing).
+fn warp_without_effect(args: &SimtArgs) -> Option<&'static str> {
+    (args.warp.is_some()
+        && args.input_format == SimtInput::Rdtrace
+        && args.mi_scope != Some(ScopeArg::Warp))
+    .then_some("--warp has no effect without --mi-scope warp: MIs are issued by whole blocks")
+}
