@@ -33,7 +33,7 @@ pub mod schedule;
 pub use error::{Result, SimtError};
 pub use grid::{BlockStream, Kernel};
 pub use mi::{reuse_degree, AddressArray, Granularity, MemInstr};
-pub use openmp::{import_trace, MiScope, SimtConfig};
+pub use openmp::{for_each_launch, import_trace, MiScope, SimtConfig};
 pub use reuse::{analyze_stream, DsHistogram, ReuseDegreeAnalyzer};
 pub use scenario::{run_scenario, run_scenario_with, Scenario, ScenarioConfig, ScenarioResult};
 pub use schedule::{BlockScheduler, RoundRobin, Schedule, SchedulePolicy, Sequential};

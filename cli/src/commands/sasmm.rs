@@ -16,13 +16,12 @@
 use crate::exit::usage;
 use crate::output::{emit, OutputArgs, Table};
 use crate::tracefile::OpenArgs;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::exact::default_mrc_sizes;
 use rdsasmm::{
-    measure, predict_exact_many, predict_many, BbWeighting, ExactConfig, ExactPrediction, HitRates,
-    Interleave, MeasureConfig, Measurement, OffsetPolicy, Prediction, SasmmConfig, SequentialTrace,
-    StaticSplit,
+    measure, predict_many_trace, BbWeighting, ExactConfig, ExactPrediction, HitRates, Interleave,
+    MeasureConfig, Measurement, OffsetPolicy, Prediction, SasmmConfig, StaticSplit,
 };
 use serde::Serialize;
 use std::path::PathBuf;
@@ -239,8 +238,10 @@ rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1
 rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n\n\
 Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
 simulated caches' LRU stacks (bounded by the cache sizes) and the largest parallel section of the run (the accesses between two \
-synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` samples windows \
-across the whole run and holds the decoded trace (16 bytes per access).")
+synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` streams the trace \
+twice (block counts, then one pass per core count and cache pair): one LRU stack per core and one shared (distinct lines), \
+exact histograms (distinct distances), per-block counters, the sampled windows' ranks (8 bytes per sampled window: the sample \
+rate times the run's windows, at least --min-samples per block) and the largest parallel section.")
 )]
 pub struct PredictArgs {
     /// Trace of a sequential run (OMP_NUM_THREADS=1).
@@ -294,8 +295,8 @@ pub struct MeasureArgs {
 and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
 the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone).\n\n\
 Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
-Memory: the sequential trace decoded whole (16 bytes per access: the formula model samples across the run), plus `measure`'s \
-bound for each real run.")
+Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and the \
+largest parallel section), plus `measure`'s bound for each real run.")
 )]
 pub struct ValidateArgs {
     /// Trace of a sequential run (the model's input).
@@ -404,19 +405,16 @@ fn pct(x: f64) -> String {
     format!("{:.2}", 100.0 * x)
 }
 
-fn open_seq(path: &std::path::Path, open: &OpenArgs) -> Result<SequentialTrace> {
-    let trace = crate::tracefile::open(path, open)?;
-    // The model's errors already name the file.
-    Ok(SequentialTrace::from_trace(&trace)?)
-}
-
 /// Where `predict` reads the sequential run from.
 pub enum SeqSource<'a> {
-    /// Already decoded (`live --predict`).
-    Memory(&'a SequentialTrace),
-    /// An open trace file: the exact model streams it (one pass per core count, memory bounded
-    /// by the largest parallel section); the formula model decodes it whole.
+    /// An open trace file: both models stream it (the exact model one pass per core count,
+    /// memory bounded by the caches and the largest parallel section; the formula model one
+    /// pass for the block counts and one per core count, memory bounded by the footprint and
+    /// the sample).
     File(&'a rdtrace::Trace),
+    /// The exact model's predictions, already computed in one pass over a stream (`live
+    /// --predict`) with [`exact_config_for`]'s configuration.
+    Exact(Vec<ExactPrediction>),
 }
 
 fn check_cores(cores: &[usize]) -> Result<()> {
@@ -426,38 +424,33 @@ fn check_cores(cores: &[usize]) -> Result<()> {
     Ok(())
 }
 
-fn predict_all(
-    seq: &SequentialTrace,
-    cfg: &SasmmConfig,
-    cores: &[usize],
-) -> Result<Vec<Prediction>> {
-    check_cores(cores)?;
-    predict_many(seq, cfg, cores).context("predicting")
-}
-
-fn exact_all(
-    seq: &SequentialTrace,
-    cfg: &ExactConfig,
-    cores: &[usize],
-) -> Result<Vec<ExactPrediction>> {
-    check_cores(cores)?;
-    predict_exact_many(seq, cfg, cores).context("predicting (exact model)")
-}
-
 fn exact_source(
     source: &SeqSource<'_>,
     cfg: &ExactConfig,
     cores: &[usize],
 ) -> Result<Vec<ExactPrediction>> {
+    check_cores(cores)?;
     match source {
-        SeqSource::Memory(seq) => exact_all(seq, cfg, cores),
-        SeqSource::File(trace) => {
-            check_cores(cores)?;
-            // The flags were checked before; what remains are the trace's own errors (not
-            // sequential, no accesses), which name the file, as when it is decoded whole.
-            Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?)
-        }
+        SeqSource::Exact(preds) => Ok(preds.clone()),
+        // The flags were checked before; what remains are the trace's own errors (not
+        // sequential, no accesses), which name the file.
+        SeqSource::File(trace) => Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?),
     }
+}
+
+/// The exact model's configuration `predict` uses for these flags (with the miss-ratio curve's
+/// sizes when `with_mrc`).
+pub fn exact_config_for(
+    model: &ModelArgs,
+    caches: &MultiCacheArgs,
+    with_mrc: bool,
+) -> Result<ExactConfig> {
+    check_predict_flags(model, caches)?;
+    let mut cfg = model.exact_config(&caches.l1, &caches.l2)?;
+    if with_mrc {
+        cfg.mrc = default_mrc_sizes(&caches.l2);
+    }
+    Ok(cfg)
 }
 
 /// The formula's miss-ratio curve: eq. 7 over the exact profiles of the mimicked traces (PRD
@@ -541,8 +534,7 @@ pub fn emit_predictions(
     let mut mrc: Vec<MrcRow> = Vec::new();
     match model.model {
         ModelArg::Exact => {
-            let mut cfg = model.exact_config(l1s, l2s)?;
-            cfg.mrc = sizes;
+            let cfg = exact_config_for(model, caches, with_mrc)?;
             let preds = exact_source(seq, &cfg, &cores)?;
             for p in &preds {
                 rows.extend((0..p.hierarchies.len()).map(|k| PredictRow::exact(p, k)));
@@ -558,29 +550,24 @@ pub fn emit_predictions(
             }
         }
         ModelArg::Formula => {
-            // The formula samples windows across the whole run: it decodes the trace whole.
-            let decoded;
-            let seq = match seq {
-                SeqSource::Memory(seq) => *seq,
-                SeqSource::File(trace) => {
-                    decoded = SequentialTrace::from_trace(trace)?;
-                    &decoded
-                }
+            let SeqSource::File(trace) = seq else {
+                bail!("the formula model reads the sequential trace twice and needs it as a file");
             };
-            let mut by_pair = Vec::new();
+            check_cores(&cores)?;
+            let mut configs = Vec::new();
             for l1 in l1s {
                 for l2 in l2s {
-                    let cfg = model.config(*l1, *l2)?;
-                    by_pair.push((cfg, predict_all(seq, &cfg, &cores)?));
+                    configs.push(model.config(*l1, *l2)?);
                 }
             }
+            let by_pair = predict_many_trace(trace, &configs, &cores)?;
             // Core-count-major like the exact model's rows.
             for (m, _) in cores.iter().enumerate() {
-                for (cfg, preds) in &by_pair {
+                for (cfg, preds) in configs.iter().zip(&by_pair) {
                     rows.push(PredictRow::formula(&preds[m], cfg));
                 }
                 if with_mrc {
-                    mrc.extend(formula_mrc(&by_pair[0].1[m], &l1s[0], &l2s[0], &sizes)?);
+                    mrc.extend(formula_mrc(&by_pair[0][m], &l1s[0], &l2s[0], &sizes)?);
                 }
             }
         }
@@ -872,10 +859,14 @@ fn run_validate(a: &ValidateArgs) -> Result<()> {
     let ecfg = a.model.exact_config(&[l1], &[l2])?;
     let mut reals = a.real.clone();
     reals.sort_by_key(|r| r.0);
-    let seq = open_seq(&a.seq, &a.open)?;
+    let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
-    let formula = predict_all(&seq, &cfg, &cores)?;
-    let exact = exact_all(&seq, &ecfg, &cores)?;
+    check_cores(&cores)?;
+    // Both models stream the sequential trace; their errors name the file.
+    let formula = predict_many_trace(&seq, std::slice::from_ref(&cfg), &cores)?
+        .pop()
+        .expect("one configuration");
+    let exact = rdsasmm::predict_exact_many_trace(&seq, &ecfg, &cores)?;
     let mut rows = Vec::new();
     for (((m, path), p), e) in reals.iter().zip(&formula).zip(&exact) {
         let meas = measure_file(path, &a.open, cfg.l1, cfg.l2)?;

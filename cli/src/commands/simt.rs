@@ -6,12 +6,11 @@
 use crate::exit::usage;
 use crate::output::{emit, OutputArgs, Table};
 use anyhow::{Context, Result};
-use rdsimt::gpu_text::{read_gpu_text_file, write_gpu_text};
-use rdsimt::openmp::{import_trace, MiScope, SimtConfig, SkippedLoop};
+use rdsimt::gpu_text::{read_gpu_text_file, write_gpu_text_header, write_gpu_text_kernel};
+use rdsimt::openmp::{for_each_launch, KernelLaunch, MiScope, SimtConfig, SkippedLoop};
 use rdsimt::scenario::StreamLabel;
 use rdsimt::{
-    run_scenario, DsHistogram, Granularity, Kernel, Scenario, ScenarioConfig, ScenarioResult,
-    SchedulePolicy,
+    run_scenario, DsHistogram, Granularity, Kernel, Scenario, ScenarioConfig, SchedulePolicy,
 };
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -53,7 +52,7 @@ pub enum PolicyArg {
          distance.",
         crate::terms::SIMT,
     ),
-    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: the accesses of every mapped worksharing-loop launch (about 16 bytes each) and their memory instructions: SIMT reuse needs a kernel's address arrays whole, so this grows with the accesses inside worksharing loops (not with those outside)."
+    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: an rdtools trace is read once, all threads merged in stamp order, and each worksharing-loop launch is analysed and dropped as soon as every thread of its team has finished it: memory is the launches in flight (one, when each loop ends before the next starts), about 24 bytes per access of a launch plus its memory instructions (SIMT reuse needs a kernel's address arrays whole: the thesis's MIs merge the threads of a block in lockstep, and scenarios 3-6 interleave its blocks), one decoded chunk per thread, and a few numbers per kernel for the report; never the trace length. A GPU text file is read whole."
 )]
 pub struct SimtArgs {
     /// Trace file (an rdtools trace, or a GPU text trace with --input-format gpu-text).
@@ -265,55 +264,69 @@ fn label(l: StreamLabel) -> String {
     }
 }
 
-/// Reads the kernels the command analyses.
-fn load(args: &SimtArgs, simt: &SimtConfig) -> Result<(Vec<Source>, Vec<SkippedLoop>)> {
+impl Source {
+    fn of_launch(l: KernelLaunch) -> Self {
+        Source {
+            origin: Some(Origin {
+                workshare: l.workshare,
+                launch: l.launch,
+                function: l.function,
+                location: l.location,
+                first_iteration: l.first_iteration,
+                threads: l.threads,
+                omp_threads: l.omp_threads,
+                accesses: l.accesses,
+                unattributed: l.unattributed,
+            }),
+            kernel: l.kernel,
+        }
+    }
+}
+
+/// Hands the kernels the command analyses to `each`, one at a time: a GPU text file is read
+/// whole; an rdtools trace is streamed, each worksharing-loop launch handed over once its team
+/// has finished it and dropped after `each` returns. Returns the loops that were skipped.
+fn load(
+    args: &SimtArgs,
+    simt: &SimtConfig,
+    each: &mut dyn FnMut(Source) -> Result<()>,
+) -> Result<Vec<SkippedLoop>> {
     match args.input_format {
         SimtInput::GpuText => {
-            let kernels = read_gpu_text_file(&args.trace)?;
-            Ok((
-                kernels
-                    .into_iter()
-                    .map(|k| Source {
-                        kernel: k.with_granularity(args.granularity),
-                        origin: None,
-                    })
-                    .collect(),
-                Vec::new(),
-            ))
+            for k in read_gpu_text_file(&args.trace)? {
+                each(Source {
+                    kernel: k.with_granularity(args.granularity),
+                    origin: None,
+                })?;
+            }
+            Ok(Vec::new())
         }
         SimtInput::Rdtrace => {
             let trace = crate::tracefile::open(&args.trace, &args.open)?;
-            let import = import_trace(&trace, simt).with_context(|| {
-                format!(
-                    "mapping the loops of {} to GPU threads",
-                    args.trace.display()
-                )
+            // Errors of the analysis carry their own context; the trace's get this one.
+            let mut analysis_failed = false;
+            let skipped = for_each_launch(&trace, simt, &mut |l| {
+                let r = each(Source::of_launch(l));
+                analysis_failed = r.is_err();
+                r
+            })
+            .map_err(|e| {
+                if analysis_failed {
+                    e
+                } else {
+                    e.context(format!(
+                        "mapping the loops of {} to GPU threads",
+                        args.trace.display()
+                    ))
+                }
             })?;
-            for s in &import.skipped {
+            for s in &skipped {
                 eprintln!(
                     "rda-report: warning: worksharing loop {} at {} skipped: {}",
                     s.workshare, s.location, s.reason
                 );
             }
-            let sources = import
-                .launches
-                .into_iter()
-                .map(|l| Source {
-                    origin: Some(Origin {
-                        workshare: l.workshare,
-                        launch: l.launch,
-                        function: l.function,
-                        location: l.location,
-                        first_iteration: l.first_iteration,
-                        threads: l.threads,
-                        omp_threads: l.omp_threads,
-                        accesses: l.accesses,
-                        unattributed: l.unattributed,
-                    }),
-                    kernel: l.kernel,
-                })
-                .collect();
-            Ok((sources, import.skipped))
+            Ok(skipped)
         }
     }
 }
@@ -344,46 +357,73 @@ pub fn run(args: &SimtArgs) -> Result<()> {
             PolicyArg::RoundRobin => SchedulePolicy::RoundRobin,
         },
     };
-    let (mut sources, skipped) = load(args, &simt)?;
-    let indices: Vec<usize> = match args.kernel {
-        // Not a usage error: the command line is fine, this input has fewer kernels.
-        Some(n) if n >= sources.len() => anyhow::bail!(
-            "--kernel {n}: {} has {} kernel(s), numbered from 0",
-            args.trace.display(),
-            sources.len()
-        ),
-        Some(n) => {
-            sources = vec![sources.swap_remove(n)];
-            vec![n]
+    let mut export = match &args.export_gpu_text {
+        Some(path) => {
+            let f = std::fs::File::create(path)
+                .with_context(|| format!("creating {}", path.display()))?;
+            let mut w = std::io::BufWriter::new(f);
+            write_gpu_text_header(&mut w).with_context(|| format!("writing {}", path.display()))?;
+            Some((path, w))
         }
-        None => (0..sources.len()).collect(),
+        None => None,
     };
-    if sources.is_empty() {
+    // Kernels are analysed as they come; only their results are kept.
+    let mut kernels: Vec<KernelJson> = Vec::new();
+    let mut total = DsHistogram::new(config.max_rd);
+    let mut count = 0usize;
+    let bar = crate::progress::bar(0, "kernels", args.out.quiet);
+    let skipped = load(args, &simt, &mut |s: Source| {
+        let index = count;
+        count += 1;
+        if args.kernel.is_some_and(|n| n != index) {
+            return Ok(());
+        }
+        if let Some((path, w)) = export.as_mut() {
+            write_gpu_text_kernel(w, &s.kernel)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        let r = run_scenario(&s.kernel, &config)
+            .with_context(|| format!("analysing {}", s.kernel.name))?;
+        total.merge(&r.total);
+        kernels.push(KernelJson {
+            index,
+            name: s.kernel.name.clone(),
+            origin: s.origin,
+            blocks: s.kernel.blocks.len(),
+            mis: s.kernel.mis(),
+            lanes: s.kernel.lanes(),
+            aggregate_blocks: r.aggregate_blocks,
+            scheduler: r.scheduler.clone(),
+            streams: r
+                .streams
+                .iter()
+                .map(|st| StreamJson {
+                    label: label(st.label),
+                    blocks: st.blocks,
+                    histogram: HistogramJson::new(&st.histogram),
+                })
+                .collect(),
+            total: HistogramJson::new(&r.total),
+        });
+        bar.inc(1);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    if let Some((path, mut w)) = export {
+        std::io::Write::flush(&mut w).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(n) = args.kernel.filter(|&n| n >= count) {
+        // Not a usage error: the command line is fine, this input has fewer kernels.
+        anyhow::bail!(
+            "--kernel {n}: {} has {count} kernel(s), numbered from 0",
+            args.trace.display(),
+        );
+    }
+    if count == 0 {
         eprintln!(
             "rda-report: warning: {} holds no kernel to analyse (no worksharing loop ran)",
             args.trace.display()
         );
-    }
-    if let Some(path) = &args.export_gpu_text {
-        let kernels: Vec<Kernel> = sources.iter().map(|s| s.kernel.clone()).collect();
-        let f =
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-        write_gpu_text(std::io::BufWriter::new(f), &kernels)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    let mut results: Vec<ScenarioResult> = Vec::new();
-    let bar = crate::progress::bar(sources.len() as u64, "kernels", args.out.quiet);
-    for s in &sources {
-        results.push(
-            run_scenario(&s.kernel, &config)
-                .with_context(|| format!("analysing {}", s.kernel.name))?,
-        );
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let mut total = DsHistogram::new(config.max_rd);
-    for r in &results {
-        total.merge(&r.total);
     }
     let clustered = matches!(
         scenario,
@@ -412,31 +452,7 @@ pub fn run(args: &SimtArgs) -> Result<()> {
             },
             max_rd: config.max_rd,
         },
-        kernels: sources
-            .iter()
-            .zip(&results)
-            .zip(&indices)
-            .map(|((s, r), &index)| KernelJson {
-                index,
-                name: s.kernel.name.clone(),
-                origin: s.origin.clone(),
-                blocks: s.kernel.blocks.len(),
-                mis: s.kernel.mis(),
-                lanes: s.kernel.lanes(),
-                aggregate_blocks: r.aggregate_blocks,
-                scheduler: r.scheduler.clone(),
-                streams: r
-                    .streams
-                    .iter()
-                    .map(|st| StreamJson {
-                        label: label(st.label),
-                        blocks: st.blocks,
-                        histogram: HistogramJson::new(&st.histogram),
-                    })
-                    .collect(),
-                total: HistogramJson::new(&r.total),
-            })
-            .collect(),
+        kernels,
         skipped,
         total: HistogramJson::new(&total),
     };
