@@ -14,7 +14,8 @@
 //! policy ([`schedule`]), or core clusters with limited load/store units.
 //!
 //! Kernels come from two places: [`openmp::import_trace`] maps OpenMP worksharing loops in an
-//! rdtools trace onto GPU threads (iteration `i` is thread `i`), and [`gpu_text`] reads traces
+//! rdtools trace onto GPU threads (iteration `i` is thread `i`; [`openmp::for_each_launch`]
+//! streams them, one launch in memory at a time), and [`gpu_text`] reads traces
 //! of real GPU kernels in a documented text format (`docs/simt-trace-format.md`).
 //!
 //! Architecture invariant: analyses return data and never format output; this crate depends on

@@ -293,11 +293,12 @@ fn streamed_launches_equal_the_whole_import() {
     ] {
         let whole = import_trace(&trace, &cfg).unwrap();
         let mut launches = Vec::new();
-        let skipped = rdsimt::openmp::for_each_launch(&trace, &cfg, &mut |l| {
-            launches.push(l);
-            Ok(())
-        })
-        .unwrap();
+        let skipped =
+            rdsimt::openmp::for_each_launch::<rdsimt::SimtError>(&trace, &cfg, &mut |l| {
+                launches.push(l);
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(launches, whole.launches);
         assert_eq!(skipped, whole.skipped);
     }
@@ -305,5 +306,8 @@ fn streamed_launches_equal_the_whole_import() {
         warp_size: 0,
         ..Default::default()
     };
-    assert!(rdsimt::openmp::for_each_launch(&trace, &bad, &mut |_| Ok(())).is_err());
+    assert!(
+        rdsimt::openmp::for_each_launch::<rdsimt::SimtError>(&trace, &bad, &mut |_| Ok(()))
+            .is_err()
+    );
 }

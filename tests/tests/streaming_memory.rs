@@ -17,27 +17,33 @@ use rdtools_e2e::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// Builds `long_sweeps.c` once into `dir` and traces it with `sweeps` sweeps (one thread).
-fn trace(dir: &Path, sweeps: u64) -> PathBuf {
-    let exe = dir.join("long_sweeps");
+/// Builds `long_sweeps.c` once into `dir` at `-O{opt}` and traces it with `sweeps` sweeps on
+/// `threads` threads.
+fn trace_with(dir: &Path, sweeps: u64, opt: u8, threads: u32) -> PathBuf {
+    let exe = dir.join(format!("long_sweeps_o{opt}"));
     if !exe.exists() {
         rdcc(
             &[program("basic/long_sweeps.c")],
-            &["-O2", "-fopenmp"],
+            &[&format!("-O{opt}"), "-fopenmp"],
             &exe,
         );
     }
-    let path = dir.join(format!("s{sweeps}.rdtrace"));
+    let path = dir.join(format!("s{sweeps}_o{opt}_t{threads}.rdtrace"));
     let out = Command::new(&exe)
         .arg(sweeps.to_string())
         .env("RDTRACE", &path)
         .env("RDTRACE_QUIET", "1")
-        .env("OMP_NUM_THREADS", "1")
+        .env("OMP_NUM_THREADS", threads.to_string())
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     check_invariants(&path);
     path
+}
+
+/// The sequential trace at `-O2` (what every command but `simt` reads).
+fn trace(dir: &Path, sweeps: u64) -> PathBuf {
+    trace_with(dir, sweeps, 2, 1)
 }
 
 /// Runs `rda-report args…` with its output discarded; returns its peak RSS in KiB.
@@ -50,8 +56,9 @@ fn peak_rss_kib(args: &[&str]) -> u64 {
 }
 
 /// The commands the issue names, on the trace `t` of `exe` run with `sweeps` sweeps (`live`
-/// runs the program itself).
-fn commands<'a>(t: &'a str, exe: &'a str, sweeps: &'a str) -> Vec<Vec<&'a str>> {
+/// runs the program itself); `simt` reads `omp`, a two-thread `-O1` trace (at `-O2` the
+/// reduction loop's iterations are not recognised and no access reaches a kernel).
+fn commands<'a>(t: &'a str, exe: &'a str, sweeps: &'a str, omp: &'a str) -> Vec<Vec<&'a str>> {
     let real = format!("1={t}").leak();
     vec![
         vec!["dump", t, "--limit", "1000000000000"],
@@ -85,7 +92,7 @@ fn commands<'a>(t: &'a str, exe: &'a str, sweeps: &'a str) -> Vec<Vec<&'a str>> 
             sweeps,
         ],
         vec!["paths", t, "-q"],
-        vec!["simt", t, "-q"],
+        vec!["simt", omp, "-q"],
         vec!["annotate", t, "-q"],
     ]
 }
@@ -97,15 +104,20 @@ fn peak_memory_does_not_grow_with_the_trace_length() {
     let short = trace(dir.path(), 100);
     let long = trace(dir.path(), 400);
     let (s, l) = (short.to_str().unwrap(), long.to_str().unwrap());
-    let exe = dir.path().join("long_sweeps");
+    let exe = dir.path().join("long_sweeps_o2");
     let exe = exe.to_str().unwrap();
+    let (omp_s, omp_l) = (
+        trace_with(dir.path(), 100, 1, 2),
+        trace_with(dir.path(), 400, 1, 2),
+    );
+    let (omp_s, omp_l) = (omp_s.to_str().unwrap(), omp_l.to_str().unwrap());
     // The traces really differ by 4x (the sweep count is the program's argument).
     let events = |p: &Path| rdtrace::Trace::open(p).unwrap().total_events();
     let (es, el) = (events(&short), events(&long));
     assert!(el > 3 * es && es > 500_000, "{es} and {el} events");
-    for (a, b) in commands(s, exe, "100")
+    for (a, b) in commands(s, exe, "100", omp_s)
         .into_iter()
-        .zip(commands(l, exe, "400"))
+        .zip(commands(l, exe, "400", omp_l))
     {
         let (rs, rl) = (peak_rss_kib(&a), peak_rss_kib(&b));
         eprintln!("{:?}: {rs} KiB at S = 100, {rl} KiB at S = 400", &a[..1]);
