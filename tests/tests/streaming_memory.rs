@@ -149,6 +149,7 @@ fn hundred_million_events_stay_under_200_mib() {
         vec!["dump", t, "--limit", "1000000000000", "--csv"],
         vec!["histogram", t, "-q"],
         vec!["predict", t, "--cores", "1,4", "-q"],
+        vec!["predict", t, "--cores", "1,4", "--model", "formula", "-q"],
     ] {
         let rss = peak_rss_kib(&args);
         eprintln!("{:?}: {rss} KiB", &args[..1]);

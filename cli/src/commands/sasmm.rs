@@ -239,7 +239,8 @@ rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtra
 Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
 simulated caches' LRU stacks (bounded by the cache sizes) and the largest parallel section of the run (the accesses between two \
 synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` streams the trace \
-twice (block counts, then one pass per core count and cache pair): one LRU stack per core and one shared (distinct lines), \
+once for the block counts, then once per core count and cache pair (as many at once as there are CPUs), each holding one LRU \
+stack per core and one shared (distinct lines), \
 exact histograms (distinct distances), per-block counters, the sampled windows' ranks (8 bytes per sampled window: the sample \
 rate times the run's windows, at least --min-samples per block) and the largest parallel section.")
 )]
