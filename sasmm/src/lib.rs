@@ -13,6 +13,8 @@
 //! 8. [`exact`]: the exact model — hit rates of the mimicked traces from set-aware stack
 //!    distances (no eq. 5 approximation), many cache configurations and a miss-ratio curve in
 //!    one streamed pass; [`rates`] names the rates every report prints.
+//! 9. [`formula`]: the formula model (4–5) over the streamed trace in two passes (block
+//!    counts, then the sampled profiles), in memory bounded by the footprint and the sample.
 //!
 //! The library returns plain data and never formats output; `rda-report predict|validate|measure`
 //! prints it. Architecture invariant: depends on the trace format, the engines and the cache
@@ -20,6 +22,7 @@
 
 pub mod error;
 pub mod exact;
+pub mod formula;
 pub mod interleave;
 pub mod measure;
 pub mod mimic;
@@ -34,6 +37,7 @@ pub use exact::{
     predict_exact, predict_exact_many, predict_exact_many_trace, predict_exact_trace, ExactConfig,
     ExactPrediction, ExactRun, HierarchyPrediction, MrcPoint, MultiHierarchy, SetStacks,
 };
+pub use formula::{predict_many_trace, BlockCounts, FormulaRun, WindowSample};
 pub use interleave::Interleave;
 pub use measure::{measure, MeasureConfig, Measurement};
 pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};

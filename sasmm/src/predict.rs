@@ -7,7 +7,7 @@ use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::model::Profile;
 use crate::profile::{
     block_probabilities, concurrent_profile, private_block_probabilities, private_profile,
-    sample_windows, BbWeighting, ProfileConfig,
+    sample_windows, BbWeighting, ProfileConfig, StackProfile,
 };
 use crate::seq::SequentialTrace;
 use rdcachesim::CacheConfig;
@@ -59,7 +59,7 @@ pub struct LevelPrediction {
 }
 
 /// A SASMM prediction for one core count.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Prediction {
     /// Number of cores m.
     pub cores: usize,
@@ -94,11 +94,26 @@ pub fn predict(seq: &SequentialTrace, config: &SasmmConfig, cores: usize) -> Res
     let sampled = sample_windows(seq, pc.sample_rate, pc.min_samples, pc.seed);
     let p_seq = block_probabilities(seq);
     let parallel = seq.block_parallel();
-
-    // Private L1: PRD over per-core stacks.
     let prd = private_profile(&mimic, config.l1.line, &sampled);
+    let crd = concurrent_profile(&mimic, config.interleave, config.l2.line, &sampled);
+    Ok(assemble(prd, crd, &p_seq, &parallel, config, cores))
+}
+
+/// The prediction from the PRD and CRD profiles of the mimicked traces (with Alg. 3's
+/// conditional profiles) and the sequential run's block probabilities (eq. 1) and parallel
+/// flags: eq. 2-4 and eq. 7.
+pub(crate) fn assemble(
+    prd: StackProfile,
+    crd: StackProfile,
+    p_seq: &[f64],
+    parallel: &[bool],
+    config: &SasmmConfig,
+    cores: usize,
+) -> Prediction {
+    let pc = &config.profile;
+    // Private L1: PRD over per-core stacks.
     let mimicked_weights: Vec<f64> = prd.instances.iter().map(|&n| n as f64).collect();
-    let paper_l1_weights = private_block_probabilities(&p_seq, &parallel, cores);
+    let paper_l1_weights = private_block_probabilities(p_seq, parallel, cores);
     let l1_weights = match pc.weighting {
         BbWeighting::Mimicked => &mimicked_weights,
         BbWeighting::Paper => &paper_l1_weights,
@@ -119,10 +134,9 @@ pub fn predict(seq: &SequentialTrace, config: &SasmmConfig, cores: usize) -> Res
         .collect();
 
     // Shared L2: CRD over the interleaved trace.
-    let crd = concurrent_profile(&mimic, config.interleave, config.l2.line, &sampled);
-    let l2_weights = match pc.weighting {
+    let l2_weights: &[f64] = match pc.weighting {
         BbWeighting::Mimicked => &mimicked_weights,
-        BbWeighting::Paper => &p_seq,
+        BbWeighting::Paper => p_seq,
     };
     let crd_total = crd.exact_total();
     let l2 = LevelPrediction {
@@ -130,11 +144,11 @@ pub fn predict(seq: &SequentialTrace, config: &SasmmConfig, cores: usize) -> Res
             .mixture(l2_weights, pc.reference_weighted)
             .hit_rate(&config.l2),
         hit_exact_profile: Profile::from_histogram(&crd_total).hit_rate(&config.l2),
-        hit_paper_weights: crd.mixture(&p_seq, false).hit_rate(&config.l2),
+        hit_paper_weights: crd.mixture(p_seq, false).hit_rate(&config.l2),
         references: crd_total.total(),
     };
     let l2_local_hit = local_rate(l1.hit, l2.hit);
-    Ok(Prediction {
+    Prediction {
         cores,
         l1,
         l1_per_core,
@@ -142,7 +156,7 @@ pub fn predict(seq: &SequentialTrace, config: &SasmmConfig, cores: usize) -> Res
         l2_local_hit,
         prd: prd.exact,
         crd: crd_total,
-    })
+    }
 }
 
 /// Predicts several core counts, one worker thread per core count up to the machine's

@@ -153,7 +153,8 @@ pub struct StackProfile {
 }
 
 impl StackProfile {
-    fn new(stacks: usize, blocks: usize) -> Self {
+    /// Empty profiles for `stacks` stacks and `blocks` block ids.
+    pub(crate) fn new(stacks: usize, blocks: usize) -> Self {
         StackProfile {
             exact: vec![Histogram::new_exact(); stacks],
             conditional: vec![Histogram::new_exact(); blocks],
@@ -202,7 +203,13 @@ impl StackProfile {
 
 /// Records one reference's distance.
 #[inline]
-fn record(out: &mut StackProfile, stack: usize, bb: usize, sampled: bool, d: Option<u64>) {
+pub(crate) fn record(
+    out: &mut StackProfile,
+    stack: usize,
+    bb: usize,
+    sampled: bool,
+    d: Option<u64>,
+) {
     match d {
         Some(d) => out.exact[stack].add(d, 1),
         None => out.exact[stack].cold += 1,

@@ -480,8 +480,29 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
             );
         }
     }
+    // So does the streamed formula model (two passes), for each configuration and core count.
+    let configs = [SasmmConfig::default(), {
+        let mut c = SasmmConfig::default();
+        c.profile.sample_rate = 0.5;
+        c.profile.min_samples = 1;
+        c.l2 = CacheConfig::new(1024, 4, 128).unwrap();
+        c
+    }];
+    for flush in [0, 1 << 20] {
+        let streamed =
+            crate::formula::predict_many_trace_with(&seq_trace, &configs, &[1, 3], flush).unwrap();
+        for (c, per_core) in configs.iter().zip(&streamed) {
+            for (m, p) in [1, 3].iter().zip(per_core) {
+                assert_eq!(p, &predict(&s, c, *m).unwrap());
+            }
+        }
+    }
     let trace = rdtrace::Trace::open(&two).unwrap();
     let err = crate::exact::predict_exact_trace(&trace, &cfg, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("sequential"), "{err}");
+    let err = crate::formula::predict_many_trace(&trace, &configs, &[2])
         .unwrap_err()
         .to_string();
     assert!(err.contains("sequential"), "{err}");
@@ -820,6 +841,63 @@ proptest! {
                 prop_assert_eq!(accesses, whole.accesses.len());
                 prop_assert_eq!(windows, whole.windows.len());
                 prop_assert_eq!(run.finish(), expected);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The formula model over the streamed fragments (two passes: block counts, then the
+    /// sampled profiles) equals the in-memory model over the whole sequential trace, bit for
+    /// bit, for every flush threshold, core count, interleaving and sample rate; the sparse
+    /// shuffle marks the same windows as the in-memory sampler.
+    #[test]
+    fn streamed_formula_equals_the_in_memory_formula(
+        events in random_program(),
+        flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        rate in prop::sample::select(vec![1.0f64, 0.5, 0.2, 0.01]),
+        min_samples in 0u64..3,
+        seed in 0u64..4,
+    ) {
+        use crate::formula::{BlockCounts, FormulaRun, WindowSample};
+        let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
+        let mut counts = BlockCounts::default();
+        SequentialTrace::stream_events(&meta(), events.clone(), flush, &mut |f| counts.add(f))
+            .unwrap();
+        prop_assert_eq!(&counts, &BlockCounts::of(&whole));
+        let sample = WindowSample::draw(&counts.windows, rate, min_samples, seed);
+        let expected_flags = sample_windows(&whole, rate, min_samples, seed);
+        let mut whole_cursor = sample.cursor();
+        prop_assert_eq!(whole_cursor.mark(&whole), &expected_flags[..]);
+        prop_assert_eq!(
+            sample.len(&counts.windows),
+            expected_flags.iter().filter(|&&x| x).count() as u64
+        );
+        for interleave in [Interleave::RoundRobin, Interleave::Uniform { seed: 3 }] {
+            for cores in [1, 2, 3] {
+                let mut config = SasmmConfig {
+                    l1: CacheConfig::new(256, 2, 64).unwrap(),
+                    l2: CacheConfig::new(1024, 4, 128).unwrap(),
+                    interleave,
+                    ..SasmmConfig::default()
+                };
+                config.profile.sample_rate = rate;
+                config.profile.min_samples = min_samples;
+                config.profile.seed = seed;
+                if seed % 2 == 1 {
+                    config.profile.weighting = crate::profile::BbWeighting::Paper;
+                }
+                let expected = predict(&whole, &config, cores).unwrap();
+                let mut run = FormulaRun::new(&config, cores, whole.num_blocks()).unwrap();
+                let mut cursor = sample.cursor();
+                SequentialTrace::stream_events(&meta(), events.clone(), flush, &mut |f| {
+                    let s = cursor.mark(f);
+                    run.feed(f, s);
+                })
+                .unwrap();
+                prop_assert_eq!(run.finish(&counts, &config), expected);
             }
         }
     }

@@ -241,36 +241,48 @@ pub fn read_gpu_text_file(path: &std::path::Path) -> Result<Vec<Kernel>> {
 /// Writes kernels in the GPU text format (addresses in hexadecimal). Reading the output back
 /// gives the same kernels.
 pub fn write_gpu_text(mut out: impl Write, kernels: &[Kernel]) -> std::io::Result<()> {
-    writeln!(out, "{FORMAT_NAME} {CURRENT}")?;
-    writeln!(out, "# block pc pos gpos threads addresses...")?;
+    write_gpu_text_header(&mut out)?;
     for k in kernels {
-        // Kernel names are one line; a `#` would start a comment.
-        let name = k.name.replace(['\n', '\r', '#'], " ");
-        let name = if name.trim().is_empty() {
-            DEFAULT_KERNEL_NAME.to_string()
-        } else {
-            name
-        };
-        writeln!(out, "kernel {}", name.trim())?;
-        for b in &k.blocks {
-            for mi in &b.mis {
-                write!(
-                    out,
-                    "{} {} {} {} {}",
-                    b.id,
-                    mi.pc,
-                    mi.pos,
-                    mi.gpos,
-                    mi.lanes.len()
-                )?;
-                for a in &mi.lanes {
-                    write!(out, " 0x{a:x}")?;
-                }
-                writeln!(out)?;
-            }
-        }
+        write_gpu_text_kernel(&mut out, k)?;
     }
     out.flush()
+}
+
+/// The first lines of a GPU text trace; [`write_gpu_text_kernel`] appends kernels one by one
+/// (what [`write_gpu_text`] does for a slice).
+pub fn write_gpu_text_header(mut out: impl Write) -> std::io::Result<()> {
+    writeln!(out, "{FORMAT_NAME} {CURRENT}")?;
+    writeln!(out, "# block pc pos gpos threads addresses...")
+}
+
+/// Appends one kernel to a GPU text trace begun by [`write_gpu_text_header`].
+pub fn write_gpu_text_kernel(mut out: impl Write, k: &Kernel) -> std::io::Result<()> {
+    // Kernel names are one line; a `#` would start a comment.
+    let name = k.name.replace(['\n', '\r', '#'], " ");
+    let name = if name.trim().is_empty() {
+        DEFAULT_KERNEL_NAME.to_string()
+    } else {
+        name
+    };
+    writeln!(out, "kernel {}", name.trim())?;
+    for b in &k.blocks {
+        for mi in &b.mis {
+            write!(
+                out,
+                "{} {} {} {} {}",
+                b.id,
+                mi.pc,
+                mi.pos,
+                mi.gpos,
+                mi.lanes.len()
+            )?;
+            for a in &mi.lanes {
+                write!(out, " 0x{a:x}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@
 //! policy ([`schedule`]), or core clusters with limited load/store units.
 //!
 //! Kernels come from two places: [`openmp::import_trace`] maps OpenMP worksharing loops in an
-//! rdtools trace onto GPU threads (iteration `i` is thread `i`), and [`gpu_text`] reads traces
+//! rdtools trace onto GPU threads (iteration `i` is thread `i`; [`openmp::for_each_launch`]
+//! streams them, one launch in memory at a time), and [`gpu_text`] reads traces
 //! of real GPU kernels in a documented text format (`docs/simt-trace-format.md`).
 //!
 //! Architecture invariant: analyses return data and never format output; this crate depends on
@@ -33,7 +34,7 @@ pub mod schedule;
 pub use error::{Result, SimtError};
 pub use grid::{BlockStream, Kernel};
 pub use mi::{reuse_degree, AddressArray, Granularity, MemInstr};
-pub use openmp::{import_trace, MiScope, SimtConfig};
+pub use openmp::{for_each_launch, import_trace, MiScope, SimtConfig};
 pub use reuse::{analyze_stream, DsHistogram, ReuseDegreeAnalyzer};
 pub use scenario::{run_scenario, run_scenario_with, Scenario, ScenarioConfig, ScenarioResult};
 pub use schedule::{BlockScheduler, RoundRobin, Schedule, SchedulePolicy, Sequential};

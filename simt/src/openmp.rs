@@ -38,7 +38,7 @@ use crate::error::{Result, SimtError};
 use crate::grid::{BlockStream, Kernel};
 use crate::mi::{Granularity, MemInstr};
 use rdtrace::event::{Event, EventVisitor};
-use rdtrace::meta::{VarClass, WorkshareKind};
+use rdtrace::meta::{ProgramMeta, VarClass, WorkshareKind};
 use rdtrace::Trace;
 use rustc_hash::FxHashMap as FastMap;
 use serde::{Deserialize, Serialize};
@@ -136,6 +136,11 @@ struct LaunchAccum {
     last: Option<i64>,
     omp_threads: u32,
     unattributed: u64,
+    /// Team size of the first thread that started the launch (every thread of a team meets
+    /// each worksharing construct).
+    team: u32,
+    /// Threads that finished their part.
+    done: u32,
 }
 
 /// The worksharing loop a thread is in.
@@ -150,27 +155,55 @@ struct Active {
     nested: u32,
 }
 
-struct Collector<'a> {
+/// What all threads share while collecting launches.
+struct Shared<'a> {
     headers: &'a [Option<u32>],
     kinds: &'a [WorkshareKind],
     counted: &'a [bool],
-    launches_seen: FastMap<u32, u32>,
-    active: Option<Active>,
-    accum: &'a mut FastMap<(u32, u32), LaunchAccum>,
-    order: &'a mut Vec<(u32, u32)>,
-    chunked: &'a mut Vec<u32>,
+    accum: FastMap<(u32, u32), LaunchAccum>,
+    /// Launches in the order they were first met, not yet handed over.
+    order: std::collections::VecDeque<(u32, u32)>,
+    chunked: Vec<u32>,
+    /// A thread finished its part of a launch since the last look.
+    finished_some: bool,
 }
 
-impl Collector<'_> {
+/// One thread's state while collecting launches.
+#[derive(Default)]
+struct ThreadState {
+    launches_seen: FastMap<u32, u32>,
+    active: Option<Active>,
+    /// Team sizes of the regions the thread is in, innermost last.
+    teams: Vec<u32>,
+}
+
+struct Collector<'s, 'a> {
+    shared: &'s mut Shared<'a>,
+    thread: &'s mut ThreadState,
+}
+
+impl Collector<'_, '_> {
     fn note_bounds(&mut self, key: (u32, u32), lower: i64) {
-        let a = self.accum.get_mut(&key).expect("launch exists");
+        let a = self.shared.accum.get_mut(&key).expect("launch exists");
         a.first = Some(a.first.map_or(lower, |f| f.min(lower)));
+    }
+
+    /// The thread's part of the active launch ended.
+    fn end_active(&mut self) {
+        if let Some(act) = self.thread.active.take() {
+            if let Some(a) = self.shared.accum.get_mut(&act.key) {
+                a.done += 1;
+                self.shared.finished_some = true;
+            }
+        }
     }
 }
 
-impl EventVisitor for Collector<'_> {
+impl EventVisitor for Collector<'_, '_> {
     fn block(&mut self, bb: u32) {
-        let Some(act) = &mut self.active else { return };
+        let Some(act) = &mut self.thread.active else {
+            return;
+        };
         if act.nested > 0 || act.header != Some(bb) {
             return;
         }
@@ -179,7 +212,7 @@ impl EventVisitor for Collector<'_> {
             act.current = Some(act.next);
             act.next += 1;
             let (key, it) = (act.key, act.next - 1);
-            let a = self.accum.get_mut(&key).expect("launch exists");
+            let a = self.shared.accum.get_mut(&key).expect("launch exists");
             a.last = Some(a.last.map_or(it, |l| l.max(it)));
         } else {
             act.current = None;
@@ -187,11 +220,20 @@ impl EventVisitor for Collector<'_> {
     }
 
     fn access(&mut self, mi: u32, addr: u64, _len: u64) {
-        let Some(act) = &self.active else { return };
-        if act.header.is_none() || !self.counted.get(mi as usize).copied().unwrap_or(false) {
+        let Some(act) = &self.thread.active else {
+            return;
+        };
+        if act.header.is_none()
+            || !self
+                .shared
+                .counted
+                .get(mi as usize)
+                .copied()
+                .unwrap_or(false)
+        {
             return;
         }
-        let a = self.accum.get_mut(&act.key).expect("launch exists");
+        let a = self.shared.accum.get_mut(&act.key).expect("launch exists");
         match act.current {
             Some(it) => a.accesses.push((it, mi, addr)),
             None => a.unattributed += 1,
@@ -200,6 +242,7 @@ impl EventVisitor for Collector<'_> {
 
     fn other(&mut self, event: Event) {
         match event {
+            Event::RegionEnter { team_size, .. } => self.thread.teams.push(team_size.max(1)),
             Event::WorkshareInit {
                 ws,
                 schedule,
@@ -207,25 +250,30 @@ impl EventVisitor for Collector<'_> {
                 upper,
                 ..
             } => {
-                if let Some(act) = &mut self.active {
+                if let Some(act) = &mut self.thread.active {
                     act.nested += 1;
                     return;
                 }
-                let n = self.launches_seen.entry(ws).or_insert(0);
+                let n = self.thread.launches_seen.entry(ws).or_insert(0);
                 let key = (ws, *n);
                 *n += 1;
-                let accum = self.accum.entry(key).or_insert_with(|| {
-                    self.order.push(key);
-                    LaunchAccum::default()
+                let team = self.thread.teams.last().copied().unwrap_or(1);
+                let shared = &mut *self.shared;
+                let accum = shared.accum.entry(key).or_insert_with(|| {
+                    shared.order.push_back(key);
+                    LaunchAccum {
+                        team,
+                        ..LaunchAccum::default()
+                    }
                 });
                 accum.omp_threads += 1;
-                let kind = self.kinds.get(ws as usize).copied();
-                let mut header = self.headers.get(ws as usize).copied().flatten();
+                let kind = shared.kinds.get(ws as usize).copied();
+                let mut header = shared.headers.get(ws as usize).copied().flatten();
                 if kind == Some(WorkshareKind::Static)
                     && rdtrace::Schedule(schedule).is_static_chunked()
                 {
-                    if !self.chunked.contains(&ws) {
-                        self.chunked.push(ws);
+                    if !shared.chunked.contains(&ws) {
+                        shared.chunked.push(ws);
                     }
                     header = None;
                 }
@@ -234,7 +282,7 @@ impl EventVisitor for Collector<'_> {
                     // Dispatch loops hand out chunks with WorkshareNext.
                     _ => (0, -1),
                 };
-                self.active = Some(Active {
+                self.thread.active = Some(Active {
                     key,
                     header,
                     next,
@@ -252,7 +300,9 @@ impl EventVisitor for Collector<'_> {
                 lower,
                 upper,
             } => {
-                let Some(act) = &mut self.active else { return };
+                let Some(act) = &mut self.thread.active else {
+                    return;
+                };
                 if act.nested > 0 || act.key.0 != ws || !more {
                     return;
                 }
@@ -265,118 +315,232 @@ impl EventVisitor for Collector<'_> {
                 }
             }
             Event::WorkshareFini { ws } => {
-                let Some(act) = &mut self.active else { return };
+                let Some(act) = &mut self.thread.active else {
+                    return;
+                };
                 if act.nested > 0 {
                     act.nested -= 1;
                 } else if act.key.0 == ws {
-                    self.active = None;
+                    self.end_active();
                 }
             }
-            Event::RegionExit { .. } => self.active = None,
+            Event::RegionExit { .. } => {
+                self.end_active();
+                self.thread.teams.pop();
+            }
             _ => {}
         }
     }
 }
 
-/// Maps every worksharing-loop launch of a trace to a SIMT kernel.
+/// Turns finished launches into kernels, in the order they were first met.
+struct Emitter<'a> {
+    meta: &'a ProgramMeta,
+    config: &'a SimtConfig,
+}
+
+impl Emitter<'_> {
+    fn location(&self, ws: u32) -> String {
+        self.meta
+            .workshares
+            .get(ws as usize)
+            .map_or_else(|| "?".to_string(), |w| self.meta.format_loc(w.loc))
+    }
+
+    /// Hands over the launches at the front of the order whose every thread has finished (all
+    /// of them when `all`); launches of loops that are skipped are dropped.
+    fn drain<E>(
+        &self,
+        shared: &mut Shared<'_>,
+        all: bool,
+        f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        shared.finished_some = false;
+        while let Some(&key) = shared.order.front() {
+            let ready = shared.accum.get(&key).is_some_and(|a| a.done >= a.team);
+            if !all && !ready {
+                break;
+            }
+            shared.order.pop_front();
+            let a = shared.accum.remove(&key).expect("launch recorded");
+            let (ws, launch) = key;
+            if shared.chunked.contains(&ws) || shared.headers[ws as usize].is_none() {
+                continue;
+            }
+            let meta = self.meta;
+            let function = meta
+                .workshares
+                .get(ws as usize)
+                .and_then(|w| meta.functions.get(w.function as usize))
+                .map_or_else(|| "?".to_string(), |f| f.name.clone());
+            let loc = self.location(ws);
+            let first = a.first.unwrap_or(0);
+            let threads = match a.last {
+                Some(last) if last >= first => (last - first + 1) as u64,
+                _ => 0,
+            };
+            let accesses = a.accesses.len() as u64;
+            let kernel = build_kernel(
+                format!("{function} ({loc}) workshare {ws} launch {launch}"),
+                a.accesses,
+                first,
+                threads,
+                self.config,
+            );
+            f(KernelLaunch {
+                workshare: ws,
+                launch,
+                location: loc,
+                function,
+                first_iteration: first,
+                threads,
+                omp_threads: a.omp_threads,
+                accesses,
+                unattributed: a.unattributed,
+                kernel,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The loops that cannot be mapped.
+    fn skipped(&self, shared: &Shared<'_>) -> Vec<SkippedLoop> {
+        let mut out = Vec::new();
+        for ws in 0..self.meta.workshares.len() as u32 {
+            let reason = if shared.chunked.contains(&ws) {
+                Some("schedule(static, chunk): its natural loop is the chunk loop, not the iteration loop")
+            } else if shared.headers[ws as usize].is_none() {
+                Some("the pass found no natural loop for this worksharing construct")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                out.push(SkippedLoop {
+                    workshare: ws,
+                    location: self.location(ws),
+                    reason: reason.into(),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Maps every worksharing-loop launch of a trace to a SIMT kernel, reading each thread's events
+/// whole in turn and holding every launch until the end ([`for_each_launch`] streams).
 pub fn import_trace(trace: &Trace, config: &SimtConfig) -> Result<OpenMpImport> {
+    collect_whole(trace, config)
+}
+
+/// Maps every worksharing-loop launch of a trace to a SIMT kernel and hands each to `f` as soon
+/// as every thread of its team has finished its part, reading the events of all threads merged
+/// in stamp order: memory is the launches in flight (the accesses of one launch, 24 bytes each,
+/// for a program whose worksharing loops end before the next starts) plus one decoded chunk per
+/// thread, not the trace. Launches come in the order they started, which is the order
+/// [`import_trace`] gives when the master thread takes part in every launch. Returns the loops
+/// that could not be mapped; an error of `f` stops the pass and is returned.
+pub fn for_each_launch<E: From<SimtError>>(
+    trace: &Trace,
+    config: &SimtConfig,
+    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+) -> std::result::Result<Vec<SkippedLoop>, E> {
+    check_config(config)?;
+    let tables = Tables::of(&trace.meta, config);
+    let mut shared = tables.shared();
+    let emitter = Emitter {
+        meta: &trace.meta,
+        config,
+    };
+    let mut threads: FastMap<u32, ThreadState> = FastMap::default();
+    for item in trace.merged().map_err(SimtError::from)? {
+        let (t, event) = item.map_err(SimtError::from)?;
+        let thread = threads.entry(t).or_default();
+        event.visit(&mut Collector {
+            shared: &mut shared,
+            thread,
+        });
+        if shared.finished_some {
+            emitter.drain(&mut shared, false, f)?;
+        }
+    }
+    emitter.drain(&mut shared, true, f)?;
+    Ok(emitter.skipped(&shared))
+}
+
+fn check_config(config: &SimtConfig) -> Result<()> {
     if config.block_size == 0 || config.warp_size == 0 {
         return Err(SimtError::InvalidConfig(
             "block and warp sizes must be at least 1 thread".into(),
         ));
     }
-    let meta = &trace.meta;
-    let headers: Vec<Option<u32>> = meta
-        .workshares
-        .iter()
-        .map(|w| {
-            w.loop_id
-                .and_then(|l| meta.loops.get(l as usize))
-                .map(|l| l.header)
-        })
-        .collect();
-    let kinds: Vec<WorkshareKind> = meta.workshares.iter().map(|w| w.kind).collect();
-    let counted: Vec<bool> = meta
-        .mem_instrs
-        .iter()
-        .map(|m| config.include_private || m.class == VarClass::Shared)
-        .collect();
-    let mut accum = FastMap::default();
-    let mut order = Vec::new();
-    let mut chunked = Vec::new();
-    for t in trace.thread_indices() {
-        let mut c = Collector {
-            headers: &headers,
-            kinds: &kinds,
-            counted: &counted,
-            launches_seen: FastMap::default(),
-            active: None,
-            accum: &mut accum,
-            order: &mut order,
-            chunked: &mut chunked,
-        };
-        trace.visit_thread(t, &mut c)?;
+    Ok(())
+}
+
+/// Per-construct and per-instruction tables of the metadata.
+struct Tables {
+    headers: Vec<Option<u32>>,
+    kinds: Vec<WorkshareKind>,
+    counted: Vec<bool>,
+}
+
+impl Tables {
+    fn of(meta: &ProgramMeta, config: &SimtConfig) -> Self {
+        Tables {
+            headers: meta
+                .workshares
+                .iter()
+                .map(|w| {
+                    w.loop_id
+                        .and_then(|l| meta.loops.get(l as usize))
+                        .map(|l| l.header)
+                })
+                .collect(),
+            kinds: meta.workshares.iter().map(|w| w.kind).collect(),
+            counted: meta
+                .mem_instrs
+                .iter()
+                .map(|m| config.include_private || m.class == VarClass::Shared)
+                .collect(),
+        }
     }
-    let location = |ws: u32| {
-        meta.workshares
-            .get(ws as usize)
-            .map_or_else(|| "?".to_string(), |w| meta.format_loc(w.loc))
+
+    fn shared(&self) -> Shared<'_> {
+        Shared {
+            headers: &self.headers,
+            kinds: &self.kinds,
+            counted: &self.counted,
+            accum: FastMap::default(),
+            order: Default::default(),
+            chunked: Vec::new(),
+            finished_some: false,
+        }
+    }
+}
+
+fn collect_whole(trace: &Trace, config: &SimtConfig) -> Result<OpenMpImport> {
+    check_config(config)?;
+    let tables = Tables::of(&trace.meta, config);
+    let mut shared = tables.shared();
+    for t in trace.thread_indices() {
+        let mut thread = ThreadState::default();
+        trace.visit_thread(
+            t,
+            &mut Collector {
+                shared: &mut shared,
+                thread: &mut thread,
+            },
+        )?;
+    }
+    let emitter = Emitter {
+        meta: &trace.meta,
+        config,
     };
     let mut out = OpenMpImport::default();
-    for ws in 0..meta.workshares.len() as u32 {
-        let reason = if chunked.contains(&ws) {
-            Some("schedule(static, chunk): its natural loop is the chunk loop, not the iteration loop")
-        } else if headers[ws as usize].is_none() {
-            Some("the pass found no natural loop for this worksharing construct")
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            out.skipped.push(SkippedLoop {
-                workshare: ws,
-                location: location(ws),
-                reason: reason.into(),
-            });
-        }
-    }
-    for key in order {
-        let (ws, launch) = key;
-        if out.skipped.iter().any(|s| s.workshare == ws) {
-            continue;
-        }
-        let a = accum.remove(&key).expect("launch recorded");
-        let function = meta
-            .workshares
-            .get(ws as usize)
-            .and_then(|w| meta.functions.get(w.function as usize))
-            .map_or_else(|| "?".to_string(), |f| f.name.clone());
-        let loc = location(ws);
-        let first = a.first.unwrap_or(0);
-        let threads = match a.last {
-            Some(last) if last >= first => (last - first + 1) as u64,
-            _ => 0,
-        };
-        let accesses = a.accesses.len() as u64;
-        let kernel = build_kernel(
-            format!("{function} ({loc}) workshare {ws} launch {launch}"),
-            a.accesses,
-            first,
-            threads,
-            config,
-        );
-        out.launches.push(KernelLaunch {
-            workshare: ws,
-            launch,
-            location: loc,
-            function,
-            first_iteration: first,
-            threads,
-            omp_threads: a.omp_threads,
-            accesses,
-            unattributed: a.unattributed,
-            kernel,
-        });
-    }
+    emitter.drain::<SimtError>(&mut shared, true, &mut |l| {
+        out.launches.push(l);
+        Ok(())
+    })?;
+    out.skipped = emitter.skipped(&shared);
     Ok(out)
 }
 

@@ -240,3 +240,44 @@ fn zero_sizes_are_rejected() {
     };
     assert!(import_trace(&trace, &cfg).is_err());
 }
+
+/// The streamed import (all threads merged in stamp order, each launch handed over once its
+/// team has finished it) gives the launches and skipped loops of the whole-trace import, for
+/// every configuration the other tests use.
+#[test]
+fn streamed_launches_equal_the_whole_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = Trace::open(write_trace(dir.path())).unwrap();
+    for cfg in [
+        SimtConfig {
+            block_size: 4,
+            ..Default::default()
+        },
+        SimtConfig {
+            block_size: 4,
+            warp_size: 2,
+            mi_scope: MiScope::Warp,
+            include_private: true,
+            ..Default::default()
+        },
+    ] {
+        let whole = import_trace(&trace, &cfg).unwrap();
+        let mut launches = Vec::new();
+        let skipped =
+            rdsimt::openmp::for_each_launch::<rdsimt::SimtError>(&trace, &cfg, &mut |l| {
+                launches.push(l);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(launches, whole.launches);
+        assert_eq!(skipped, whole.skipped);
+    }
+    let bad = SimtConfig {
+        warp_size: 0,
+        ..Default::default()
+    };
+    assert!(
+        rdsimt::openmp::for_each_launch::<rdsimt::SimtError>(&trace, &bad, &mut |_| Ok(()))
+            .is_err()
+    );
+}

@@ -229,6 +229,46 @@ fn live_predict_equals_predict_of_the_tee_trace() {
 }
 
 #[test]
+fn live_predict_formula_equals_predict_of_the_tee_trace_and_spools_without_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build(
+        dir.path(),
+        "basic/omp_reduction.c",
+        &["-O2", "-fopenmp"],
+        "omp",
+    );
+    // The formula model reads the run twice: with a tee copy it reads that file.
+    let flags = ["--predict", "--cores", "1,2,4", "--model", "formula"];
+    check_same_report(
+        &exe,
+        &[],
+        &flags,
+        "predict",
+        &["--cores", "1,2,4", "--model", "formula"],
+        "sum=495000\n",
+    );
+    // Without one it spools the stream to a temporary file in $TMPDIR and removes it after.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = flags.to_vec();
+    args.push("--json");
+    let out = live(
+        dir.path(),
+        &args,
+        &exe,
+        &[],
+        &[("TMPDIR", tmp.path().to_str().unwrap())],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let (program_out, json) = split_report(&out.stdout);
+    assert_eq!(program_out, "sum=495000\n");
+    let rows = json.as_array().unwrap();
+    let cores: Vec<u64> = rows.iter().map(|r| r["cores"].as_u64().unwrap()).collect();
+    assert_eq!(cores, [1, 2, 4]);
+    assert!(rows.iter().all(|r| r["model"] == "formula"), "{json}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
 fn crashing_program_reports_what_it_traced_and_the_signal() {
     let dir = tempfile::tempdir().unwrap();
     let exe = build(dir.path(), "basic/crash.c", &["-O2"], "crash");

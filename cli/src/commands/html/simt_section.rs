@@ -8,7 +8,7 @@ use crate::plot::{self, Series};
 use anyhow::{Context, Result};
 
 pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Result<String> {
-    use rdsimt::openmp::{import_trace, MiScope, SimtConfig};
+    use rdsimt::openmp::{for_each_launch, MiScope, SimtConfig};
     use rdsimt::{run_scenario, DsHistogram, Granularity, Scenario, ScenarioConfig};
     let sc = Scenario::from_number(scenario).expect("clap checks the range");
     let simt = SimtConfig {
@@ -18,7 +18,6 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
         granularity: Granularity::Element,
         include_private: false,
     };
-    let import = import_trace(trace, &simt).context("mapping loops to GPU threads")?;
     let config = ScenarioConfig {
         scenario: sc,
         ..ScenarioConfig::default()
@@ -40,9 +39,15 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
         sc.number(),
         sc.description()
     ));
-    for l in &import.launches {
+    // Each launch is analysed as it comes and dropped (see `simt`).
+    let mut analysis_failed = false;
+    let mut launches = 0usize;
+    let skipped = for_each_launch(trace, &simt, &mut |l| -> Result<()> {
+        launches += 1;
+        analysis_failed = true;
         let r = run_scenario(&l.kernel, &config)
             .with_context(|| format!("analysing {}", l.kernel.name))?;
+        analysis_failed = false;
         t.row([
             l.kernel.name.clone(),
             l.location.clone(),
@@ -54,7 +59,15 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
             r.total.peak().map_or("-".into(), |p| p.1.to_string()),
         ]);
         total.merge(&r.total);
-    }
+        Ok(())
+    })
+    .map_err(|e| {
+        if analysis_failed {
+            e
+        } else {
+            e.context("mapping loops to GPU threads")
+        }
+    })?;
     let last = total.max_reuse_rd().unwrap_or(1).max(1);
     let width = last.div_ceil(MAX_SIMT_POINTS);
     let mut full = Vec::new();
@@ -102,7 +115,7 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
         "Worksharing-loop iterations become GPU threads; DS (data reuse degree) summed over MI \
          pairs at each RD (MIs apart). Terms are defined at the end of the page.",
     );
-    for sk in &import.skipped {
+    for sk in &skipped {
         s.push_str(&format!(
             "<p class=\"warn\">loop {} at {} skipped: {}</p>",
             sk.workshare,
@@ -110,7 +123,7 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
             html::esc(&sk.reason)
         ));
     }
-    if import.launches.is_empty() {
+    if launches == 0 {
         s.push_str(&html::note(
             "The trace holds no worksharing loop to analyse.",
         ));

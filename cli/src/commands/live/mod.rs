@@ -17,7 +17,7 @@ pub use args::*;
 use super::histogram::{
     emit_report, engine_config, granularity, BlockFeeder, EngineChoice, HistogramReport,
 };
-use super::sasmm::{check_predict_flags, emit_predictions};
+use super::sasmm::{check_predict_flags, emit_predictions, exact_config_for, ModelArg, SeqSource};
 use anyhow::{bail, Context, Result};
 use os::{peak_rss_kib, pipe, signal_name};
 use rdengines::{make_engine, Histogram, SampleStats};
@@ -37,7 +37,20 @@ enum Analysed {
         per_thread: Vec<(u32, Histogram)>,
         sampling: Option<SampleStats>,
     },
-    Predict(Box<SequentialTrace>),
+    /// The exact model's predictions, made while the stream was read.
+    PredictExact(Vec<rdsasmm::ExactPrediction>),
+    /// The formula model reads the run twice: the stream was spooled to this trace file (the
+    /// tee copy, or a temporary file removed with the guard).
+    PredictSpooled(PathBuf, Option<TempFile>),
+}
+
+/// A file removed when dropped.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// Runs `live`: never returns on success (exits with the program's status).
@@ -127,17 +140,13 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             };
             emit_report(&r, &all, &per_thread)?;
         }
-        Analysed::Predict(seq) => {
-            let source = format!("live run of {}", a.command[0].to_string_lossy());
-            emit_predictions(
-                &source,
-                &super::sasmm::SeqSource::Memory(&seq),
-                &a.model,
-                &a.caches,
-                &a.cores,
-                a.mrc,
-                a.out.format(),
-            )?;
+        Analysed::PredictExact(preds) => {
+            print_predictions(a, &SeqSource::Exact(preds))?;
+        }
+        Analysed::PredictSpooled(path, temp) => {
+            let trace = rdtrace::Trace::open(&path)?;
+            print_predictions(a, &SeqSource::File(&trace))?;
+            drop(temp);
         }
     }
     let _ = std::io::stdout().flush();
@@ -155,14 +164,45 @@ pub fn run(a: &LiveArgs) -> Result<()> {
     std::process::exit(code);
 }
 
+fn print_predictions(a: &LiveArgs, source: &SeqSource<'_>) -> Result<()> {
+    let title = format!("live run of {}", a.command[0].to_string_lossy());
+    emit_predictions(
+        &title,
+        source,
+        &a.model,
+        &a.caches,
+        &a.cores,
+        a.mrc,
+        a.out.format(),
+    )
+}
+
 /// Reads the stream to its end and runs the chosen analysis.
 fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Result<Analysed> {
-    let tee_writer: Option<Box<dyn Write>> = match tee {
-        Some(p) => Some(Box::new(std::io::BufWriter::with_capacity(
+    // The formula model reads the run twice: without a tee copy, the stream is spooled to a
+    // temporary trace file (compressed chunks, as a tee copy), never held in memory.
+    let mut spool = None;
+    if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
+        let path =
+            std::env::temp_dir().join(format!("rda-report-live-{}.rdtrace", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .with_context(|| format!("creating the spool file {}", path.display()))?;
+        spool = Some((TempFile(path), file));
+    }
+    let tee_writer: Option<Box<dyn Write>> = match (tee, &spool) {
+        (Some(p), _) => Some(Box::new(std::io::BufWriter::with_capacity(
             1 << 20,
             std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
         ))),
-        None => None,
+        (None, Some((_, file))) => Some(Box::new(std::io::BufWriter::with_capacity(
+            1 << 20,
+            file.try_clone()
+                .context("opening the spool file for writing")?,
+        ))),
+        (None, None) => None,
     };
     let mut live = match LiveTrace::new(input, "<pipe>", tee_writer) {
         Ok(l) => l,
@@ -172,7 +212,10 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
         Err(e) => return Err(e.into()),
     };
     let result = if a.predict {
-        analyse_predict(&mut live).map(|s| Analysed::Predict(Box::new(s)))
+        let spooled = spool
+            .map(|(temp, _)| (temp.0.clone(), Some(temp)))
+            .or_else(|| tee.map(|p| (p.to_path_buf(), None)));
+        analyse_predict(a, &mut live, spooled)
     } else {
         analyse_histogram(a, &mut live)
     };
@@ -289,7 +332,14 @@ impl Iterator for ThreadEvents<'_, '_> {
     }
 }
 
-fn analyse_predict(live: &mut LiveTrace<'_>) -> Result<SequentialTrace> {
+/// `--predict`: the exact model runs on the stream as it arrives (one [`rdsasmm::ExactRun`]
+/// per core count, fed the sequential trace's fragments); the formula model reads the spooled
+/// copy afterwards (`spooled`: its path, and the guard of a temporary one).
+fn analyse_predict(
+    a: &LiveArgs,
+    live: &mut LiveTrace<'_>,
+    spooled: Option<(PathBuf, Option<TempFile>)>,
+) -> Result<Analysed> {
     // Module chunks come before any events chunk, so the metadata is complete once the first
     // events chunk is here.
     let mut first = Vec::new();
@@ -304,7 +354,33 @@ fn analyse_predict(live: &mut LiveTrace<'_>) -> Result<SequentialTrace> {
         threads: BTreeSet::from([t]),
         error: None,
     };
-    let seq = SequentialTrace::from_events(&meta, &mut events);
+    let (accesses, result) = match (a.model.model, spooled) {
+        (ModelArg::Formula, Some((path, temp))) => {
+            let n = (&mut events)
+                .filter(|e| matches!(e, Event::Access { .. }))
+                .count() as u64;
+            (n, Ok(Analysed::PredictSpooled(path, temp)))
+        }
+        _ => {
+            let cfg = exact_config_for(&a.model, &a.caches, a.mrc)?;
+            let mut runs = a
+                .cores
+                .iter()
+                .map(|&m| rdsasmm::ExactRun::new(&cfg, m as usize))
+                .collect::<rdsasmm::Result<Vec<_>>>()?;
+            let n = SequentialTrace::stream_events(
+                &meta,
+                &mut events,
+                rdsasmm::seq::STREAM_FLUSH_ACCESSES,
+                &mut |fragment| runs.iter_mut().for_each(|r| r.feed(fragment)),
+            );
+            let preds = runs.into_iter().map(rdsasmm::ExactRun::finish).collect();
+            match n {
+                Ok(n) => (n, Ok(Analysed::PredictExact(preds))),
+                Err(e) => (0, Err(e)),
+            }
+        }
+    };
     if let Some(e) = events.error {
         return Err(e.into());
     }
@@ -314,9 +390,9 @@ fn analyse_predict(live: &mut LiveTrace<'_>) -> Result<SequentialTrace> {
             events.threads.len()
         );
     }
-    let seq = seq?;
-    if seq.accesses.is_empty() {
+    let result = result?;
+    if accesses == 0 {
         bail!("the run has no memory accesses to model");
     }
-    Ok(seq)
+    Ok(result)
 }

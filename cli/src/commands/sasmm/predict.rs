@@ -4,57 +4,32 @@ use super::args::{ModelArg, ModelArgs, MultiCacheArgs, PredictArgs};
 use super::json::{MrcRow, PredictRow, PredictWithMrc};
 use crate::exit::usage;
 use crate::output::{emit, Table};
-use crate::tracefile::OpenArgs;
-use anyhow::{Context, Result};
+use anyhow::{bail, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::exact::default_mrc_sizes;
-use rdsasmm::{
-    predict_exact_many, predict_many, ExactConfig, ExactPrediction, Prediction, SasmmConfig,
-    SequentialTrace,
-};
+use rdsasmm::{predict_many_trace, ExactConfig, ExactPrediction, Prediction};
 
 pub(super) fn pct(x: f64) -> String {
     format!("{:.2}", 100.0 * x)
 }
 
-pub(super) fn open_seq(path: &std::path::Path, open: &OpenArgs) -> Result<SequentialTrace> {
-    let trace = crate::tracefile::open(path, open)?;
-    // The model's errors already name the file.
-    Ok(SequentialTrace::from_trace(&trace)?)
-}
-
 /// Where `predict` reads the sequential run from.
 pub enum SeqSource<'a> {
-    /// Already decoded (`live --predict`).
-    Memory(&'a SequentialTrace),
-    /// An open trace file: the exact model streams it (one pass per core count, memory bounded
-    /// by the largest parallel section); the formula model decodes it whole.
+    /// An open trace file: both models stream it (the exact model one pass per core count,
+    /// memory bounded by the caches and the largest parallel section; the formula model one
+    /// pass for the block counts and one per core count, memory bounded by the footprint and
+    /// the sample).
     File(&'a rdtrace::Trace),
+    /// The exact model's predictions, already computed in one pass over a stream (`live
+    /// --predict`) with [`exact_config_for`]'s configuration.
+    Exact(Vec<ExactPrediction>),
 }
 
-fn check_cores(cores: &[usize]) -> Result<()> {
+pub(super) fn check_cores(cores: &[usize]) -> Result<()> {
     if cores.is_empty() || cores.contains(&0) {
         return Err(usage("--cores needs core counts of at least 1"));
     }
     Ok(())
-}
-
-pub(super) fn predict_all(
-    seq: &SequentialTrace,
-    cfg: &SasmmConfig,
-    cores: &[usize],
-) -> Result<Vec<Prediction>> {
-    check_cores(cores)?;
-    predict_many(seq, cfg, cores).context("predicting")
-}
-
-pub(super) fn exact_all(
-    seq: &SequentialTrace,
-    cfg: &ExactConfig,
-    cores: &[usize],
-) -> Result<Vec<ExactPrediction>> {
-    check_cores(cores)?;
-    predict_exact_many(seq, cfg, cores).context("predicting (exact model)")
 }
 
 fn exact_source(
@@ -62,15 +37,28 @@ fn exact_source(
     cfg: &ExactConfig,
     cores: &[usize],
 ) -> Result<Vec<ExactPrediction>> {
+    check_cores(cores)?;
     match source {
-        SeqSource::Memory(seq) => exact_all(seq, cfg, cores),
-        SeqSource::File(trace) => {
-            check_cores(cores)?;
-            // The flags were checked before; what remains are the trace's own errors (not
-            // sequential, no accesses), which name the file, as when it is decoded whole.
-            Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?)
-        }
+        SeqSource::Exact(preds) => Ok(preds.clone()),
+        // The flags were checked before; what remains are the trace's own errors (not
+        // sequential, no accesses), which name the file.
+        SeqSource::File(trace) => Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?),
     }
+}
+
+/// The exact model's configuration `predict` uses for these flags (with the miss-ratio curve's
+/// sizes when `with_mrc`).
+pub fn exact_config_for(
+    model: &ModelArgs,
+    caches: &MultiCacheArgs,
+    with_mrc: bool,
+) -> Result<ExactConfig> {
+    check_predict_flags(model, caches)?;
+    let mut cfg = model.exact_config(&caches.l1, &caches.l2)?;
+    if with_mrc {
+        cfg.mrc = default_mrc_sizes(&caches.l2);
+    }
+    Ok(cfg)
 }
 
 /// The formula's miss-ratio curve: eq. 7 over the exact profiles of the mimicked traces (PRD
@@ -154,8 +142,7 @@ pub fn emit_predictions(
     let mut mrc: Vec<MrcRow> = Vec::new();
     match model.model {
         ModelArg::Exact => {
-            let mut cfg = model.exact_config(l1s, l2s)?;
-            cfg.mrc = sizes;
+            let cfg = exact_config_for(model, caches, with_mrc)?;
             let preds = exact_source(seq, &cfg, &cores)?;
             for p in &preds {
                 rows.extend((0..p.hierarchies.len()).map(|k| PredictRow::exact(p, k)));
@@ -171,29 +158,24 @@ pub fn emit_predictions(
             }
         }
         ModelArg::Formula => {
-            // The formula samples windows across the whole run: it decodes the trace whole.
-            let decoded;
-            let seq = match seq {
-                SeqSource::Memory(seq) => *seq,
-                SeqSource::File(trace) => {
-                    decoded = SequentialTrace::from_trace(trace)?;
-                    &decoded
-                }
+            let SeqSource::File(trace) = seq else {
+                bail!("the formula model reads the sequential trace twice and needs it as a file");
             };
-            let mut by_pair = Vec::new();
+            check_cores(&cores)?;
+            let mut configs = Vec::new();
             for l1 in l1s {
                 for l2 in l2s {
-                    let cfg = model.config(*l1, *l2)?;
-                    by_pair.push((cfg, predict_all(seq, &cfg, &cores)?));
+                    configs.push(model.config(*l1, *l2)?);
                 }
             }
+            let by_pair = predict_many_trace(trace, &configs, &cores)?;
             // Core-count-major like the exact model's rows.
             for (m, _) in cores.iter().enumerate() {
-                for (cfg, preds) in &by_pair {
+                for (cfg, preds) in configs.iter().zip(&by_pair) {
                     rows.push(PredictRow::formula(&preds[m], cfg));
                 }
                 if with_mrc {
-                    mrc.extend(formula_mrc(&by_pair[0].1[m], &l1s[0], &l2s[0], &sizes)?);
+                    mrc.extend(formula_mrc(&by_pair[0][m], &l1s[0], &l2s[0], &sizes)?);
                 }
             }
         }

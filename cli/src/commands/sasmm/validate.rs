@@ -3,9 +3,10 @@
 use super::args::{ModelArg, ValidateArgs};
 use super::json::{ErrorDecomposition, Errors, MeasuredRow, PredictRow, ValidateJson, ValidateRow};
 use super::measure_run::measure_file;
-use super::predict::{exact_all, open_seq, pct, predict_all};
+use super::predict::{check_cores, pct};
 use crate::output::{emit, Table};
 use anyhow::Result;
+use rdsasmm::predict_many_trace;
 use rdsasmm::HitRates;
 
 /// Picks one rate.
@@ -34,10 +35,14 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let ecfg = a.model.exact_config(&[l1], &[l2])?;
     let mut reals = a.real.clone();
     reals.sort_by_key(|r| r.0);
-    let seq = open_seq(&a.seq, &a.open)?;
+    let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
-    let formula = predict_all(&seq, &cfg, &cores)?;
-    let exact = exact_all(&seq, &ecfg, &cores)?;
+    check_cores(&cores)?;
+    // Both models stream the sequential trace; their errors name the file.
+    let formula = predict_many_trace(&seq, std::slice::from_ref(&cfg), &cores)?
+        .pop()
+        .expect("one configuration");
+    let exact = rdsasmm::predict_exact_many_trace(&seq, &ecfg, &cores)?;
     let mut rows = Vec::new();
     for (((m, path), p), e) in reals.iter().zip(&formula).zip(&exact) {
         let meas = measure_file(path, &a.open, cfg.l1, cfg.l2)?;

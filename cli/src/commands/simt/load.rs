@@ -1,9 +1,9 @@
 //! The kernels `simt` analyses: a SIMT trace, or the worksharing loops of an OpenMP trace.
 
 use super::args::{SimtArgs, SimtInput};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rdsimt::gpu_text::read_gpu_text_file;
-use rdsimt::openmp::{import_trace, SimtConfig, SkippedLoop};
+use rdsimt::openmp::{for_each_launch, KernelLaunch, SimtConfig, SkippedLoop};
 use rdsimt::Kernel;
 use serde::Serialize;
 
@@ -27,55 +27,69 @@ pub(super) struct Origin {
     pub(super) unattributed: u64,
 }
 
-/// Reads the kernels the command analyses.
-pub(super) fn load(args: &SimtArgs, simt: &SimtConfig) -> Result<(Vec<Source>, Vec<SkippedLoop>)> {
+impl Source {
+    fn of_launch(l: KernelLaunch) -> Self {
+        Source {
+            origin: Some(Origin {
+                workshare: l.workshare,
+                launch: l.launch,
+                function: l.function,
+                location: l.location,
+                first_iteration: l.first_iteration,
+                threads: l.threads,
+                omp_threads: l.omp_threads,
+                accesses: l.accesses,
+                unattributed: l.unattributed,
+            }),
+            kernel: l.kernel,
+        }
+    }
+}
+
+/// Hands the kernels the command analyses to `each`, one at a time: a GPU text file is read
+/// whole; an rdtools trace is streamed, each worksharing-loop launch handed over once its team
+/// has finished it and dropped after `each` returns. Returns the loops that were skipped.
+pub(super) fn load(
+    args: &SimtArgs,
+    simt: &SimtConfig,
+    each: &mut dyn FnMut(Source) -> Result<()>,
+) -> Result<Vec<SkippedLoop>> {
     match args.input_format {
         SimtInput::GpuText => {
-            let kernels = read_gpu_text_file(&args.trace)?;
-            Ok((
-                kernels
-                    .into_iter()
-                    .map(|k| Source {
-                        kernel: k.with_granularity(args.granularity),
-                        origin: None,
-                    })
-                    .collect(),
-                Vec::new(),
-            ))
+            for k in read_gpu_text_file(&args.trace)? {
+                each(Source {
+                    kernel: k.with_granularity(args.granularity),
+                    origin: None,
+                })?;
+            }
+            Ok(Vec::new())
         }
         SimtInput::Rdtrace => {
             let trace = crate::tracefile::open(&args.trace, &args.open)?;
-            let import = import_trace(&trace, simt).with_context(|| {
-                format!(
-                    "mapping the loops of {} to GPU threads",
-                    args.trace.display()
-                )
+            // Errors of the analysis carry their own context; the trace's get this one.
+            let mut analysis_failed = false;
+            let skipped = for_each_launch(&trace, simt, &mut |l| {
+                let r = each(Source::of_launch(l));
+                analysis_failed = r.is_err();
+                r
+            })
+            .map_err(|e| {
+                if analysis_failed {
+                    e
+                } else {
+                    e.context(format!(
+                        "mapping the loops of {} to GPU threads",
+                        args.trace.display()
+                    ))
+                }
             })?;
-            for s in &import.skipped {
+            for s in &skipped {
                 eprintln!(
                     "rda-report: warning: worksharing loop {} at {} skipped: {}",
                     s.workshare, s.location, s.reason
                 );
             }
-            let sources = import
-                .launches
-                .into_iter()
-                .map(|l| Source {
-                    origin: Some(Origin {
-                        workshare: l.workshare,
-                        launch: l.launch,
-                        function: l.function,
-                        location: l.location,
-                        first_iteration: l.first_iteration,
-                        threads: l.threads,
-                        omp_threads: l.omp_threads,
-                        accesses: l.accesses,
-                        unattributed: l.unattributed,
-                    }),
-                    kernel: l.kernel,
-                })
-                .collect();
-            Ok((sources, import.skipped))
+            Ok(skipped)
         }
     }
 }

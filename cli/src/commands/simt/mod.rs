@@ -14,12 +14,10 @@ use crate::output::emit;
 use anyhow::{Context, Result};
 use args::check_usage;
 use json::{label, ConfigJson, HistogramJson, KernelJson, Output, StreamJson};
-use load::load;
-use rdsimt::gpu_text::write_gpu_text;
+use load::{load, Source};
+use rdsimt::gpu_text::{write_gpu_text_header, write_gpu_text_kernel};
 use rdsimt::openmp::{MiScope, SimtConfig};
-use rdsimt::{
-    run_scenario, DsHistogram, Kernel, Scenario, ScenarioConfig, ScenarioResult, SchedulePolicy,
-};
+use rdsimt::{run_scenario, DsHistogram, Scenario, ScenarioConfig, SchedulePolicy};
 use render::{plots, tables};
 
 /// Runs `simt`.
@@ -48,46 +46,73 @@ pub fn run(args: &SimtArgs) -> Result<()> {
             PolicyArg::RoundRobin => SchedulePolicy::RoundRobin,
         },
     };
-    let (mut sources, skipped) = load(args, &simt)?;
-    let indices: Vec<usize> = match args.kernel {
-        // Not a usage error: the command line is fine, this input has fewer kernels.
-        Some(n) if n >= sources.len() => anyhow::bail!(
-            "--kernel {n}: {} has {} kernel(s), numbered from 0",
-            args.trace.display(),
-            sources.len()
-        ),
-        Some(n) => {
-            sources = vec![sources.swap_remove(n)];
-            vec![n]
+    let mut export = match &args.export_gpu_text {
+        Some(path) => {
+            let f = std::fs::File::create(path)
+                .with_context(|| format!("creating {}", path.display()))?;
+            let mut w = std::io::BufWriter::new(f);
+            write_gpu_text_header(&mut w).with_context(|| format!("writing {}", path.display()))?;
+            Some((path, w))
         }
-        None => (0..sources.len()).collect(),
+        None => None,
     };
-    if sources.is_empty() {
+    // Kernels are analysed as they come; only their results are kept.
+    let mut kernels: Vec<KernelJson> = Vec::new();
+    let mut total = DsHistogram::new(config.max_rd);
+    let mut count = 0usize;
+    let bar = crate::progress::bar(0, "kernels", args.out.quiet);
+    let skipped = load(args, &simt, &mut |s: Source| {
+        let index = count;
+        count += 1;
+        if args.kernel.is_some_and(|n| n != index) {
+            return Ok(());
+        }
+        if let Some((path, w)) = export.as_mut() {
+            write_gpu_text_kernel(w, &s.kernel)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        let r = run_scenario(&s.kernel, &config)
+            .with_context(|| format!("analysing {}", s.kernel.name))?;
+        total.merge(&r.total);
+        kernels.push(KernelJson {
+            index,
+            name: s.kernel.name.clone(),
+            origin: s.origin,
+            blocks: s.kernel.blocks.len(),
+            mis: s.kernel.mis(),
+            lanes: s.kernel.lanes(),
+            aggregate_blocks: r.aggregate_blocks,
+            scheduler: r.scheduler.clone(),
+            streams: r
+                .streams
+                .iter()
+                .map(|st| StreamJson {
+                    label: label(st.label),
+                    blocks: st.blocks,
+                    histogram: HistogramJson::new(&st.histogram),
+                })
+                .collect(),
+            total: HistogramJson::new(&r.total),
+        });
+        bar.inc(1);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    if let Some((path, mut w)) = export {
+        std::io::Write::flush(&mut w).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(n) = args.kernel.filter(|&n| n >= count) {
+        // Not a usage error: the command line is fine, this input has fewer kernels.
+        anyhow::bail!(
+            "--kernel {n}: {} has {count} kernel(s), numbered from 0",
+            args.trace.display(),
+        );
+    }
+    if count == 0 {
         eprintln!(
             "rda-report: warning: {} holds no kernel to analyse (no worksharing loop ran)",
             args.trace.display()
         );
-    }
-    if let Some(path) = &args.export_gpu_text {
-        let kernels: Vec<Kernel> = sources.iter().map(|s| s.kernel.clone()).collect();
-        let f =
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-        write_gpu_text(std::io::BufWriter::new(f), &kernels)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    let mut results: Vec<ScenarioResult> = Vec::new();
-    let bar = crate::progress::bar(sources.len() as u64, "kernels", args.out.quiet);
-    for s in &sources {
-        results.push(
-            run_scenario(&s.kernel, &config)
-                .with_context(|| format!("analysing {}", s.kernel.name))?,
-        );
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let mut total = DsHistogram::new(config.max_rd);
-    for r in &results {
-        total.merge(&r.total);
     }
     let clustered = matches!(
         scenario,
@@ -116,31 +141,7 @@ pub fn run(args: &SimtArgs) -> Result<()> {
             },
             max_rd: config.max_rd,
         },
-        kernels: sources
-            .iter()
-            .zip(&results)
-            .zip(&indices)
-            .map(|((s, r), &index)| KernelJson {
-                index,
-                name: s.kernel.name.clone(),
-                origin: s.origin.clone(),
-                blocks: s.kernel.blocks.len(),
-                mis: s.kernel.mis(),
-                lanes: s.kernel.lanes(),
-                aggregate_blocks: r.aggregate_blocks,
-                scheduler: r.scheduler.clone(),
-                streams: r
-                    .streams
-                    .iter()
-                    .map(|st| StreamJson {
-                        label: label(st.label),
-                        blocks: st.blocks,
-                        histogram: HistogramJson::new(&st.histogram),
-                    })
-                    .collect(),
-                total: HistogramJson::new(&r.total),
-            })
-            .collect(),
+        kernels,
         skipped,
         total: HistogramJson::new(&total),
     };
