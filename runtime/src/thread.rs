@@ -80,6 +80,9 @@ pub struct ThreadState {
     bufs: Box<[Box<[RawEvent]>]>,
     /// Index of the buffer being filled (changed by a flusher under `busy`).
     cur_buf: AtomicUsize,
+    /// `threshold` records into the buffer being filled: hooks flush when the cursor passes it
+    /// (one compare on the hot path). Changed with `cur_buf`.
+    limit: AtomicPtr<RawEvent>,
     /// Bit `i` set: `bufs[i]` is free (neither being filled nor in flight to the writer). The
     /// flusher clears bits under `busy`, the writer sets them after encoding.
     free: AtomicU32,
@@ -224,6 +227,7 @@ impl ThreadState {
                 .map(|_| zeroed_records(cfg.buffer_events + 2 * slack))
                 .collect(),
             cur_buf: AtomicUsize::new(0),
+            limit: AtomicPtr::new(std::ptr::null_mut()),
             // Buffer 0 is being filled.
             free: AtomicU32::new(((1u32 << count) - 1) & !1),
             pending: AtomicU32::new(0),
@@ -364,7 +368,7 @@ impl ThreadState {
             if free != 0 {
                 let next = free.trailing_zeros() as usize;
                 self.free.fetch_and(!(1 << next), Ordering::AcqRel);
-                self.cur_buf.store(next, Ordering::Release);
+                self.use_buffer(next);
                 return;
             }
             // Back-pressure: the writer is behind. (Taken over: the job above is the handler's
@@ -376,6 +380,21 @@ impl ThreadState {
                 writer::wait_for_the_end();
             }
         }
+    }
+
+    /// Makes `bufs[i]` the buffer being filled (the cursor is reset by the caller).
+    fn use_buffer(&self, i: usize) {
+        self.cur_buf.store(i, Ordering::Release);
+        // Safety: `threshold` < the buffer's length.
+        let limit = unsafe { self.bufs[i].as_ptr().add(self.threshold) };
+        self.limit.store(limit as *mut RawEvent, Ordering::Release);
+    }
+
+    /// Whether `records` more records would take the cursor `cur` past the limit.
+    #[inline(always)]
+    fn past_limit(&self, cur: *mut RawEvent, records: usize) -> bool {
+        (cur as usize).wrapping_add(records * std::mem::size_of::<RawEvent>())
+            > self.limit.load(Ordering::Relaxed) as usize
     }
 
     /// Waits until the writer has finished every job of this state (thread exit, parking).
@@ -518,13 +537,14 @@ impl ThreadState {
 
     #[inline(always)]
     fn push_slice(&self, records: &[RawEvent]) {
-        if self.len() + records.len() > self.threshold {
-            self.flush(false, false);
-        }
         let Some(cursor) = self.cursor_var() else {
             return;
         };
-        let cur = cursor.load(Ordering::Relaxed);
+        let mut cur = cursor.load(Ordering::Relaxed);
+        if self.past_limit(cur, records.len()) {
+            self.flush(false, false);
+            cur = cursor.load(Ordering::Relaxed);
+        }
         // Safety: len + records.len() <= threshold, and the buffer has INLINE_SLACK_RECORDS
         // more; only the owner writes records, and a concurrent exit flusher reads only up to
         // the cursor, which moves after the records are written.
@@ -548,8 +568,10 @@ impl ThreadState {
     /// Flushes when the buffer is past its threshold (the slack is for inline records).
     #[inline(always)]
     fn check(&self) {
-        if self.len() > self.threshold {
-            self.flush(false, false);
+        if let Some(cursor) = self.cursor_var() {
+            if self.past_limit(cursor.load(Ordering::Relaxed), 0) {
+                self.flush(false, false);
+            }
         }
     }
 }
@@ -618,6 +640,7 @@ fn register_current_thread() -> *const ThreadState {
     // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
     let tls = unsafe { __rdt_cursor_address() };
     s.cursor.store(tls, Ordering::Release);
+    s.use_buffer(s.cur_buf.load(Ordering::Relaxed));
     s.reset_cursor();
     s.countdown.set(1);
     s.park_word.store(0, Ordering::SeqCst);
