@@ -7,8 +7,9 @@
 //!   variant of the format (`rdtrace::version::STREAM`, with floor chunks).
 //! - `RDTRACE_CHUNK_EVENTS=n`: events per chunk (default 65536; a crash loses at most one
 //!   chunk per thread when the signal flush cannot run).
-//! - `RDTRACE_BUFFER_EVENTS=n`: raw records buffered before they are encoded into the current
-//!   chunk (default 4096: small enough to stay in cache).
+//! - `RDTRACE_BUFFER_EVENTS=n`: raw records per buffer a thread hands to the writer (or
+//!   encodes into the current chunk itself without one); default 16384 (256 KiB: a few
+//!   hand-offs per chunk, and still cache-sized for the encoder).
 //! - `RDTRACE_ZSTD_LEVEL=n`: zstd level for chunks, 0 to store them raw (default 1).
 //! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries (default 16).
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
@@ -96,7 +97,7 @@ pub fn get() -> &'static Config {
             chunk_events: env_num("RDTRACE_CHUNK_EVENTS", 65536usize, |&n| {
                 (16..=(8 << 20)).contains(&n)
             }),
-            buffer_events: env_num("RDTRACE_BUFFER_EVENTS", 4096usize, |&n| {
+            buffer_events: env_num("RDTRACE_BUFFER_EVENTS", 16384usize, |&n| {
                 (16..=(1 << 20)).contains(&n)
             }),
             zstd_level: env_num("RDTRACE_ZSTD_LEVEL", 1i32, |&n| (0..=19).contains(&n)),

@@ -3,9 +3,11 @@
 //! It defines the hooks of [`rdtrace::abi`]: module constructors register their metadata, the
 //! instrumented code reports blocks, accesses, branches and OpenMP events, and the runtime
 //! writes one trace file per run. Records go into a per-thread buffer (no allocation and no
-//! system call per event); a full buffer becomes one compressed, checksummed chunk. Buffers are
-//! flushed at thread exit, at `exit()` from any thread, and (uncompressed, best effort) on fatal
-//! signals; a crash loses at most each thread's unflushed buffer.
+//! system call per event); a full buffer is handed to the background writer thread, which
+//! encodes it into the thread's current chunk and compresses and writes each full chunk. Buffers
+//! are flushed at thread exit, at `exit()` from any thread, and (uncompressed, best effort) on
+//! fatal signals, which also encode and write the buffers still queued for the writer; a crash
+//! loses at most each thread's unflushed buffer.
 //!
 //! Architecture invariant: depends only on `rdtrace` (format) and libc-level crates; nothing
 //! here may panic across the C boundary or allocate on the hot path.

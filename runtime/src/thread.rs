@@ -4,10 +4,18 @@
 //! Hot path: instrumented code appends 16-byte records at the thread-local cursor
 //! `__rdt_cursor` (see `tls.c`) without a call; hooks append through the same cursor. After any
 //! hook returns the buffer has room for `INLINE_SLACK_RECORDS` more records, which is why the
-//! pass calls `__rdt_check` after calls and inside very long blocks. When the raw buffer (a few thousand records, so it
-//! is still in cache) is full, the owning thread appends it to the chunk it is encoding; a
-//! finished chunk's compact payload goes to the background writer, which compresses and writes
-//! it. No allocation once warmed up, no system call on the traced thread.
+//! pass calls `__rdt_check` after calls and inside very long blocks.
+//!
+//! Double-buffered hand-off: each thread owns [`RAW_BUFFERS`] raw buffers. When the one being
+//! filled is full, the owner queues it for the background writer (a [`writer::Job`]) and goes on
+//! in a free one; the writer encodes the buffer into the thread's chunk encoder, gives the
+//! buffer back, and compresses and writes each finished chunk. So encoding and compression
+//! overlap with the program, and the traced thread only swaps a pointer. At most
+//! `RAW_BUFFERS - 1` buffers per thread are in flight: when none is free the owner waits for the
+//! writer (back-pressure). While the writer runs, only the writer (or, after
+//! [`writer::take_over`], a fatal-signal handler) touches a thread's encoder. Without the writer
+//! (`RDTRACE_WRITER=0`) the owner encodes and compresses its one buffer itself. No allocation
+//! once warmed up, no system call per event.
 //!
 //! States are never freed: a thread that exits flushes and returns its state to a free list, and
 //! a later thread reuses it. That way a handler holding a pointer taken from the registry can
@@ -30,41 +38,56 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize
 /// Most threads that can trace at once; events of further threads are dropped (with a warning).
 pub const MAX_THREADS: usize = 4096;
 
+/// Raw buffers per thread with the background writer: one being filled, the others in flight
+/// to the writer or free.
+pub const RAW_BUFFERS: usize = 4;
+
+/// [`writer::Job::buf`] of a job that hands over no records (it only closes the chunk).
+pub const NO_BUFFER: usize = usize::MAX;
+
 /// A chunk is closed at this many payload bytes even if it has fewer events than configured.
 const MAX_CHUNK_BYTES: usize = 4 << 20;
 
-/// Most payload bytes the chunk encoder writes per raw record: an access is an opcode, a 5-byte
-/// instruction delta and a 10-byte address delta; every other event is at most that per record
-/// (a run byte belongs to accesses that wrote nothing themselves). Checked in the tests.
-pub const MAX_ENCODED_RECORD_BYTES: usize = 16;
+/// Records in one raw buffer, with its guard: the most one job or flush encodes.
+fn buffer_records() -> usize {
+    config::get().buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS
+}
 
-/// Capacity of every chunk payload buffer (encoders' and the writer's pool): room for a chunk of
-/// typical density, and always for the worst-case encoding of a whole raw buffer with its guard,
-/// so a signal handler can encode a buffer into a freshly started chunk without growing it.
+/// Capacity of every chunk payload buffer (the encoders' and the writer's spare): a chunk of
+/// typical density (4 bytes per event, at most [`MAX_CHUNK_BYTES`]) plus the room an append of
+/// a whole raw buffer needs ([`rdtrace::codec::append_room`]). Chunks close at
+/// [`close_at_bytes`], so appending a buffer to an open chunk never grows its payload: neither
+/// the writer nor a signal handler allocates for encoding.
 pub fn payload_capacity() -> usize {
-    let cfg = config::get();
-    let records = cfg.buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS;
-    (cfg.chunk_events * 4).max(MAX_ENCODED_RECORD_BYTES * records + 64)
+    let typical = (config::get().chunk_events * 4).min(MAX_CHUNK_BYTES);
+    typical + rdtrace::codec::append_room(buffer_records())
 }
 
-/// Most payload bytes of one chunk: an ordinary flush appends a whole buffer (with its guard)
-/// to a chunk below [`close_at_bytes`] and then closes it.
+/// Most payload bytes of one chunk.
 pub fn max_payload_bytes() -> usize {
-    let records = config::get().buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS;
-    close_at_bytes() + MAX_ENCODED_RECORD_BYTES * records + 2
+    payload_capacity()
 }
 
-/// Payload bytes at which an ordinary flush closes the chunk: below [`payload_capacity`], so
-/// the open chunk's buffer always has room for its final run byte (the signal path closes it
-/// without growing it).
+/// Payload bytes at which a chunk closes: a whole raw buffer still fits behind anything below.
 fn close_at_bytes() -> usize {
-    (payload_capacity() - 1).min(MAX_CHUNK_BYTES)
+    payload_capacity() - rdtrace::codec::append_room(buffer_records())
 }
 
 /// Everything one thread needs to record and flush.
 pub struct ThreadState {
-    /// The raw buffer being filled: `buffer_events` records plus the inline slack.
-    events: Box<[RawEvent]>,
+    /// The raw buffers (one without the writer): `buffer_events` records plus the inline slack
+    /// each. The one being filled is `bufs[cur_buf]`.
+    bufs: Box<[Box<[RawEvent]>]>,
+    /// Index of the buffer being filled (changed by a flusher under `busy`).
+    cur_buf: AtomicUsize,
+    /// `threshold` records into the buffer being filled: hooks flush when the cursor passes it
+    /// (one compare on the hot path). Changed with `cur_buf`.
+    limit: AtomicPtr<RawEvent>,
+    /// Bit `i` set: `bufs[i]` is free (neither being filled nor in flight to the writer). The
+    /// flusher clears bits under `busy`, the writer sets them after encoding.
+    free: AtomicU32,
+    /// Jobs of this state queued for the writer or being processed by it.
+    pending: AtomicU32,
     /// Records after which a hook flushes.
     threshold: usize,
     /// Address of the owning thread's `__rdt_cursor`: the next free record of `events`.
@@ -80,9 +103,9 @@ pub struct ThreadState {
     recorded: AtomicU64,
     /// Blocks until the next stamp (owner only).
     countdown: Cell<u32>,
-    /// Memory instructions the encoder's predictor table covers (under `busy`): the signal
-    /// path must not encode an access beyond it, which would grow the table.
-    table_mem_instrs: Cell<usize>,
+    /// Memory instructions the encoder's predictor table covers (set by whoever encodes): the
+    /// signal path must not encode an access beyond it, which would grow the table.
+    table_mem_instrs: AtomicUsize,
     /// Live streams: nonzero while the owner is parked (see [`park_if_worker`]); packs the
     /// thread index and the number of chunks it had handed over, so a reader of this word
     /// always sees a consistent pair.
@@ -97,8 +120,11 @@ pub struct ThreadState {
     compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (countdown, events, encoder, compressor, table_mem_instrs) are only
-// touched by the owner, or by a flusher while it holds `busy`.
+// Safety: the non-Sync parts (countdown, parked, worker) are only touched by the owner; the
+// encoder and compressor by the owner or a flusher holding `busy` when there is no writer, else
+// by the writer while it processes one of this state's jobs, or by a fatal-signal handler after
+// `writer::take_over` has stopped the writer; the raw buffers' records are written by the owner
+// into `bufs[cur_buf]` only and read by whoever encodes them after a hand-off.
 unsafe impl Sync for ThreadState {}
 
 static REGISTRY: [AtomicPtr<ThreadState>; MAX_THREADS] =
@@ -128,6 +154,20 @@ thread_local! {
     static EXIT_GUARD: ExitGuard = const { ExitGuard };
 }
 
+/// `n` zeroed records, allocated zeroed, so pages a thread never fills are never touched.
+fn zeroed_records(n: usize) -> Box<[RawEvent]> {
+    let layout = std::alloc::Layout::array::<RawEvent>(n).expect("raw buffer size");
+    // Safety: the layout is not empty (n > 0: at least the slack); a record is two integers,
+    // for which all-zero bytes are a valid value; the box takes the allocation with its layout.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut RawEvent;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
 /// Points the calling thread's cursor at the discard buffer (rewinding it).
 fn discard_records() {
     // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
@@ -149,6 +189,10 @@ impl Drop for ExitGuard {
         let s = unsafe { &*s };
         s.flush(false, true);
         if crate::output::is_stream() {
+            // The floor below must come after the thread's last chunk. (Otherwise the thread
+            // does not wait for the writer: its state is reused only once its jobs are done,
+            // see `register_current_thread`.)
+            s.wait_idle();
             // The thread writes no more chunks: tell a live reader not to wait for it.
             s.park_word.store(0, Ordering::SeqCst);
             s.parked.set(false);
@@ -175,10 +219,18 @@ impl ThreadState {
     fn new() -> ThreadState {
         let cfg = config::get();
         let slack = rdtrace::abi::INLINE_SLACK_RECORDS;
+        let count = if writer::running() { RAW_BUFFERS } else { 1 };
         ThreadState {
-            // A guard as large as the slack follows it, so that an overrun (a bug in the
+            // A guard as large as the slack follows each, so that an overrun (a bug in the
             // pass's check placement) is caught by `len` before it reaches other memory.
-            events: vec![RawEvent::default(); cfg.buffer_events + 2 * slack].into_boxed_slice(),
+            bufs: (0..count)
+                .map(|_| zeroed_records(cfg.buffer_events + 2 * slack))
+                .collect(),
+            cur_buf: AtomicUsize::new(0),
+            limit: AtomicPtr::new(std::ptr::null_mut()),
+            // Buffer 0 is being filled.
+            free: AtomicU32::new(((1u32 << count) - 1) & !1),
+            pending: AtomicU32::new(0),
             threshold: cfg.buffer_events,
             cursor: AtomicPtr::new(std::ptr::null_mut()),
             busy: AtomicBool::new(false),
@@ -187,7 +239,7 @@ impl ThreadState {
             seq: AtomicU32::new(0),
             recorded: AtomicU64::new(0),
             countdown: Cell::new(1),
-            table_mem_instrs: Cell::new(crate::total_mem_instrs()),
+            table_mem_instrs: AtomicUsize::new(crate::total_mem_instrs()),
             park_word: AtomicU64::new(0),
             parked: Cell::new(false),
             worker: Cell::new(false),
@@ -199,8 +251,13 @@ impl ThreadState {
         }
     }
 
+    /// The buffer being filled.
+    fn events(&self) -> &[RawEvent] {
+        &self.bufs[self.cur_buf.load(Ordering::Acquire)]
+    }
+
     fn base(&self) -> *mut RawEvent {
-        self.events.as_ptr() as *mut RawEvent
+        self.events().as_ptr() as *mut RawEvent
     }
 
     /// The owner's TLS cursor; `None` before registration and after the owner exited.
@@ -219,7 +276,7 @@ impl ThreadState {
         let cur = cursor.load(Ordering::Acquire) as usize;
         let base = self.base() as usize;
         let n = cur.wrapping_sub(base) / std::mem::size_of::<RawEvent>();
-        if cur < base || n > self.events.len() {
+        if cur < base || n > self.events().len() {
             // Not our buffer (the scratch buffer of an untraced thread): nothing to flush.
             return 0;
         }
@@ -257,9 +314,10 @@ impl ThreadState {
         true
     }
 
-    /// Encodes the raw buffer into the current chunk; closes the chunk when it is full or when
-    /// `close` (exit, thread end, signal). Closed chunks go to the writer thread, or are
-    /// written here (compressed, or raw from a signal handler, without allocating).
+    /// Hands the raw buffer to the writer thread (which encodes it into the current chunk), or
+    /// without a writer encodes it here; the chunk closes when it is full or when `close`
+    /// (exit, thread end, signal). Closed chunks are compressed and written by the writer, or
+    /// here (compressed, or raw from a signal handler, without allocating).
     pub fn flush(&self, from_signal: bool, close: bool) {
         if !self.lock(from_signal) {
             return;
@@ -267,13 +325,146 @@ impl ThreadState {
         if !CLOSED.load(Ordering::Acquire) {
             let n = self.len();
             if from_signal {
-                self.flush_from_signal(n);
+                self.flush_from_signal(&self.events()[..n]);
+            } else if writer::running() {
+                self.hand_off(n, close);
             } else {
                 self.flush_normal(n, close);
             }
         }
         self.reset_cursor();
         self.busy.store(false, Ordering::Release);
+    }
+
+    /// Queues the buffer being filled (its first `n` records) for the writer and makes a free
+    /// buffer the one being filled, waiting for the writer to give one back when none is free.
+    /// A job without records is queued only to close the chunk. Called under `busy`.
+    ///
+    /// Once a fatal-signal handler has taken the writer over, the job is not queued: this
+    /// thread lets go of `busy` and waits for the end of the process, so the handler flushes
+    /// the buffer in sequence (see [`writer::take_over`]).
+    fn hand_off(&self, n: usize, close: bool) {
+        if n == 0 && !close {
+            return;
+        }
+        let cur = self.cur_buf.load(Ordering::Relaxed);
+        let job = writer::Job {
+            state: self as *const ThreadState,
+            buf: if n > 0 { cur } else { NO_BUFFER },
+            n,
+            close,
+        };
+        self.pending.fetch_add(1, Ordering::SeqCst);
+        if !writer::submit(job) {
+            self.pending.fetch_sub(1, Ordering::SeqCst);
+            self.busy.store(false, Ordering::Release);
+            writer::wait_for_the_end();
+        }
+        if n == 0 {
+            return;
+        }
+        loop {
+            let free = self.free.load(Ordering::Acquire);
+            if free != 0 {
+                let next = free.trailing_zeros() as usize;
+                self.free.fetch_and(!(1 << next), Ordering::AcqRel);
+                self.use_buffer(next);
+                return;
+            }
+            // Back-pressure: the writer is behind. (Taken over: the job above is the handler's
+            // to write, and this thread holds no record it has not handed over.)
+            writer::wait_for_progress(|| {
+                self.free.load(Ordering::SeqCst) != 0 || writer::taken_over()
+            });
+            if writer::taken_over() {
+                writer::wait_for_the_end();
+            }
+        }
+    }
+
+    /// Makes `bufs[i]` the buffer being filled (the cursor is reset by the caller).
+    fn use_buffer(&self, i: usize) {
+        self.cur_buf.store(i, Ordering::Release);
+        // Safety: `threshold` < the buffer's length.
+        let limit = unsafe { self.bufs[i].as_ptr().add(self.threshold) };
+        self.limit.store(limit as *mut RawEvent, Ordering::Release);
+    }
+
+    /// Whether `records` more records would take the cursor `cur` past the limit.
+    #[inline(always)]
+    fn past_limit(&self, cur: *mut RawEvent, records: usize) -> bool {
+        (cur as usize).wrapping_add(records * std::mem::size_of::<RawEvent>())
+            > self.limit.load(Ordering::Relaxed) as usize
+    }
+
+    /// Waits until the writer has finished every job of this state (thread exit, parking).
+    fn wait_idle(&self) {
+        if !writer::running() {
+            return;
+        }
+        writer::wait_for_progress(|| {
+            self.pending.load(Ordering::SeqCst) == 0 || writer::taken_over()
+        });
+        if self.pending.load(Ordering::SeqCst) != 0 {
+            writer::wait_for_the_end();
+        }
+    }
+
+    /// The writer's part of a job: encodes the handed-over records into the current chunk, gives
+    /// the buffer back, and when the chunk is full (or the job closes it) ends it, swapping in
+    /// `spare` as the next chunk's payload buffer. Returns the ended chunk's payload, event
+    /// count, thread index and sequence number. Allocates nothing unless a module was
+    /// registered since the predictor table was sized.
+    pub fn encode_job(
+        &self,
+        buf: usize,
+        n: usize,
+        close: bool,
+        spare: &mut Vec<u8>,
+    ) -> Option<(Vec<u8>, u32, u32, u32)> {
+        // Safety: while the writer runs, only it touches the encoder (this job is in flight).
+        let enc = unsafe { &mut *self.encoder.get() };
+        if buf != NO_BUFFER {
+            self.encode_into(enc, &self.bufs[buf][..n]);
+            self.free.fetch_or(1 << buf, Ordering::SeqCst);
+        }
+        let full = enc.chunk_events() as usize >= config::get().chunk_events
+            || enc.chunk_bytes() >= close_at_bytes();
+        if (full || close) && enc.chunk_events() > 0 {
+            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+            let (payload, count) = enc.take_chunk(std::mem::take(spare));
+            return Some((payload, count, self.thread.load(Ordering::Relaxed), seq));
+        }
+        None
+    }
+
+    /// Appends records to the open chunk (ordinary path: may grow the predictor table).
+    fn encode_into(&self, enc: &mut ChunkEncoder, records: &[RawEvent]) {
+        if records.is_empty() {
+            return;
+        }
+        let mem_instrs = crate::total_mem_instrs();
+        enc.reserve_mem_instrs(mem_instrs);
+        self.table_mem_instrs
+            .fetch_max(mem_instrs, Ordering::Relaxed);
+        let before = enc.chunk_events();
+        enc.append(records);
+        self.count(enc.chunk_events() - before);
+    }
+
+    /// Marks the end of the state's jobs: called by the writer after it wrote a job's chunk.
+    pub fn job_done(&self) {
+        self.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Fatal-signal path for a buffer that was queued for the writer: encodes and writes its
+    /// records like [`ThreadState::flush`] does for the buffer being filled.
+    pub fn flush_job_from_signal(&self, buf: usize, n: usize) {
+        let records = match buf {
+            NO_BUFFER => &[][..],
+            b => &self.bufs[b][..n],
+        };
+        self.flush_from_signal(records);
     }
 
     /// Adds `added` events to this thread's count and publishes it for the end record.
@@ -286,52 +477,36 @@ impl ThreadState {
 
     /// The ordinary flush (owner, thread exit, `exit()`): may allocate.
     fn flush_normal(&self, n: usize, close: bool) {
-        // Safety: `busy` gives exclusive access to the encoder and compressor.
+        // Safety: without a writer, `busy` gives exclusive access to the encoder and compressor.
         let enc = unsafe { &mut *self.encoder.get() };
-        if n > 0 {
-            let mem_instrs = crate::total_mem_instrs();
-            enc.reserve_mem_instrs(mem_instrs);
-            self.table_mem_instrs
-                .set(self.table_mem_instrs.get().max(mem_instrs));
-            let before = enc.chunk_events();
-            enc.append(&self.events[..n]);
-            self.count(enc.chunk_events() - before);
-        }
+        self.encode_into(enc, &self.events()[..n]);
         let full = enc.chunk_events() as usize >= config::get().chunk_events
             || enc.chunk_bytes() >= close_at_bytes();
         if (full || close) && enc.chunk_events() > 0 {
             let seq = self.seq.fetch_add(1, Ordering::Relaxed);
             let thread = self.thread.load(Ordering::Relaxed);
-            if writer::running() {
-                let (payload, count) = enc.take_chunk(writer::take_payload());
-                writer::submit(writer::Job {
-                    payload,
-                    count,
-                    thread,
-                    seq,
-                });
-            } else {
-                let (payload, count) = enc.finish_chunk();
-                // Safety: as above.
-                let c = unsafe { &mut *self.compressor.get() }.get_or_insert_with(Compressor::new);
-                c.write(thread, seq, payload, count);
-                enc.start_chunk();
-            }
+            let (payload, count) = enc.finish_chunk();
+            // Safety: as above.
+            let c = unsafe { &mut *self.compressor.get() }.get_or_insert_with(Compressor::new);
+            c.write(thread, seq, payload, count);
+            enc.start_chunk();
         }
     }
 
-    /// The fatal-signal flush: encodes and writes raw, allocating nothing. The open chunk's
-    /// payload is below [`close_at_bytes`] (ordinary flushes close it there) and its buffer holds
-    /// [`payload_capacity`] bytes; when the buffered records might not fit behind it, it is
-    /// written first and they go into a fresh chunk, where their worst case fits.
-    fn flush_from_signal(&self, n: usize) {
-        // Safety: `busy` gives exclusive access to the encoder.
+    /// The fatal-signal flush of `records` (at most one raw buffer): encodes and writes raw,
+    /// allocating nothing. The open chunk's payload is below [`close_at_bytes`] (ordinary
+    /// flushes close it there) and its buffer holds [`payload_capacity`] bytes; when the records
+    /// might not fit behind it, it is written first and they go into a fresh chunk, where their
+    /// worst case fits.
+    fn flush_from_signal(&self, records: &[RawEvent]) {
+        // Safety: `busy`, or the handler's take-over of the writer, gives exclusive access to
+        // the encoder.
         let enc = unsafe { &mut *self.encoder.get() };
-        let covered = self.table_mem_instrs.get();
+        let covered = self.table_mem_instrs.load(Ordering::Relaxed);
         // An access by an instruction the table does not cover (a module registered since the
         // last ordinary flush, or a clobbered record) would grow the table: the stream ends
         // before it.
-        let records = &self.events[..n];
+        let n = records.len();
         let cut = records
             .iter()
             .position(|r| {
@@ -346,7 +521,7 @@ impl ThreadState {
             enc.start_chunk();
         };
         if enc.chunk_events() > 0
-            && enc.chunk_bytes() + MAX_ENCODED_RECORD_BYTES * cut + 2 > payload_capacity()
+            && enc.chunk_bytes() + rdtrace::codec::append_room(cut) > payload_capacity()
         {
             write(enc);
         }
@@ -362,13 +537,14 @@ impl ThreadState {
 
     #[inline(always)]
     fn push_slice(&self, records: &[RawEvent]) {
-        if self.len() + records.len() > self.threshold {
-            self.flush(false, false);
-        }
         let Some(cursor) = self.cursor_var() else {
             return;
         };
-        let cur = cursor.load(Ordering::Relaxed);
+        let mut cur = cursor.load(Ordering::Relaxed);
+        if self.past_limit(cur, records.len()) {
+            self.flush(false, false);
+            cur = cursor.load(Ordering::Relaxed);
+        }
         // Safety: len + records.len() <= threshold, and the buffer has INLINE_SLACK_RECORDS
         // more; only the owner writes records, and a concurrent exit flusher reads only up to
         // the cursor, which moves after the records are written.
@@ -392,8 +568,10 @@ impl ThreadState {
     /// Flushes when the buffer is past its threshold (the slack is for inline records).
     #[inline(always)]
     fn check(&self) {
-        if self.len() > self.threshold {
-            self.flush(false, false);
+        if let Some(cursor) = self.cursor_var() {
+            if self.past_limit(cursor.load(Ordering::Relaxed), 0) {
+                self.flush(false, false);
+            }
         }
     }
 }
@@ -427,6 +605,14 @@ fn register_current_thread() -> *const ThreadState {
                 .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok()
         {
+            // SAFETY: as above.
+            let candidate = unsafe { &*p };
+            // Jobs of its last owner still with the writer use its thread index and sequence
+            // counter: not yet (the count only goes down once the owner has left).
+            if candidate.pending.load(Ordering::SeqCst) != 0 {
+                candidate.in_use.store(false, Ordering::Release);
+                continue;
+            }
             state = p;
             break;
         }
@@ -441,7 +627,6 @@ fn register_current_thread() -> *const ThreadState {
             }
             return std::ptr::null();
         }
-        writer::THREADS.fetch_add(1, Ordering::Relaxed);
         let p = Box::into_raw(Box::new(ThreadState::new()));
         REGISTRY[idx].store(p, Ordering::Release);
         state = p;
@@ -455,6 +640,7 @@ fn register_current_thread() -> *const ThreadState {
     // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
     let tls = unsafe { __rdt_cursor_address() };
     s.cursor.store(tls, Ordering::Release);
+    s.use_buffer(s.cur_buf.load(Ordering::Relaxed));
     s.reset_cursor();
     s.countdown.set(1);
     s.park_word.store(0, Ordering::SeqCst);
@@ -554,6 +740,7 @@ pub fn park_if_worker() {
         return;
     }
     s.flush(false, true);
+    s.wait_idle();
     let word = pack_park(
         s.thread.load(Ordering::Relaxed),
         s.seq.load(Ordering::Relaxed),
@@ -648,8 +835,8 @@ pub fn flush_all(from_signal: bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::MAX_ENCODED_RECORD_BYTES;
     use rdtrace::codec::ChunkEncoder;
+    use rdtrace::codec::MAX_BYTES_PER_RECORD as MAX_ENCODED_RECORD_BYTES;
     use rdtrace::raw::*;
 
     /// The signal path's room estimate holds: no mix of records (extreme ids and values,

@@ -1,105 +1,108 @@
-//! The background writer: compresses and writes finished chunk payloads on its own thread, so
-//! traced threads never compress or make system calls (compression off the hot path).
+//! The background writer: encodes the raw buffers traced threads hand over, then compresses and
+//! writes each finished chunk, on its own thread, so traced threads neither encode nor compress
+//! nor make system calls per buffer (encoding and compression off the hot path).
 //!
-//! Memory is bounded: payload buffers come from a pool of at most `2 × threads + 4`; when the
-//! writer falls behind, a producer waits for a buffer to come back (back-pressure) instead of
-//! growing the queue. One writer drains one FIFO queue, so each thread's chunks are written in
-//! order.
+//! Memory is bounded: each thread has [`crate::thread::RAW_BUFFERS`] raw buffers, so at most
+//! that many minus one per thread are queued; a thread with none free waits for the writer to
+//! give one back (back-pressure). The writer keeps one spare payload buffer, swapped with the
+//! payload of each chunk it ends. One writer drains one FIFO queue, so each thread's buffers are
+//! encoded, and its chunks written, in order.
 //!
-//! Exit drains the queue with a condition variable. A signal handler cannot rely on the writer:
-//! the writer may be blocked in an allocator whose lock the crashing thread holds (zstd
-//! allocates a larger workspace the first time a chunk needs one). So the handler takes over
-//! ([`take_over`]): the job the writer took is the handler's to write unless the writer has
-//! already begun writing it (a compare-and-swap on [`STAGE`] decides, so it is written exactly
-//! once), then the handler writes the queued payloads itself, uncompressed, in queue order. The
-//! writer allocates nothing while it holds the queue lock (queue and free list are sized for the
-//! largest pool at start-up), so the handler can get that lock.
+//! Exit drains the queue. A signal handler cannot rely on the writer: the writer may be blocked
+//! in an allocator whose lock the crashing thread holds (zstd allocates a larger workspace the
+//! first time a chunk needs one). So the handler takes over ([`take_over`]): it waits (bounded)
+//! while the writer is encoding a buffer (that allocates nothing and takes no lock), then the
+//! chunk the writer is compressing is the handler's to write unless the writer has already begun
+//! writing it (a compare-and-swap on [`STAGE`] decides, so it is written exactly once), then the
+//! handler encodes and writes the queued buffers itself, uncompressed, in queue order. The writer
+//! allocates nothing while it holds the queue lock (the queue is sized for every buffer at
+//! start-up), so the handler can get that lock.
 
 use crate::flusher::{write_raw_chunk, Compressor};
+use crate::thread::ThreadState;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
-/// A finished chunk payload waiting to be written.
+/// A raw buffer handed to the writer.
 pub struct Job {
-    /// The encoded payload (its buffer returns to the pool after writing).
-    pub payload: Vec<u8>,
-    /// Events in the payload.
-    pub count: u32,
-    /// Thread index.
-    pub thread: u32,
-    /// Chunk sequence number of that thread.
-    pub seq: u32,
+    /// The thread's state (states are never freed).
+    pub state: *const ThreadState,
+    /// Which of the state's raw buffers ([`crate::thread::NO_BUFFER`]: none, the job only closes
+    /// the chunk).
+    pub buf: usize,
+    /// Records in the buffer.
+    pub n: usize,
+    /// Close the chunk after these records (thread end, exit, parking).
+    pub close: bool,
 }
 
-/// The job the writer has taken off the queue, as a signal handler needs it to write the job
-/// in the writer's place.
-#[derive(Clone, Copy)]
-struct InFlight {
-    payload: *const u8,
-    len: usize,
-    count: u32,
-    thread: u32,
-    seq: u32,
-}
-
-// Safety: the pointer is the writer's payload buffer, which is never freed (it goes back to the
-// pool); it is only read, by the handler, while the writer has not returned it (both under the
-// queue lock).
-unsafe impl Send for InFlight {}
+// Safety: the state pointer is never freed, and the buffer it names is not written by its owner
+// until the writer (or the signal handler) has encoded it and set its free bit.
+unsafe impl Send for Job {}
 
 struct Shared {
     queue: VecDeque<Job>,
-    free: Vec<Vec<u8>>,
-    allocated: usize,
-    in_flight: Option<InFlight>,
+    /// The writer waits for a job.
+    idle: bool,
 }
 
 static SHARED: Mutex<Shared> = Mutex::new(Shared {
     queue: VecDeque::new(),
-    free: Vec::new(),
-    allocated: 0,
-    in_flight: None,
+    idle: false,
 });
 static READY: Condvar = Condvar::new();
-static SPACE: Condvar = Condvar::new();
-/// Signalled after each written job ([`drain`] waits on it).
-static WRITTEN: Condvar = Condvar::new();
-/// Jobs queued or being written.
+/// Signalled when the writer gives a buffer back or finishes a job, if anyone waits.
+static PROGRESS: Condvar = Condvar::new();
+/// Threads waiting on [`PROGRESS`].
+static WAITERS: AtomicUsize = AtomicUsize::new(0);
+/// Jobs queued or being processed.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 static RUNNING: AtomicBool = AtomicBool::new(false);
-/// What became of the writer's job in flight: [`IDLE`], [`COMPRESSING`], [`WRITING`] or
+/// What the writer is doing: [`IDLE`], [`ENCODING`], [`COMPRESSING`], [`WRITING`] or
 /// [`CLAIMED`]. The writer moves COMPRESSING -> WRITING and a signal handler COMPRESSING ->
 /// CLAIMED, each by compare-and-swap: whoever wins writes the chunk.
 static STAGE: AtomicU8 = AtomicU8::new(IDLE);
 /// No job in flight (or its chunk is written).
 const IDLE: u8 = 0;
-/// The writer took a job and is compressing it (it may allocate, so it may be stuck).
-const COMPRESSING: u8 = 1;
+/// The writer took a job and encodes its records (no allocation, no lock: bounded time).
+const ENCODING: u8 = 1;
+/// The writer ended a chunk and is compressing it (it may allocate, so it may be stuck).
+const COMPRESSING: u8 = 2;
 /// The writer is writing the job's chunk (no allocation; only the file lock and `write`).
-const WRITING: u8 = 2;
-/// A signal handler writes the job instead; the writer drops its frame.
-const CLAIMED: u8 = 3;
+const WRITING: u8 = 3;
+/// A signal handler writes the chunk instead; the writer drops its frame.
+const CLAIMED: u8 = 4;
 /// A signal handler has taken over: the writer takes no more jobs.
 static TAKEN_OVER: AtomicBool = AtomicBool::new(false);
-/// Most payload buffers in the pool (each thread holds one, at most one more per thread is
-/// queued, plus a few): the queue and the free list never need more room than this.
-const MAX_BUFFERS: usize = 2 * crate::thread::MAX_THREADS + 4;
-/// Threads that have ever traced (sizes the buffer pool).
-pub static THREADS: AtomicUsize = AtomicUsize::new(0);
+/// The chunk being compressed, as a signal handler needs it to write the chunk in the
+/// writer's place: published before STAGE becomes COMPRESSING. The payload buffer is never
+/// freed (it becomes the writer's spare), and nothing writes it while a handler may read it.
+static IN_FLIGHT_PAYLOAD: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
+static IN_FLIGHT_LEN: AtomicUsize = AtomicUsize::new(0);
+static IN_FLIGHT_COUNT: AtomicU32 = AtomicU32::new(0);
+static IN_FLIGHT_THREAD: AtomicU32 = AtomicU32::new(0);
+static IN_FLIGHT_SEQ: AtomicU32 = AtomicU32::new(0);
+/// Queued buffers that wake a waiting writer: fewer than a thread's buffers in flight, so a
+/// thread short of free buffers always has the writer working for it.
+const WAKE_AT: usize = crate::thread::RAW_BUFFERS - 2;
+const _: () = assert!(WAKE_AT >= 1 && WAKE_AT < crate::thread::RAW_BUFFERS);
+/// Most jobs ever queued: every thread's buffers (the queue never needs to grow).
+const MAX_JOBS: usize = crate::thread::RAW_BUFFERS * crate::thread::MAX_THREADS + 4;
 
 /// Whether buffers go to the background writer.
 pub fn running() -> bool {
     RUNNING.load(Ordering::Acquire)
 }
 
+/// Whether a fatal-signal handler has taken the writer over.
+pub fn taken_over() -> bool {
+    TAKEN_OVER.load(Ordering::SeqCst)
+}
+
 /// Starts the writer thread; false (inline encoding) when it cannot be started.
 pub fn start() -> bool {
-    {
-        let mut s = lock();
-        s.queue.reserve(MAX_BUFFERS);
-        s.free.reserve(MAX_BUFFERS);
-    }
+    lock().queue.reserve(MAX_JOBS);
     let ok = std::thread::Builder::new()
         .name("rdtrace-writer".into())
         .spawn(run)
@@ -117,53 +120,73 @@ fn lock() -> std::sync::MutexGuard<'static, Shared> {
     SHARED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// An empty payload buffer: from the pool, newly allocated while under the bound, or after
-/// waiting for the writer to return one.
-pub fn take_payload() -> Vec<u8> {
+/// Queues a buffer for the writer; false (not queued) once a signal handler has taken over.
+/// Wakes a waiting writer only once [`WAKE_AT`] buffers are queued, or for a job that closes a
+/// chunk, so a writer that keeps up costs one wake-up (a system call) per few buffers, not one
+/// per buffer.
+pub fn submit(job: Job) -> bool {
     let mut s = lock();
-    loop {
-        if let Some(mut b) = s.free.pop() {
-            b.clear();
-            return b;
-        }
-        let bound = (2 * THREADS.load(Ordering::Relaxed) + 4).min(MAX_BUFFERS);
-        if s.allocated < bound || !running() {
-            s.allocated += 1;
-            drop(s);
-            return Vec::with_capacity(crate::thread::payload_capacity());
-        }
-        s = SPACE.wait(s).unwrap_or_else(|e| e.into_inner());
+    if TAKEN_OVER.load(Ordering::SeqCst) {
+        return false;
+    }
+    PENDING.fetch_add(1, Ordering::AcqRel);
+    let close = job.close;
+    s.queue.push_back(job);
+    if s.idle && (close || s.queue.len() >= WAKE_AT) {
+        s.idle = false;
+        READY.notify_one();
+    }
+    true
+}
+
+/// Waits until `done()` holds, woken by the writer's progress (bounded waits, so a missed
+/// wake-up only costs a few milliseconds).
+pub fn wait_for_progress(done: impl Fn() -> bool) {
+    WAITERS.fetch_add(1, Ordering::SeqCst);
+    let mut s = lock();
+    while !done() && running() {
+        s = PROGRESS
+            .wait_timeout(s, std::time::Duration::from_millis(5))
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+    drop(s);
+    WAITERS.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// Wakes the threads waiting for progress, if any (the writer, after each buffer and job).
+fn wake() {
+    if WAITERS.load(Ordering::SeqCst) > 0 {
+        let _s = lock();
+        PROGRESS.notify_all();
     }
 }
 
-/// Queues a finished chunk for writing.
-pub fn submit(job: Job) {
-    PENDING.fetch_add(1, Ordering::AcqRel);
-    lock().queue.push_back(job);
-    READY.notify_one();
+/// A thread that finds the writer taken over by a fatal-signal handler waits here, holding
+/// nothing the handler needs, until the handler ends the process.
+pub fn wait_for_the_end() -> ! {
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
 }
 
 /// Waits until everything queued so far has been written (exit path).
 pub fn drain() {
-    let mut s = lock();
-    while PENDING.load(Ordering::Acquire) > 0 && running() {
-        s = WRITTEN
-            .wait_timeout(s, std::time::Duration::from_millis(50))
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
-    }
+    wait_for_progress(|| PENDING.load(Ordering::SeqCst) == 0);
 }
 
-/// Signal-handler version of [`drain`], allocating nothing: writes the job the writer took
-/// unless the writer is already writing it (then waits, bounded, about a second, for that
-/// write), then writes every queued payload here, uncompressed, in queue order, and stops the
-/// writer from taking more. Gives up (those chunks are lost, the trace ends before them) if the
-/// queue lock cannot be had within the same bound.
+/// Signal-handler version of [`drain`], allocating nothing: stops the writer from taking more
+/// jobs, waits (bounded, about a second) while it encodes a buffer, writes the chunk it is
+/// compressing unless it is already writing it (then waits, bounded, for that write), then
+/// encodes and writes every queued buffer here, uncompressed, in queue order. Gives up (those
+/// chunks are lost, the trace ends before them) if the queue lock cannot be had within the same
+/// bound. Threads that flush later wait for the end of the process ([`wait_for_the_end`])
+/// without queueing, so their buffers stay for [`crate::thread::flush_all`].
 pub fn take_over() {
     if !running() {
         return;
     }
-    TAKEN_OVER.store(true, Ordering::Release);
+    TAKEN_OVER.store(true, Ordering::SeqCst);
     let start = crate::clock::now();
     let timed_out = |spins: u64| {
         spins > 200_000_000
@@ -184,71 +207,101 @@ pub fn take_over() {
             }
         }
     };
-    // The writer cannot take another job now. The one it took comes first in its thread's
-    // sequence: write it here if the writer has not begun writing it (it may be stuck in the
-    // allocator), else let the writer finish.
-    if let Some(job) = guard.in_flight {
-        match STAGE.compare_exchange(COMPRESSING, CLAIMED, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => {
-                // Safety: see `InFlight`: the buffer stays allocated, and the writer only reads
-                // it (compressing) while the handler does.
-                let payload = unsafe { std::slice::from_raw_parts(job.payload, job.len) };
-                write_raw_chunk(job.thread, job.seq, payload, job.count, true);
-            }
-            Err(_) => {
-                while STAGE.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
-                    spins += 1;
-                    std::hint::spin_loop();
-                }
+    // The writer cannot take another job now. Encoding ends by itself; a chunk being compressed
+    // comes first in its thread's sequence: write it here if the writer has not begun writing
+    // it (it may be stuck in the allocator), else let the writer finish.
+    while STAGE.load(Ordering::Acquire) == ENCODING {
+        spins += 1;
+        if timed_out(spins) {
+            return;
+        }
+        std::hint::spin_loop();
+    }
+    match STAGE.compare_exchange(COMPRESSING, CLAIMED, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => {
+            // Safety: see `IN_FLIGHT_PAYLOAD`: published before the stage, never freed, and
+            // the writer only reads it (compressing) while the handler does.
+            let payload = unsafe {
+                std::slice::from_raw_parts(
+                    IN_FLIGHT_PAYLOAD.load(Ordering::Acquire),
+                    IN_FLIGHT_LEN.load(Ordering::Acquire),
+                )
+            };
+            write_raw_chunk(
+                IN_FLIGHT_THREAD.load(Ordering::Acquire),
+                IN_FLIGHT_SEQ.load(Ordering::Acquire),
+                payload,
+                IN_FLIGHT_COUNT.load(Ordering::Acquire),
+                true,
+            );
+        }
+        Err(_) => {
+            while STAGE.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
+                spins += 1;
+                std::hint::spin_loop();
             }
         }
     }
+    // The buffers handed over but not yet encoded, in order: into their thread's chunk, which
+    // no one else touches now.
     while let Some(job) = guard.queue.pop_front() {
-        write_raw_chunk(job.thread, job.seq, &job.payload, job.count, true);
-        // Keep the buffer: freeing it would call the allocator.
-        guard.free.push(job.payload);
+        // Safety: states are never freed.
+        unsafe { &*job.state }.flush_job_from_signal(job.buf, job.n);
         PENDING.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
 fn run() {
     let mut compressor = Compressor::new();
+    let mut spare = Vec::with_capacity(crate::thread::payload_capacity());
     loop {
         let job = {
             let mut s = lock();
             loop {
-                if !TAKEN_OVER.load(Ordering::Acquire) {
+                if !TAKEN_OVER.load(Ordering::SeqCst) {
                     if let Some(j) = s.queue.pop_front() {
-                        s.in_flight = Some(InFlight {
-                            payload: j.payload.as_ptr(),
-                            len: j.payload.len(),
-                            count: j.count,
-                            thread: j.thread,
-                            seq: j.seq,
-                        });
-                        STAGE.store(COMPRESSING, Ordering::Release);
+                        STAGE.store(ENCODING, Ordering::SeqCst);
                         break j;
                     }
                 }
+                s.idle = true;
                 s = READY.wait(s).unwrap_or_else(|e| e.into_inner());
             }
         };
-        compressor.compress(job.thread, job.seq, &job.payload, job.count);
-        let ours = STAGE
-            .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok();
-        if ours {
-            compressor.write_compressed();
-            STAGE.store(IDLE, Ordering::Release);
-            compressor.publish_floors();
+        // Safety: states are never freed.
+        let state = unsafe { &*job.state };
+        let ended = state.encode_job(job.buf, job.n, job.close, &mut spare);
+        // (Threads waiting for the buffer are woken once the stage has moved on: `wake` takes
+        // the queue lock, which a handler waiting for the end of ENCODING may hold.)
+        match ended {
+            Some((payload, count, thread, seq)) => {
+                IN_FLIGHT_PAYLOAD.store(payload.as_ptr() as *mut u8, Ordering::Release);
+                IN_FLIGHT_LEN.store(payload.len(), Ordering::Release);
+                IN_FLIGHT_COUNT.store(count, Ordering::Release);
+                IN_FLIGHT_THREAD.store(thread, Ordering::Release);
+                IN_FLIGHT_SEQ.store(seq, Ordering::Release);
+                STAGE.store(COMPRESSING, Ordering::SeqCst);
+                wake();
+                compressor.compress(thread, seq, &payload, count);
+                let ours = STAGE
+                    .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok();
+                if !ours {
+                    // A signal handler wrote the chunk and the process is ending.
+                    crate::writer::wait_for_the_end();
+                }
+                compressor.write_compressed();
+                STAGE.store(IDLE, Ordering::SeqCst);
+                compressor.publish_floors();
+                spare = payload;
+            }
+            None => {
+                STAGE.store(IDLE, Ordering::SeqCst);
+                wake();
+            }
         }
-        // (Not ours: a signal handler wrote the chunk and the process is ending.)
-        let mut s = lock();
-        s.in_flight = None;
-        s.free.push(job.payload);
-        drop(s);
+        state.job_done();
         PENDING.fetch_sub(1, Ordering::AcqRel);
-        SPACE.notify_one();
-        WRITTEN.notify_all();
+        wake();
     }
 }

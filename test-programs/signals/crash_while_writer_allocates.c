@@ -1,23 +1,25 @@
 /* Dies by SIGSEGV while the tracing runtime's writer thread is blocked inside the allocator,
- * compressing a chunk it has taken off its queue (see malloc_lock.c, linked with --wrap for
- * every allocation function).
+ * compressing a chunk it has ended, with more of the thread's raw buffers handed over to the
+ * writer but not yet encoded (see malloc_lock.c, linked with --wrap for every allocation
+ * function).
  *
- * Main first stores w[] a few times, so its buffer is encoded once (the encoder's tables are
- * sized: nothing allocates on main later) without closing a chunk. A short thread records a
- * few events and exits: its tiny chunk makes zstd size its workspace for tiny inputs, and its
- * buffer returns to the runtime's pool. Then main takes the allocator's lock and keeps it, and
- * stores a[0..N): that closes exactly one chunk (which takes the pooled buffer: no
- * allocation), and that chunk needs a larger zstd workspace, so the writer, compressing it,
- * blocks in malloc.
+ * Main first stores w[] a few times (about 9000 events, less than one raw buffer of 16384
+ * records). A short thread records a few events and exits: its tiny chunk makes zstd size its
+ * workspace for tiny inputs. Then main takes the allocator's lock and keeps it, and stores
+ * a[0..N): main hands six full buffers to the writer (about 6 * 16384 of its 9000 + 3N events;
+ * it has four buffers, and the writer gives each back once it has encoded it, before
+ * compressing). The fourth buffer takes main's chunk to 65536 events, so the writer ends that
+ * chunk and compresses it, which needs a larger zstd workspace: it blocks in malloc. Buffers
+ * five and six stay queued, handed over but not encoded.
  * Once the writer waits for the lock, main raises SIGSEGV. The fatal-signal flush must write
- * that chunk itself (the writer will never finish it), then main's open buffer and the end
- * chunk, allocating nothing.
+ * the chunk the writer is stuck on itself, then encode and write the two queued buffers, then
+ * main's open buffer and the end chunk, in sequence and allocating nothing.
  *
  * Expected trace: exit reason Signal(SIGSEGV); exactly N stores to a[] on the main thread, one
  * store to a[0] on the short thread, and no sequence gaps. (Main records 3 events per store,
- * block, branch and access: about 9000 + 3N events in all, so N = 30000 closes exactly one
- * chunk of 65536 events while the lock is held.) Exit status 98 means the writer never
- * blocked (the test then proves nothing and fails).
+ * block, branch and access: about 9000 + 3N = 99000 events with N = 30000, which closes exactly
+ * one chunk while the lock is held and leaves fewer buffers in flight than main has.) Exit
+ * status 98 means the writer never blocked (the test then proves nothing and fails).
  */
 #include <pthread.h>
 #include <signal.h>

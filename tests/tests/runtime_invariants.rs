@@ -124,10 +124,12 @@ fn abort_inside_malloc_keeps_the_trace() {
     );
 }
 
-/// The writer thread blocked inside the allocator while compressing a chunk it took (zstd
-/// allocates a larger workspace the first time a chunk needs one), and the program then dies
-/// with the allocator's lock held: the signal flush writes that chunk in the writer's place
-/// (exactly once), so no chunk is missing and every recorded event is in the file.
+/// The writer thread blocked inside the allocator while compressing a chunk it ended (zstd
+/// allocates a larger workspace the first time a chunk needs one), two more raw buffers of the
+/// thread handed over behind it and not yet encoded, and the program then dies with the
+/// allocator's lock held: the signal flush writes that chunk in the writer's place (exactly
+/// once), then encodes and writes the queued buffers and the open one, so no chunk is missing
+/// and every recorded event is in the file.
 #[test]
 fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     const SRC2: &str = "signals/crash_while_writer_allocates.c";
@@ -165,6 +167,25 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     }
     let total_stores: u64 = stores_per_thread_at(&trace, SRC2, "a[i] = i;").iter().sum();
     assert_eq!(total_stores, N2);
+    // Main's chunks, in sequence: the one the writer was stuck on (four buffers of 16384
+    // records and a few past the limit: at least 65536 events), the two queued buffers the
+    // handler encoded (one chunk each, a buffer's worth of events), then its open buffer.
+    let main = (0..trace.threads.len() as u32)
+        .max_by_key(|&t| events_in_file(&trace, t))
+        .unwrap();
+    let mut chunks: Vec<(u32, u32)> = trace
+        .event_chunks()
+        .iter()
+        .filter(|c| c.thread == main)
+        .map(|c| (c.seq, c.events))
+        .collect();
+    chunks.sort();
+    let seqs: Vec<u32> = chunks.iter().map(|c| c.0).collect();
+    assert_eq!(seqs, vec![0, 1, 2, 3], "{chunks:?}");
+    assert!(chunks[0].1 >= 65536, "{chunks:?}");
+    for queued in &chunks[1..3] {
+        assert!((16384..16384 + 16).contains(&queued.1), "{chunks:?}");
+    }
 }
 
 /// Threads past the registry are untraced once (a sentinel), not registered again on every

@@ -94,7 +94,417 @@ impl ChunkEncoder {
 
     /// Appends raw events to the chunk being built. Multi-record events must not be split
     /// across calls; a trailing event whose EXT records are missing is dropped.
+    ///
+    /// Writes at most [`MAX_BYTES_PER_RECORD`] bytes per record plus one pending run byte; the
+    /// payload buffer is grown to that first, which never allocates when the caller sized it for
+    /// it (the runtime's signal path relies on that).
     pub fn append(&mut self, events: &[RawEvent]) {
+        self.out.reserve(append_room(events.len()));
+        let capacity = self.out.capacity();
+        let mut w = Out {
+            ptr: self.out.as_mut_ptr(),
+            len: self.out.len(),
+        };
+        let p = &mut self.predictor;
+        let mut run = self.run;
+        let mut count = self.count;
+        let mut i = 0;
+        let n = events.len();
+        // The candidate period (see `repeat_periods`): where it starts, the payload length and
+        // the scalar predictor state there, and whether it has been "clean" so far (only block
+        // and branch records and predicted accesses taken by the fast path below).
+        let mut anchor = usize::MAX;
+        let mut anchor_out = 0;
+        let mut anchor_state = (0, 0, 0, 0, 0);
+        let mut clean = false;
+        while i < n {
+            let e = events[i];
+            if e.tag() == TAG_BLOCK {
+                let state = (run, p.prev_bb, p.prev_br, p.expected_mi, p.prev_mi);
+                if anchor != usize::MAX
+                    && clean
+                    && events[anchor].head == e.head
+                    && anchor_state == state
+                    && w.len - anchor_out <= MAX_PERIOD_BYTES
+                    && i - anchor <= MAX_PERIOD
+                {
+                    let mut pattern = [0u8; MAX_PERIOD_BYTES];
+                    let len = w.len - anchor_out;
+                    // Safety: these payload bytes were written above.
+                    pattern[..len].copy_from_slice(unsafe {
+                        std::slice::from_raw_parts(w.ptr.add(anchor_out), len)
+                    });
+                    let next = repeat_periods(
+                        events,
+                        anchor,
+                        i,
+                        (&pattern, len),
+                        p,
+                        run,
+                        &mut w,
+                        &mut count,
+                    );
+                    if next > i {
+                        i = next;
+                        anchor = usize::MAX;
+                        continue;
+                    }
+                }
+                anchor = i;
+                anchor_out = w.len;
+                anchor_state = state;
+                clean = true;
+            } else if e.tag() != TAG_BRANCH && e.head >> 32 != ACCESS_HIGH_WORD {
+                clean = false;
+            }
+            // Fast path for the common case, a stretch of predicted accesses, with the predictor
+            // state in locals. Same rules as `Predictor::access`. The table entry is looked up
+            // by the record's own instruction id (then compared with the expected one), so the
+            // loads of successive accesses do not wait for each other: the only chain from one
+            // access to the next is the expected id, in a register. Anything else leaves for
+            // the general path below.
+            if e.head >> 32 == ACCESS_HIGH_WORD {
+                let generation = p.generation;
+                let mut expected = p.expected_mi;
+                let mut prev = p.prev_mi;
+                let table = &mut p.table[..];
+                let mut j = i;
+                while j < n {
+                    let e = events[j];
+                    let id = e.id();
+                    let Some(ent) = table.get(id as usize) else {
+                        break;
+                    };
+                    if e.head >> 32 != ACCESS_HIGH_WORD
+                        || id != expected
+                        || ent.generation != generation
+                        || ent.last == 0
+                        || ent.last.wrapping_add(ent.stride) != e.value
+                    {
+                        break;
+                    }
+                    if prev != u32::MAX {
+                        table[prev as usize].next_plus_one = id.wrapping_add(1);
+                    }
+                    let ent = &mut table[id as usize];
+                    ent.last = e.value;
+                    prev = id;
+                    expected = match ent.next_plus_one {
+                        0 => id.wrapping_add(1),
+                        n => n - 1,
+                    };
+                    run += 1;
+                    if run == RUN_MAX {
+                        w.byte((RUN_MAX - 1) as u8);
+                        run = 0;
+                    }
+                    j += 1;
+                }
+                p.expected_mi = expected;
+                p.prev_mi = prev;
+                if j > i {
+                    count += (j - i) as u32;
+                    i = j;
+                    continue;
+                }
+            }
+            let tag = e.tag();
+            let id = e.id();
+            let ext = |k: usize| ext_value(events, i + k);
+            macro_rules! flush_run {
+                () => {
+                    if run > 0 {
+                        w.byte((run - 1) as u8);
+                        run = 0;
+                    }
+                };
+            }
+            match tag {
+                TAG_BLOCK => {
+                    flush_run!();
+                    let d = id.wrapping_sub(p.prev_bb.wrapping_add(1)) as i32;
+                    if (-32..32).contains(&d) {
+                        w.byte(0x80 | (d + 32) as u8);
+                    } else {
+                        w.byte(OP_BLOCK);
+                        w.varint(zigzag(d as i64));
+                    }
+                    p.prev_bb = id;
+                }
+                TAG_BRANCH => {
+                    flush_run!();
+                    let d = id.wrapping_sub(p.prev_br) as i32;
+                    if e.value <= 1 && (-16..16).contains(&d) {
+                        w.byte(0xc0 | (e.value as u8) << 5 | (d + 16) as u8);
+                    } else {
+                        w.byte(OP_BRANCH);
+                        w.varint(zigzag(d as i64));
+                        w.varint(e.value);
+                    }
+                    p.prev_br = id;
+                }
+                TAG_ACCESS => {
+                    clean = false;
+                    let expected = p.expected_mi();
+                    let (predicted, _) = p.access(id, |_| e.value);
+                    if id == expected && e.value == predicted && predicted != 0 {
+                        run += 1;
+                        if run == RUN_MAX {
+                            flush_run!();
+                        }
+                    } else {
+                        flush_run!();
+                        w.byte(OP_ACCESS);
+                        w.varint(zigzag(id.wrapping_sub(expected) as i32 as i64));
+                        w.varint(zigzag(e.value.wrapping_sub(predicted) as i64));
+                    }
+                }
+                TAG_ACCESS_RANGE => {
+                    let Some(len) = ext(1) else { break };
+                    flush_run!();
+                    let expected = p.expected_mi();
+                    let (predicted, _) = p.access(id, |_| e.value);
+                    w.byte(OP_RANGE);
+                    w.varint(zigzag(id.wrapping_sub(expected) as i32 as i64));
+                    w.varint(zigzag(e.value.wrapping_sub(predicted) as i64));
+                    w.varint(len);
+                    i += 1;
+                }
+                TAG_FORK | TAG_JOIN | TAG_REGION_EXIT | TAG_WS_FINI => {
+                    flush_run!();
+                    w.byte(match tag {
+                        TAG_FORK => OP_FORK,
+                        TAG_JOIN => OP_JOIN,
+                        TAG_REGION_EXIT => OP_REGION_EXIT,
+                        _ => OP_WS_FINI,
+                    });
+                    w.varint(id as u64);
+                }
+                TAG_REGION_ENTER => {
+                    flush_run!();
+                    w.byte(OP_REGION_ENTER);
+                    w.varint(id as u64);
+                    w.varint(e.value >> 32);
+                    w.varint(e.value & 0xffff_ffff);
+                }
+                TAG_WS_INIT => {
+                    let (Some(upper), Some(stride), Some(incr), Some(chunk)) =
+                        (ext(1), ext(2), ext(3), ext(4))
+                    else {
+                        break;
+                    };
+                    flush_run!();
+                    w.byte(OP_WS_INIT);
+                    w.varint(id as u64);
+                    w.varint(zigzag(aux_to_i32(e.aux()) as i64));
+                    for v in [e.value, upper, stride, incr, chunk] {
+                        w.varint(zigzag(v as i64));
+                    }
+                    i += 4;
+                }
+                TAG_WS_NEXT => {
+                    let Some(upper) = ext(1) else { break };
+                    flush_run!();
+                    w.byte(OP_WS_NEXT);
+                    w.varint(id as u64);
+                    w.varint((e.aux() != 0) as u64);
+                    w.varint(zigzag(e.value as i64));
+                    w.varint(zigzag(upper as i64));
+                    i += 1;
+                }
+                TAG_BARRIER => {
+                    flush_run!();
+                    w.byte(OP_BARRIER);
+                }
+                TAG_STAMP => {
+                    flush_run!();
+                    w.byte(OP_STAMP);
+                    w.varint(zigzag(e.value.wrapping_sub(p.prev_time) as i64));
+                    p.prev_time = e.value;
+                }
+                // Unknown or stray EXT records are not encodable; skip them rather than
+                // writing garbage (the runtime never produces them).
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            }
+            count += 1;
+            i += 1;
+        }
+        assert!(w.len <= capacity, "encoder wrote past its bound");
+        // Safety: bytes up to `w.len` are initialised (written above or before this call), and
+        // `w.len` is within the capacity (checked above; see `Out`).
+        unsafe { self.out.set_len(w.len) };
+        self.run = run;
+        self.count = count;
+    }
+}
+
+/// Longest loop body, in records, that [`repeat_periods`] repeats.
+const MAX_PERIOD: usize = 32;
+/// Most payload bytes of one repeated loop body.
+const MAX_PERIOD_BYTES: usize = 64;
+
+/// Loop bodies encoded by repetition: the encoder just processed the records
+/// `events[start..at]` (a *period*: from one record of block `b` to the next record of `b`),
+/// writing `pattern`; it was clean (block and branch records and predicted accesses only) and
+/// left the scalar predictor state (pending run, previous block, branch and instruction,
+/// expected instruction) as it found it. Then the next `at - start` records encode to the same
+/// bytes again if they repeat the period exactly, except that each access is at its
+/// instruction's stride beyond the one a period earlier (and not at address 0), provided every
+/// instruction occurs once per period:
+///
+/// - each access is then predicted: its instruction is the expected one (same heads, same
+///   state), its last address is the one a period earlier and its stride unchanged, so the
+///   prediction is that address plus the stride;
+/// - so every access adds to the run exactly as before, and block and branch records (same ids,
+///   same outcomes, same previous ids) write the same bytes;
+/// - and the state at the end is again the same, except the last addresses, which are set at
+///   the end, and the successor links, which already hold.
+///
+/// Stamps between periods (while no run is pending, so a stamp changes no other state) are
+/// encoded as usual. Writes whole periods only; returns where the encoder goes on (`at` when
+/// not even one period repeated).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn repeat_periods(
+    events: &[RawEvent],
+    start: usize,
+    at: usize,
+    pattern: (&[u8; MAX_PERIOD_BYTES], usize),
+    p: &mut Predictor,
+    run: u32,
+    w: &mut Out,
+    count: &mut u32,
+) -> usize {
+    let period = at - start;
+    let n = events.len();
+    if at + period > n
+        || events[at..at + period]
+            .iter()
+            .zip(&events[start..at])
+            .any(|(a, b)| a.head != b.head)
+    {
+        return at;
+    }
+    // Each instruction once per period; its stride.
+    let mut stride = [0u64; MAX_PERIOD];
+    let mut access = [false; MAX_PERIOD];
+    for t in 0..period {
+        let r = events[start + t];
+        if r.head >> 32 == ACCESS_HIGH_WORD {
+            let mi = r.id();
+            let repeated = events[start..start + t].iter().any(|x| x.head == r.head);
+            let Some(ent) = p.table.get(mi as usize) else {
+                return at;
+            };
+            if repeated {
+                return at;
+            }
+            stride[t] = ent.stride;
+            access[t] = true;
+        }
+    }
+    let mut previous = start;
+    let mut cur = at;
+    loop {
+        if run == 0 && cur < n && events[cur].head == head_of(TAG_STAMP, 0) {
+            let e = events[cur];
+            w.byte(OP_STAMP);
+            w.varint(zigzag(e.value.wrapping_sub(p.prev_time) as i64));
+            p.prev_time = e.value;
+            *count += 1;
+            cur += 1;
+        }
+        if cur + period > n {
+            break;
+        }
+        let mut same = true;
+        for (((a, b), &stride), &access) in events[cur..cur + period]
+            .iter()
+            .zip(&events[previous..previous + period])
+            .zip(&stride[..period])
+            .zip(&access[..period])
+        {
+            same &= (a.head == b.head)
+                & (a.value == b.value.wrapping_add(stride))
+                & !(access & (a.value == 0));
+        }
+        if !same {
+            break;
+        }
+        w.pattern(pattern.0, pattern.1);
+        *count += period as u32;
+        previous = cur;
+        cur += period;
+    }
+    for t in 0..period {
+        if access[t] {
+            let r = events[previous + t];
+            p.table[r.id() as usize].last = r.value;
+        }
+    }
+    cur
+}
+
+/// Most payload bytes [`ChunkEncoder::append`] writes per raw record (an access: opcode, 5-byte
+/// instruction delta, 10-byte address delta; every other event is at most that per record it
+/// takes), not counting one run byte pending from before the call.
+pub const MAX_BYTES_PER_RECORD: usize = 16;
+
+/// Payload capacity [`ChunkEncoder::append`] needs free for `records` records: at most
+/// [`MAX_BYTES_PER_RECORD`] per record, a pending run byte from before the call and the chunk's
+/// final run byte, and room for a repeated loop body's fixed-size copy. An append into a payload
+/// with this much room never allocates (the runtime's writer and signal paths rely on that).
+pub const fn append_room(records: usize) -> usize {
+    MAX_BYTES_PER_RECORD * records + 2 + MAX_PERIOD_BYTES
+}
+
+/// The upper 32 bits of a plain access record's head: tag [`TAG_ACCESS`], aux 0.
+const ACCESS_HIGH_WORD: u64 = head_of(TAG_ACCESS, 0) >> 32;
+
+/// Unchecked appends into reserved payload capacity: the encoder reserves [`append_room`]
+/// before it writes, so no write needs its own capacity check; `append` asserts the total
+/// stayed within it before it sets the length (an overrun would be a bug in that bound, caught
+/// by the per-record bound tests).
+struct Out {
+    ptr: *mut u8,
+    len: usize,
+}
+
+impl Out {
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        // Safety: within the reserved capacity (see the type's comment).
+        unsafe { self.ptr.add(self.len).write(b) };
+        self.len += 1;
+    }
+
+    /// Appends the first `len` bytes of `b`, copying all of it (one fixed-size copy): the
+    /// capacity reserved has [`MAX_PERIOD_BYTES`] to spare for that (see [`append_room`]).
+    #[inline(always)]
+    fn pattern(&mut self, b: &[u8; MAX_PERIOD_BYTES], len: usize) {
+        // Safety: within the reserved capacity (see the type's comment and `append_room`);
+        // `b` is not the payload buffer.
+        unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), self.ptr.add(self.len), b.len()) };
+        self.len += len;
+    }
+
+    #[inline(always)]
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.byte((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.byte(v as u8);
+    }
+}
+
+#[cfg(test)]
+impl ChunkEncoder {
+    /// The encoder before the unchecked-write fast path: every test compares against it.
+    pub(super) fn append_reference(&mut self, events: &[RawEvent]) {
         let p = &mut self.predictor;
         let out = &mut self.out;
         let mut run = self.run;
@@ -336,6 +746,106 @@ pub fn to_raw(events: &[Event], out: &mut Vec<RawEvent>) {
             Event::WorkshareFini { ws } => out.push(RawEvent::new(TAG_WS_FINI, 0, ws, 0)),
             Event::Barrier => out.push(RawEvent::new(TAG_BARRIER, 0, 0, 0)),
             Event::Stamp { time } => out.push(RawEvent::new(TAG_STAMP, 0, 0, time)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Records from a small program-like alphabet: loop iterations (a block, strided accesses
+    /// by consecutive instructions, a branch) mixed with random accesses, ranges, OpenMP events
+    /// and stamps, so runs, broken predictions, RUN_MAX and every opcode all occur.
+    fn records() -> impl Strategy<Value = Vec<RawEvent>> {
+        let piece = (0u8..10, 0u32..6, any::<u64>(), 1u64..5);
+        proptest::collection::vec(piece, 1..300).prop_map(|pieces| {
+            let mut out = Vec::new();
+            for (k, (kind, id, v, reps)) in pieces.into_iter().enumerate() {
+                match kind {
+                    0..=4 => {
+                        // `reps * 20` iterations of a loop body: a block, `id % 3` accesses by
+                        // consecutive instructions, a branch, with a stamp every 16 blocks as
+                        // the runtime records them. Address patterns (`v % 5`): 0 strided;
+                        // 1 descending through address 0 (which the predictor treats as "not
+                        // seen"); 2 all at address 0; 3 one instruction twice per body, its
+                        // addresses first one arithmetic sequence, then advancing by one step
+                        // per body (a period that repeats but is not predicted); 4 strided
+                        // without the branch, so a run is pending between bodies.
+                        let pattern = v % 5;
+                        let accesses = if pattern == 3 { 2 } else { id % 3 };
+                        for it in 0..reps * 20 {
+                            if it % 16 == 15 {
+                                out.push(RawEvent::new(TAG_STAMP, 0, 0, v.wrapping_add(it)));
+                            }
+                            out.push(RawEvent::new(TAG_BLOCK, 0, id, 0));
+                            for q in 0..accesses {
+                                let (mi, addr) = match pattern {
+                                    1 => (q, (8 * 30u64).wrapping_sub(8 * it)),
+                                    2 => (q, 0),
+                                    3 => {
+                                        let step = if it < 10 { 2 * it } else { it + 9 };
+                                        (0, 0x4000 + 8 * (step + q as u64))
+                                    }
+                                    _ => (q, 0x1000 * (q as u64 + 1) + 8 * (q as u64 + 1) * it),
+                                };
+                                out.push(RawEvent::new(TAG_ACCESS, 0, mi, addr));
+                            }
+                            if pattern != 4 {
+                                out.push(RawEvent::new(TAG_BRANCH, 0, id, (it % 7 == 6) as u64));
+                            }
+                        }
+                    }
+                    5 => out.push(RawEvent::new(TAG_ACCESS, 0, id, v % 3 * (v >> 2))),
+                    6 => {
+                        out.push(RawEvent::new(TAG_ACCESS_RANGE, 0, id, v));
+                        out.push(RawEvent::new(TAG_EXT, 0, 0, reps * 8));
+                    }
+                    7 => {
+                        out.push(RawEvent::new(TAG_WS_INIT, (v >> 40) as u32 & 0xff, id, v));
+                        for x in 0..4 {
+                            out.push(RawEvent::new(TAG_EXT, 0, 0, v.rotate_left(x)));
+                        }
+                    }
+                    8 => out.push(RawEvent::new(TAG_STAMP, 0, 0, k as u64 * 1000 + v % 100)),
+                    _ => out.push(RawEvent::new(
+                        [TAG_FORK, TAG_JOIN, TAG_BARRIER, TAG_REGION_EXIT][id as usize % 4],
+                        0,
+                        id,
+                        0,
+                    )),
+                }
+            }
+            out
+        })
+    }
+
+    proptest! {
+        /// The fast encoder writes exactly the bytes of the straightforward one, whatever the
+        /// records and wherever a buffer boundary falls (between events), within the
+        /// per-record bound.
+        #[test]
+        fn fast_append_equals_the_reference(raw in records(), cut in any::<prop::sample::Index>()) {
+            // A cut between events: not before an EXT record.
+            let mut at = cut.index(raw.len() + 1);
+            while at < raw.len() && raw[at].tag() == TAG_EXT {
+                at += 1;
+            }
+            let mut fast = ChunkEncoder::new(4, 16);
+            let mut slow = ChunkEncoder::new(4, 16);
+            for part in [&raw[..at], &raw[at..]] {
+                let before = fast.chunk_bytes();
+                fast.append(part);
+                prop_assert!(fast.chunk_bytes() - before <= MAX_BYTES_PER_RECORD * part.len() + 1);
+                slow.append_reference(part);
+                prop_assert_eq!(fast.chunk_bytes(), slow.chunk_bytes());
+            }
+            let (a, n) = fast.finish_chunk();
+            let (a, n) = (a.to_vec(), n);
+            let (b, m) = slow.finish_chunk();
+            prop_assert_eq!(n, m);
+            prop_assert_eq!(a, b.to_vec());
         }
     }
 }

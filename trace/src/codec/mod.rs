@@ -37,7 +37,7 @@ mod encode;
 mod predictor;
 
 pub use decode::{ChunkDecoder, DecodeError, EventBounds, MAX_RANGE_LEN};
-pub use encode::{to_raw, ChunkEncoder};
+pub use encode::{append_room, to_raw, ChunkEncoder, MAX_BYTES_PER_RECORD};
 
 pub(super) const RUN_MAX: u32 = 64;
 pub(super) const OP_ACCESS: u8 = 0x40;
@@ -64,6 +64,7 @@ pub(super) fn unzigzag(v: u64) -> i64 {
     ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
+#[cfg(test)]
 #[inline(always)]
 pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
