@@ -98,3 +98,56 @@ fn usage_errors_exit_2_and_missing_files_exit_1() {
     assert_eq!(status(&["check", "x.rdtrace", "--limit", "many"]), Some(2));
     assert_eq!(status(&["check", "/nonexistent/x.rdtrace"]), Some(1));
 }
+
+/// `f` (blocks 0-2) calls `g` (blocks 3-4), which calls `f` again; block 0 ends in `setjmp`'s
+/// test (branch 0: outcome 0 → block 1, the call; 1 → block 2, the return).
+fn setjmp_module() -> ModuleMeta {
+    use rdtrace::testing::{block, branch, function};
+    let mut m = one_block_module("jmp", 0);
+    m.functions = vec![function("f", 0, 3), function("g", 3, 2)];
+    m.blocks = vec![
+        BlockMeta {
+            successors: vec![1, 2],
+            ..block(0, "entry")
+        },
+        BlockMeta {
+            successors: vec![2],
+            ..block(0, "call")
+        },
+        block(0, "ret"),
+        BlockMeta {
+            successors: vec![4],
+            ..block(1, "entry")
+        },
+        block(1, "throw"),
+    ];
+    m.branches = vec![branch(0, vec![1, 2], vec![None, None])];
+    m
+}
+
+/// Lua's `pcall` inside `pcall`: the inner protected call (a recursive `f`) returns, and the
+/// code it returned to (`g`, with the error thrown inline) jumps back with `longjmp` into the
+/// outer `f`, whose `setjmp` returns a second time: branch 0 again, with no block in between.
+/// The inner `f`'s frame has returned (its block 2 has no successors), so the branch belongs to
+/// the outer frame (the real_programs Lua trace was reported with 27 such cfg violations).
+#[test]
+fn setjmp_returning_twice_after_a_returned_recursive_call_is_no_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("jmp.rdtrace");
+    let events = vec![
+        Event::Block { bb: 0 }, // outer f
+        Event::Branch { br: 0, outcome: 0 },
+        Event::Block { bb: 1 },
+        Event::Block { bb: 3 }, // g
+        Event::Block { bb: 0 }, // inner f
+        Event::Branch { br: 0, outcome: 1 },
+        Event::Block { bb: 2 }, // inner f returns to g, which throws
+        Event::Branch { br: 0, outcome: 1 }, // outer setjmp returns again
+        Event::Block { bb: 2 },
+    ];
+    write_trace(&path, &setjmp_module(), &[events]).unwrap();
+    let v = rda_report_json(&["check", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["violations_total"], 0, "{v}");
+    // Blocks 1, 3, 0 (calls), 2 (inner), 2 (outer): the edges 0→1 and 0→2 twice are checked.
+    assert_eq!(v["edges_checked"], 3, "{v}");
+}

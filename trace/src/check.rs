@@ -16,7 +16,9 @@
 //!   block in the metadata CFG; a function's entry block (which has no predecessors in LLVM IR)
 //!   starts a frame, a frame whose last block has no successors has returned, and a block of a
 //!   function deeper in the frame stack returns to that frame (returns are not recorded); a
-//!   block reached past frames that have not returned came by `longjmp` and resynchronises; a branch event belongs to the current block, and the next block
+//!   block reached past frames that have not returned came by `longjmp` and resynchronises (so
+//!   does a branch, as when `setjmp` returns a second time); a branch event belongs to the
+//!   current block, and the next block
 //!   of the frame is the successor its outcome names.
 
 use crate::meta::ProgramMeta;
@@ -150,12 +152,9 @@ impl<'a> ThreadChecker<'a> {
         ok
     }
 
-    fn enter_block(&mut self, bb: u32) {
-        if !self.id_ok("block", bb, self.meta.blocks.len()) {
-            return;
-        }
-        // A frame whose last block has no successors (it ends in `ret` or `unreachable`) has
-        // returned: no block of it can come any more.
+    /// Pops the frames that have returned: a frame whose last block has no successors (it ends
+    /// in `ret` or `unreachable`) cannot enter a block or take a branch any more.
+    fn pop_returned(&mut self) {
         while self
             .frames
             .last()
@@ -163,6 +162,13 @@ impl<'a> ThreadChecker<'a> {
         {
             self.frames.pop();
         }
+    }
+
+    fn enter_block(&mut self, bb: u32) {
+        if !self.id_ok("block", bb, self.meta.blocks.len()) {
+            return;
+        }
+        self.pop_returned();
         let function = self.meta.blocks[bb as usize].function;
         let is_entry = self
             .meta
@@ -252,6 +258,10 @@ impl<'a> ThreadChecker<'a> {
             return;
         };
         let block = b.block;
+        // A returned frame of the branch's function (a recursive call that returned just before
+        // a `longjmp` back into an outer frame of the same function, with no block between) must
+        // not be mistaken for the frame the branch belongs to.
+        self.pop_returned();
         // The branch ends its block, after any calls the block made: unwind to its frame.
         let function = self.meta.blocks.get(block as usize).map(|b| b.function);
         let depth = self
