@@ -125,11 +125,34 @@ fn setjmp_module() -> ModuleMeta {
     m
 }
 
+/// A recursive call made in the middle of block 0 returns (its frame ends at block 2, which has
+/// no successors), then the caller's block 0 ends with its branch: the branch belongs to the
+/// caller's frame, not to the returned one (SQLite's recursive walkers gave 120 false cfg
+/// violations in real_programs' trace before returned frames were popped at branches).
+#[test]
+fn a_branch_after_a_returned_recursive_call_belongs_to_the_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rec.rdtrace");
+    let events = vec![
+        Event::Block { bb: 0 }, // outer f
+        Event::Block { bb: 0 }, // inner f, called from the middle of block 0
+        Event::Branch { br: 0, outcome: 1 },
+        Event::Block { bb: 2 },              // inner f returns
+        Event::Branch { br: 0, outcome: 0 }, // the outer block 0's branch
+        Event::Block { bb: 1 },
+    ];
+    write_trace(&path, &setjmp_module(), &[events]).unwrap();
+    let v = rda_report_json(&["check", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["violations_total"], 0, "{v}");
+    // The edges 0→2 (inner) and 0→1 (outer).
+    assert_eq!(v["edges_checked"], 2, "{v}");
+}
+
 /// Lua's `pcall` inside `pcall`: the inner protected call (a recursive `f`) returns, and the
 /// code it returned to (`g`, with the error thrown inline) jumps back with `longjmp` into the
 /// outer `f`, whose `setjmp` returns a second time: branch 0 again, with no block in between.
 /// The inner `f`'s frame has returned (its block 2 has no successors), so the branch belongs to
-/// the outer frame (the real_programs Lua trace was reported with 27 such cfg violations).
+/// the outer frame (the real_programs Lua trace was reported with 27 cfg violations).
 #[test]
 fn setjmp_returning_twice_after_a_returned_recursive_call_is_no_violation() {
     let dir = tempfile::tempdir().unwrap();
