@@ -153,7 +153,7 @@ impl<'a> ThreadChecker<'a> {
     }
 
     /// Pops the frames that have returned: a frame whose last block has no successors (it ends
-    /// in `ret` or `unreachable`) cannot enter a block or take a branch any more.
+    /// in `ret` or `unreachable`) cannot enter a block any more.
     fn pop_returned(&mut self) {
         while self
             .frames
@@ -258,12 +258,20 @@ impl<'a> ThreadChecker<'a> {
             return;
         };
         let block = b.block;
-        // A returned frame of the branch's function (a recursive call that returned just before
-        // a `longjmp` back into an outer frame of the same function, with no block between) must
-        // not be mistaken for the frame the branch belongs to.
-        self.pop_returned();
         // The branch ends its block, after any calls the block made: unwind to its frame.
         let function = self.meta.blocks.get(block as usize).map(|b| b.function);
+        // A frame of the branch's own function whose last block has no successors cannot take
+        // the branch: it is a recursive call that has returned (or was left by `longjmp`) with no
+        // block in between, not the frame the branch belongs to. Frames of other functions are
+        // left to the unwinding below: a block ending in a call and `ret` may still be running
+        // that call.
+        while self.frames.last().is_some_and(|f| {
+            Some(f.function) == function
+                && f.block != block
+                && self.meta.blocks[f.block as usize].successors.is_empty()
+        }) {
+            self.frames.pop();
+        }
         let depth = self
             .frames
             .iter()
