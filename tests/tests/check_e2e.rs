@@ -98,3 +98,79 @@ fn usage_errors_exit_2_and_missing_files_exit_1() {
     assert_eq!(status(&["check", "x.rdtrace", "--limit", "many"]), Some(2));
     assert_eq!(status(&["check", "/nonexistent/x.rdtrace"]), Some(1));
 }
+
+/// `f` (blocks 0-2) calls `g` (blocks 3-4), which calls `f` again; block 0 ends in `setjmp`'s
+/// test (branch 0: outcome 0 → block 1, the call; 1 → block 2, the return).
+fn setjmp_module() -> ModuleMeta {
+    use rdtrace::testing::{block, branch, function};
+    let mut m = one_block_module("jmp", 0);
+    m.functions = vec![function("f", 0, 3), function("g", 3, 2)];
+    m.blocks = vec![
+        BlockMeta {
+            successors: vec![1, 2],
+            ..block(0, "entry")
+        },
+        BlockMeta {
+            successors: vec![2],
+            ..block(0, "call")
+        },
+        block(0, "ret"),
+        BlockMeta {
+            successors: vec![4],
+            ..block(1, "entry")
+        },
+        block(1, "throw"),
+    ];
+    m.branches = vec![branch(0, vec![1, 2], vec![None, None])];
+    m
+}
+
+/// A recursive call made in the middle of block 0 returns (its frame ends at block 2, which has
+/// no successors), then the caller's block 0 ends with its branch: the branch belongs to the
+/// caller's frame, not to the returned one (SQLite's recursive walkers gave 120 false cfg
+/// violations in real_programs' trace before returned frames were popped at branches).
+#[test]
+fn a_branch_after_a_returned_recursive_call_belongs_to_the_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rec.rdtrace");
+    let events = vec![
+        Event::Block { bb: 0 }, // outer f
+        Event::Block { bb: 0 }, // inner f, called from the middle of block 0
+        Event::Branch { br: 0, outcome: 1 },
+        Event::Block { bb: 2 },              // inner f returns
+        Event::Branch { br: 0, outcome: 0 }, // the outer block 0's branch
+        Event::Block { bb: 1 },
+    ];
+    write_trace(&path, &setjmp_module(), &[events]).unwrap();
+    let v = rda_report_json(&["check", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["violations_total"], 0, "{v}");
+    // The edges 0→2 (inner) and 0→1 (outer).
+    assert_eq!(v["edges_checked"], 2, "{v}");
+}
+
+/// Lua's `pcall` inside `pcall`: the inner protected call (a recursive `f`) returns, and the
+/// code it returned to (`g`, with the error thrown inline) jumps back with `longjmp` into the
+/// outer `f`, whose `setjmp` returns a second time: branch 0 again, with no block in between.
+/// The inner `f`'s frame has returned (its block 2 has no successors), so the branch belongs to
+/// the outer frame (the real_programs Lua trace was reported with 27 cfg violations).
+#[test]
+fn setjmp_returning_twice_after_a_returned_recursive_call_is_no_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("jmp.rdtrace");
+    let events = vec![
+        Event::Block { bb: 0 }, // outer f
+        Event::Branch { br: 0, outcome: 0 },
+        Event::Block { bb: 1 },
+        Event::Block { bb: 3 }, // g
+        Event::Block { bb: 0 }, // inner f
+        Event::Branch { br: 0, outcome: 1 },
+        Event::Block { bb: 2 }, // inner f returns to g, which throws
+        Event::Branch { br: 0, outcome: 1 }, // outer setjmp returns again
+        Event::Block { bb: 2 },
+    ];
+    write_trace(&path, &setjmp_module(), &[events]).unwrap();
+    let v = rda_report_json(&["check", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["violations_total"], 0, "{v}");
+    // Blocks 1, 3, 0 (calls), 2 (inner), 2 (outer): the edges 0→1 and 0→2 twice are checked.
+    assert_eq!(v["edges_checked"], 3, "{v}");
+}

@@ -16,7 +16,9 @@
 //!   block in the metadata CFG; a function's entry block (which has no predecessors in LLVM IR)
 //!   starts a frame, a frame whose last block has no successors has returned, and a block of a
 //!   function deeper in the frame stack returns to that frame (returns are not recorded); a
-//!   block reached past frames that have not returned came by `longjmp` and resynchronises; a branch event belongs to the current block, and the next block
+//!   block reached past frames that have not returned came by `longjmp` and resynchronises (so
+//!   does a branch, as when `setjmp` returns a second time); a branch event belongs to the
+//!   current block, and the next block
 //!   of the frame is the successor its outcome names.
 
 use crate::meta::ProgramMeta;
@@ -150,12 +152,9 @@ impl<'a> ThreadChecker<'a> {
         ok
     }
 
-    fn enter_block(&mut self, bb: u32) {
-        if !self.id_ok("block", bb, self.meta.blocks.len()) {
-            return;
-        }
-        // A frame whose last block has no successors (it ends in `ret` or `unreachable`) has
-        // returned: no block of it can come any more.
+    /// Pops the frames that have returned: a frame whose last block has no successors (it ends
+    /// in `ret` or `unreachable`) cannot enter a block any more.
+    fn pop_returned(&mut self) {
         while self
             .frames
             .last()
@@ -163,6 +162,13 @@ impl<'a> ThreadChecker<'a> {
         {
             self.frames.pop();
         }
+    }
+
+    fn enter_block(&mut self, bb: u32) {
+        if !self.id_ok("block", bb, self.meta.blocks.len()) {
+            return;
+        }
+        self.pop_returned();
         let function = self.meta.blocks[bb as usize].function;
         let is_entry = self
             .meta
@@ -254,6 +260,18 @@ impl<'a> ThreadChecker<'a> {
         let block = b.block;
         // The branch ends its block, after any calls the block made: unwind to its frame.
         let function = self.meta.blocks.get(block as usize).map(|b| b.function);
+        // A frame of the branch's own function whose last block has no successors cannot take
+        // the branch: it is a recursive call that has returned (or was left by `longjmp`) with no
+        // block in between, not the frame the branch belongs to. Frames of other functions are
+        // left to the unwinding below: a block ending in a call and `ret` may still be running
+        // that call.
+        while self.frames.last().is_some_and(|f| {
+            Some(f.function) == function
+                && f.block != block
+                && self.meta.blocks[f.block as usize].successors.is_empty()
+        }) {
+            self.frames.pop();
+        }
         let depth = self
             .frames
             .iter()
