@@ -371,15 +371,22 @@ impl ThreadState {
                 self.use_buffer(next);
                 return;
             }
-            // Back-pressure: the writer is behind. (Taken over: the job above is the handler's
-            // to write, and this thread holds no record it has not handed over.)
-            writer::wait_for_progress(|| {
-                self.free.load(Ordering::SeqCst) != 0 || writer::taken_over()
-            });
+            // Back-pressure: the writer is behind. Wait until it has given back two buffers
+            // (or all), so a writer slower than this thread costs a wait per two buffers, not
+            // per buffer. (Taken over: the job above is the handler's to write, and this thread
+            // holds no record it has not handed over.)
+            writer::wait_for_progress(|| self.may_go_on() || writer::taken_over());
             if writer::taken_over() {
                 writer::wait_for_the_end();
             }
         }
+    }
+
+    /// Whether a thread waiting for this state's jobs may go on: two buffers free, or no job
+    /// left (the writer wakes waiters only then).
+    pub fn may_go_on(&self) -> bool {
+        self.free.load(Ordering::SeqCst).count_ones() >= 2
+            || self.pending.load(Ordering::SeqCst) == 0
     }
 
     /// Makes `bufs[i]` the buffer being filled (the cursor is reset by the caller).

@@ -154,9 +154,13 @@ pub fn wait_for_progress(done: impl Fn() -> bool) {
     WAITERS.fetch_sub(1, Ordering::SeqCst);
 }
 
-/// Wakes the threads waiting for progress, if any (the writer, after each buffer and job).
-fn wake() {
-    if WAITERS.load(Ordering::SeqCst) > 0 {
+/// Wakes the threads waiting for progress, if any, once the progress matters to them: the
+/// state of the job just done lets its owner go on ([`ThreadState::may_go_on`]) or the queue is
+/// empty ([`drain`]). (Waiters also wake by themselves every few milliseconds.)
+fn wake(state: &ThreadState) {
+    if WAITERS.load(Ordering::SeqCst) > 0
+        && (state.may_go_on() || PENDING.load(Ordering::SeqCst) == 0)
+    {
         let _s = lock();
         PROGRESS.notify_all();
     }
@@ -281,7 +285,7 @@ fn run() {
                 IN_FLIGHT_THREAD.store(thread, Ordering::Release);
                 IN_FLIGHT_SEQ.store(seq, Ordering::Release);
                 STAGE.store(COMPRESSING, Ordering::SeqCst);
-                wake();
+                wake(state);
                 compressor.compress(thread, seq, &payload, count);
                 let ours = STAGE
                     .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
@@ -297,11 +301,11 @@ fn run() {
             }
             None => {
                 STAGE.store(IDLE, Ordering::SeqCst);
-                wake();
+                wake(state);
             }
         }
         state.job_done();
-        PENDING.fetch_sub(1, Ordering::AcqRel);
-        wake();
+        PENDING.fetch_sub(1, Ordering::SeqCst);
+        wake(state);
     }
 }
