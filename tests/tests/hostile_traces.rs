@@ -335,6 +335,8 @@ fn seeds(dir: &Path) -> Vec<PathBuf> {
             &[
                 ("OMP_NUM_THREADS", threads),
                 ("RDTRACE_CHUNK_EVENTS", "512"),
+                // A chunk holds at least one raw buffer: small buffers, many small chunks.
+                ("RDTRACE_BUFFER_EVENTS", "512"),
             ],
         );
         assert!(o.status.success(), "{o:?}");

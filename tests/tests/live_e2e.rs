@@ -13,6 +13,11 @@ fn build(dir: &Path, rel: &str, flags: &[&str], name: &str) -> PathBuf {
     exe
 }
 
+/// Builds basic/omp_reduction.c (`-O2 -fopenmp`) into `dir/omp`.
+fn build_omp_reduction(dir: &Path) -> PathBuf {
+    build(dir, "basic/omp_reduction.c", &["-O2", "-fopenmp"], "omp")
+}
+
 /// Runs `rda-report live <args> -- <exe> <prog_args>` in `cwd` with `env`.
 fn live(cwd: &Path, args: &[&str], exe: &Path, prog_args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(&tools().rda_report);
@@ -127,12 +132,7 @@ fn serial_program_live_equals_histogram_of_the_tee_trace() {
 #[test]
 fn openmp_program_live_equals_histogram_with_1_and_4_threads() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = build(
-        dir.path(),
-        "basic/omp_reduction.c",
-        &["-O2", "-fopenmp"],
-        "omp",
-    );
+    let exe = build_omp_reduction(dir.path());
     for threads in ["1", "4"] {
         let env = [("OMP_NUM_THREADS", threads)];
         // omp_reduction.c: sum of (i % 100) over i < 10000 = 100 * 4950.
@@ -212,12 +212,7 @@ fn idle_openmp_workers_do_not_hold_the_live_merge_back() {
 #[test]
 fn live_predict_equals_predict_of_the_tee_trace() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = build(
-        dir.path(),
-        "basic/omp_reduction.c",
-        &["-O2", "-fopenmp"],
-        "omp",
-    );
+    let exe = build_omp_reduction(dir.path());
     // OMP_NUM_THREADS is left unset: `live --predict` runs the program sequentially itself.
     check_same_report(
         &exe,
@@ -410,12 +405,7 @@ fn a_billion_accesses_stream_in_bounded_memory_and_write_no_file() {
 #[ignore = "stream mode: OpenMP workers' stamps go back at their first events (runtime bug found by check)"]
 fn tee_copy_of_an_openmp_stream_keeps_the_trace_invariants() {
     let dir = tempfile::tempdir().unwrap();
-    let exe = build(
-        dir.path(),
-        "basic/omp_reduction.c",
-        &["-O2", "-fopenmp"],
-        "omp",
-    );
+    let exe = build_omp_reduction(dir.path());
     let tee = dir.path().join("tee.rdtrace");
     let out = live(
         dir.path(),
