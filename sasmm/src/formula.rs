@@ -74,17 +74,7 @@ impl BlockCounts {
     /// P(BB_i) of eq. 1.
     // See: SASMM eq. 1.
     pub fn probabilities(&self) -> Vec<f64> {
-        let total: u64 = self.instances.iter().sum();
-        self.instances
-            .iter()
-            .map(|&x| {
-                if total == 0 {
-                    0.0
-                } else {
-                    x as f64 / total as f64
-                }
-            })
-            .collect()
+        crate::profile::probabilities_of(&self.instances)
     }
 }
 

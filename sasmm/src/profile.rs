@@ -78,9 +78,15 @@ impl ProfileConfig {
 /// P(BB_i) of eq. 1: instances of each block over all instances of the sequential run.
 // See: SASMM eq. 1.
 pub fn block_probabilities(seq: &SequentialTrace) -> Vec<f64> {
-    let n = seq.block_instances();
-    let total: u64 = n.iter().sum();
-    n.iter()
+    probabilities_of(&seq.block_instances())
+}
+
+/// Eq. 1 over per-block instance counts (all zero: every probability 0).
+// See: SASMM eq. 1.
+pub(crate) fn probabilities_of(instances: &[u64]) -> Vec<f64> {
+    let total: u64 = instances.iter().sum();
+    instances
+        .iter()
         .map(|&x| {
             if total == 0 {
                 0.0
