@@ -260,19 +260,13 @@ impl Rank<'_> {
     }
 
     /// One rank's part of a phase of Alg. 3 (dispatching to a copy compiled for the CPU).
-    /// Returns Alg. 4's `count`, the number of received local infinities.
-    fn run(
-        self,
-        chunk: &[&[u64]],
-        rx: Option<Receiver<Vec<u64>>>,
-        tx: Option<Sender<Vec<u64>>>,
-    ) -> u64 {
+    fn run(self, chunk: &[&[u64]], rx: Option<Receiver<Vec<u64>>>, tx: Option<Sender<Vec<u64>>>) {
         crate::cpu::dispatch!((
             this: Rank<'_> = self,
             chunk: &[&[u64]] = chunk,
             rx: Option<Receiver<Vec<u64>>> = rx,
             tx: Option<Sender<Vec<u64>>> = tx,
-        ) -> u64 {
+        ) -> () {
             this.run_body(chunk, rx, tx)
         })
     }
@@ -322,7 +316,7 @@ impl Rank<'_> {
         chunk: &[&[u64]],
         rx: Option<Receiver<Vec<u64>>>,
         tx: Option<Sender<Vec<u64>>>,
-    ) -> u64 {
+    ) {
         if !self.is_root {
             // A rank ≥ 1 starts every phase from an empty stack (done here, in parallel).
             self.core.clear();
@@ -338,7 +332,6 @@ impl Rank<'_> {
                 self.emit(loc_inf, tx.as_ref());
             }
         }
-        self.count
     }
 }
 
