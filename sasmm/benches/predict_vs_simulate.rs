@@ -16,10 +16,15 @@
 //! same profile if they are missing, unless `SASMM_BENCH_RDCC` names one). Kernel sizes can be scaled with `SASMM_BENCH_SCALE`
 //! (default 1 = the sizes below). Wall times on a shared, noisy machine: compare ratios within
 //! one run.
+//!
+//! A second table is set sampling (`predict --set-sample-rate`): per kernel and rate, the exact
+//! model's wall time on the sequential trace (all core counts, in this process) against the
+//! unsampled one, and the error of the sampled rates against the unsampled rates (mean and
+//! largest |difference| in pp over `SASMM_BENCH_SEEDS` seeds, default 4, L1 and L2 global).
 
 use rdsasmm::{
-    measure, predict_exact_many, predict_many, ExactConfig, MeasureConfig, SasmmConfig,
-    SequentialTrace,
+    measure, predict_exact_many, predict_exact_trace, predict_many, ExactConfig, MeasureConfig,
+    SasmmConfig, SequentialTrace, SetSampleConfig,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -234,6 +239,7 @@ fn main() {
     );
     let (mut tot_exact, mut tot_formula, mut tot_truth, mut tot_one) = (0.0, 0.0, 0.0, 0.0);
     let (mut cpu_exact, mut cpu_formula, mut cpu_truth, mut cpu_one) = (0.0, 0.0, 0.0, 0.0);
+    let mut seq_traces = Vec::new();
     for (kernel, defs) in &kernels {
         let exe = tmp.join(kernel);
         let st = Command::new(&rdcc)
@@ -285,6 +291,7 @@ fn main() {
                 .max((formula[k].1 - l2).abs());
             let _ = std::fs::remove_file(&path);
         }
+        seq_traces.push((kernel, seq_path.clone()));
         let one_run = truth.wall.as_secs_f64() / CORES.len() as f64;
         let one_cpu = truth.cpu.as_secs_f64() / CORES.len() as f64;
         let e = exact_cost.wall.as_secs_f64();
@@ -329,5 +336,78 @@ fn main() {
         cpu_exact / cpu_one,
         cpu_formula / cpu_exact
     );
+    set_sampling(&seq_traces);
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The exact model with every set and with set samples: wall time and rates of all core counts.
+fn exact_timed(trace: &rdtrace::Trace, sample: Option<SetSampleConfig>) -> (f64, Vec<(f64, f64)>) {
+    let cfg = ExactConfig {
+        set_sample: sample,
+        ..ExactConfig::default()
+    };
+    let t = Instant::now();
+    let rates = CORES
+        .iter()
+        .map(|&m| {
+            let p = predict_exact_trace(trace, &cfg, m).expect("exact model");
+            let r = p.hierarchies[0].rates;
+            (r.l1_hit, r.l2_hit_global)
+        })
+        .collect();
+    (t.elapsed().as_secs_f64(), rates)
+}
+
+/// Set sampling table: speed-up and error against the unsampled exact model per kernel.
+fn set_sampling(seq_traces: &[(&&str, PathBuf)]) {
+    let seeds: u64 = std::env::var("SASMM_BENCH_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4);
+    let cfg = ExactConfig::default();
+    println!();
+    println!(
+        "Set sampling of the exact model (L1 {} with {} sets, L2 {}; all {} core counts one after another, wall s; error vs unsampled over {seeds} seeds, pp)",
+        cfg.l1[0],
+        cfg.l1[0].sets(),
+        cfg.l2[0],
+        CORES.len()
+    );
+    println!(
+        "{:<10} {:>6} | {:>8} {:>8} {:>7} | {:>8} {:>8} | {:>8} {:>8}",
+        "kernel", "rate", "full s", "sample s", "speed", "L1 mean", "L1 max", "L2 mean", "L2 max"
+    );
+    for (kernel, path) in seq_traces {
+        let trace = rdtrace::Trace::open(path).expect("sequential trace");
+        let (full_s, full) = exact_timed(&trace, None);
+        for rate in [0.25, 0.0625] {
+            let (mut secs, mut sum1, mut max1, mut sum2, mut max2, mut n) =
+                (0.0, 0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0);
+            for seed in 0..seeds {
+                let (s, sampled) = exact_timed(&trace, Some(SetSampleConfig { rate, seed }));
+                secs += s;
+                for (a, b) in sampled.iter().zip(&full) {
+                    let (e1, e2) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+                    sum1 += e1;
+                    sum2 += e2;
+                    max1 = max1.max(e1);
+                    max2 = max2.max(e2);
+                    n += 1.0;
+                }
+            }
+            let secs = secs / seeds as f64;
+            println!(
+                "{:<10} {:>6} | {:>8.3} {:>8.3} {:>6.2}x | {:>8.2} {:>8.2} | {:>8.2} {:>8.2}",
+                kernel,
+                format!("1/{}", (1.0 / rate) as u32),
+                full_s,
+                secs,
+                full_s / secs,
+                100.0 * sum1 / n,
+                100.0 * max1,
+                100.0 * sum2 / n,
+                100.0 * max2
+            );
+        }
+    }
 }

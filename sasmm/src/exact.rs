@@ -23,6 +23,7 @@ use crate::interleave::{Interleave, Interleaver};
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::rates::HitRates;
 use crate::seq::SequentialTrace;
+use crate::set_sample::{scaled, shared_bits, SetSample, SetSampleConfig};
 use rdcachesim::CacheConfig;
 use rdengines::FastCore;
 use rdtrace::Trace;
@@ -197,6 +198,9 @@ struct L1Group {
     configs: Vec<usize>,
     /// One stack per core.
     stacks: Vec<SetStacks>,
+    /// The sets simulated (of this group and the L2 groups behind its configurations); `None`:
+    /// all.
+    sample: Option<SetSample>,
 }
 
 /// L2 stacks of one set count / line size behind one L1 configuration (or behind none: a
@@ -207,6 +211,9 @@ struct L2Group {
     stack: SetStacks,
     /// Indices into the L2 requests.
     requests: Vec<usize>,
+    /// The sets simulated when this group sees every reference (behind an L1, the L1 group's
+    /// sample decides).
+    sample: Option<SetSample>,
 }
 
 /// Counts of one L1 configuration.
@@ -241,6 +248,19 @@ impl MultiHierarchy {
     /// `(Some(i), cache)` (looked up on the misses of L1 configuration `i`, like
     /// [`rdcachesim::Hierarchy`]) or `(None, cache)` (sees every reference, no L1 in front).
     pub fn new(l1: &[CacheConfig], l2: &[(Option<usize>, CacheConfig)]) -> Result<Self> {
+        Self::sampled(l1, l2, None)
+    }
+
+    /// [`new`](Self::new), simulating with `sample` only a random subset of the sets of each
+    /// group of coupled caches (an L1 set count with the L2 caches behind it; a shared cache
+    /// with no L1 in front on its own), see [`crate::set_sample`]. Counts are those of the
+    /// simulated sets; [`l1_sample`](Self::l1_sample) and [`l2_sample`](Self::l2_sample) say
+    /// how to scale them.
+    pub fn sampled(
+        l1: &[CacheConfig],
+        l2: &[(Option<usize>, CacheConfig)],
+        sample: Option<&SetSampleConfig>,
+    ) -> Result<Self> {
         let mut l1_groups: Vec<L1Group> = Vec::new();
         for (i, c) in l1.iter().enumerate() {
             let (shift, sets) = (c.line_shift(), c.sets());
@@ -258,6 +278,7 @@ impl MultiHierarchy {
                     depth: c.ways,
                     configs: vec![i],
                     stacks: Vec::new(),
+                    sample: None,
                 }),
             }
         }
@@ -288,6 +309,7 @@ impl MultiHierarchy {
                         shift,
                         stack: SetStacks::new(1, 1)?,
                         requests: vec![j],
+                        sample: None,
                     });
                     l2_depth.push((sets, c.ways));
                 }
@@ -310,7 +332,7 @@ impl MultiHierarchy {
             && l2_behind[0].len() == 1
             && l2_groups[l2_behind[0][0]].requests.len() == 1)
             .then(|| l2_behind[0][0]);
-        Ok(MultiHierarchy {
+        let mut sim = MultiHierarchy {
             single,
             l1: l1.to_vec(),
             l2: l2.to_vec(),
@@ -321,7 +343,34 @@ impl MultiHierarchy {
             l1_counts: vec![L1Counts::default(); l1.len()],
             l2_accesses: vec![0; l2.len()],
             l2_hits: vec![0; l2.len()],
-        })
+        };
+        if let Some(cfg) = sample {
+            sim.choose_samples(|shift, bits| SetSample::from_bits(shift, bits, cfg));
+        }
+        Ok(sim)
+    }
+
+    /// Gives each group of coupled caches the sample `choose(shift, bits)` of the address bits
+    /// `[shift, shift + bits)` that all of them index sets by (groups with no such bit are not
+    /// sampled).
+    fn choose_samples(&mut self, choose: impl Fn(u32, u32) -> Option<SetSample>) {
+        let l2_groups = &mut self.l2_groups;
+        for g in &mut self.l1_groups {
+            let mut coupled = vec![(g.shift, g.sets)];
+            for &i in &g.configs {
+                coupled.extend(
+                    self.l2_behind[i]
+                        .iter()
+                        .map(|&k| (l2_groups[k].shift, l2_groups[k].stack.sets())),
+                );
+            }
+            g.sample = shared_bits(&coupled).and_then(|(shift, bits)| choose(shift, bits));
+        }
+        for &k in &self.l2_unfiltered {
+            let u = &mut l2_groups[k];
+            u.sample = shared_bits(&[(u.shift, u.stack.sets())])
+                .and_then(|(shift, bits)| choose(shift, bits));
+        }
     }
 
     /// One access of `len` bytes at `addr` by core `core`.
@@ -353,6 +402,9 @@ impl MultiHierarchy {
             let counts = &mut l1_counts[0];
             let u = &mut l2_groups[k];
             for line in addr >> g.shift..=last_byte >> g.shift {
+                if g.sample.as_ref().is_some_and(|s| !s.keeps(line << g.shift)) {
+                    continue;
+                }
                 counts.references[core] += 1;
                 if stack.access(line).is_some_and(|d| d < ways1) {
                     counts.hits[core] += 1;
@@ -378,6 +430,11 @@ impl MultiHierarchy {
                 }
             }
             for line in addr >> g.shift..=last_byte >> g.shift {
+                // See: set sampling — a dropped set's lines (and the L2 sets they map to) are
+                // not simulated at all.
+                if g.sample.as_ref().is_some_and(|s| !s.keeps(line << g.shift)) {
+                    continue;
+                }
                 // See: set-aware stack distance — an A-way LRU set hits iff fewer than A
                 // distinct lines of the set were used since this line's previous use.
                 let d = g.stacks[core].access(line);
@@ -406,6 +463,9 @@ impl MultiHierarchy {
         for &k in l2_unfiltered.iter() {
             let u = &mut l2_groups[k];
             for line in addr >> u.shift..=last_byte >> u.shift {
+                if u.sample.as_ref().is_some_and(|s| !s.keeps(line << u.shift)) {
+                    continue;
+                }
                 let d = u.stack.access(line);
                 for &j in &u.requests {
                     l2_accesses[j] += 1;
@@ -414,6 +474,27 @@ impl MultiHierarchy {
                     }
                 }
             }
+        }
+    }
+
+    /// The set sample behind the counts of L1 configuration `i` (and of the L2 caches behind
+    /// it); `None`: every set is simulated.
+    pub fn l1_sample(&self, i: usize) -> Option<&SetSample> {
+        self.l1_groups
+            .iter()
+            .find(|g| g.configs.contains(&i))
+            .and_then(|g| g.sample.as_ref())
+    }
+
+    /// The set sample behind the counts of L2 request `j`.
+    pub fn l2_sample(&self, j: usize) -> Option<&SetSample> {
+        match self.l2[j].0 {
+            Some(i) => self.l1_sample(i),
+            None => self
+                .l2_groups
+                .iter()
+                .find(|g| g.requests.contains(&j))
+                .and_then(|g| g.sample.as_ref()),
         }
     }
 
@@ -451,6 +532,9 @@ pub struct ExactConfig {
     /// with the first L1's associativity and line (fewer ways if it has fewer lines) and a
     /// shared cache with the first L2's.
     pub mrc: Vec<u64>,
+    /// Simulate only a random subset of the sets and scale ([`crate::set_sample`]); `None`:
+    /// every set (exact).
+    pub set_sample: Option<SetSampleConfig>,
 }
 
 impl Default for ExactConfig {
@@ -462,6 +546,7 @@ impl Default for ExactConfig {
             mimic: MimicConfig::default(),
             interleave: Interleave::RoundRobin,
             mrc: Vec::new(),
+            set_sample: None,
         }
     }
 }
@@ -476,10 +561,14 @@ pub struct HierarchyPrediction {
     /// The rates (per line reference at the L1's line size).
     #[serde(flatten)]
     pub rates: HitRates,
-    /// Line references of all cores at the L1's line size.
+    /// Line references of all cores at the L1's line size (scaled to all sets when sampled).
     pub references: u64,
     /// L1 hit rate per core.
     pub l1_hit_per_core: Vec<f64>,
+    /// Fraction of the sets simulated when set-sampled (the rates are those of these sets, the
+    /// references are scaled by its inverse); absent when every set was simulated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample_rate: Option<f64>,
 }
 
 /// One point of a miss-ratio curve.
@@ -495,6 +584,12 @@ pub struct MrcPoint {
     pub shared: CacheConfig,
     /// Misses / references of the shared cache.
     pub shared_miss_ratio: f64,
+    /// Fraction of the private cache's sets simulated, when set-sampled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private_sample_rate: Option<f64>,
+    /// Fraction of the shared cache's sets simulated, when set-sampled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_sample_rate: Option<f64>,
 }
 
 /// The exact model's answer for one core count.
@@ -620,7 +715,7 @@ impl ExactRun {
             l1.push(private);
             l2.push((None, shared));
         }
-        let sim = MultiHierarchy::new(&l1, &l2)?;
+        let sim = MultiHierarchy::sampled(&l1, &l2, config.set_sample.as_ref())?;
         Ok(ExactRun {
             cores,
             mimic,
@@ -660,11 +755,13 @@ impl ExactRun {
         for (j, &(behind, l2c)) in l2[..pairs].iter().enumerate() {
             let i = behind.expect("pairs are behind an L1");
             let (refs, hits) = sim.l1_counts(i);
+            let sample = sim.l1_sample(i);
             hierarchies.push(HierarchyPrediction {
                 l1: l1[i],
                 l2: l2c,
                 rates: sim.rates(i, j),
-                references: refs.iter().sum(),
+                references: scaled(sample, refs.iter().sum()),
+                sample_rate: sample.map(SetSample::rate),
                 l1_hit_per_core: refs
                     .iter()
                     .zip(hits)
@@ -691,6 +788,8 @@ impl ExactRun {
                     private_miss_ratio: ratio(r - h, r),
                     shared,
                     shared_miss_ratio: ratio(a2 - h2, a2),
+                    private_sample_rate: sim.l1_sample(i).map(SetSample::rate),
+                    shared_sample_rate: sim.l2_sample(j).map(SetSample::rate),
                 }
             })
             .collect();
@@ -757,6 +856,38 @@ mod tests {
         assert_eq!(s.hits(16), 0);
     }
 
+    #[test]
+    fn sampled_run_reports_rates_of_the_kept_sets_and_scaled_references() {
+        // A cyclic sweep over 64 KiB: every set sees the same pattern, so any sample has the
+        // exact rates, and the references scale back to the full count.
+        let l1 = CacheConfig::default(); // 8K:8:64, 16 sets
+        let l2 = CacheConfig::paper_l2(); // 128K:16:64, 128 sets
+        let sweep = |sim: &mut MultiHierarchy| {
+            for _ in 0..4 {
+                for a in (0..64u64 << 10).step_by(8) {
+                    sim.access(0, a, 8);
+                }
+            }
+        };
+        let req = [(Some(0), l2), (None, l2)];
+        let mut full = MultiHierarchy::new(&[l1], &req).unwrap();
+        sweep(&mut full);
+        let cfg = SetSampleConfig {
+            rate: 0.01,
+            seed: 3,
+        };
+        let mut part = MultiHierarchy::sampled(&[l1], &req, Some(&cfg)).unwrap();
+        sweep(&mut part);
+        // L1 and L2 share set bits 6..10: one of 16 values; the shared cache alone has 7 bits.
+        assert_eq!(part.l1_sample(0).map(SetSample::rate), Some(1.0 / 16.0));
+        assert_eq!(part.l2_sample(0).map(SetSample::rate), Some(1.0 / 16.0));
+        assert_eq!(part.l2_sample(1).map(SetSample::rate), Some(1.0 / 128.0));
+        assert_eq!(part.rates(0, 0), full.rates(0, 0));
+        let refs = |m: &MultiHierarchy| m.l1_counts(0).0.iter().sum::<u64>();
+        assert_eq!(scaled(part.l1_sample(0), refs(&part)), refs(&full));
+        assert_eq!(refs(&part) * 16, refs(&full));
+    }
+
     fn geometry() -> impl Strategy<Value = (u64, u32)> {
         (1u64..=9, 1u32..=10)
     }
@@ -796,6 +927,65 @@ mod tests {
             for &l in &trace {
                 let d = s.access(l);
                 prop_assert_eq!(c.access_line(l), d.is_some_and(|d| d < ways));
+            }
+        }
+
+        /// Set sampling is exact per set: the counts of samples that partition the kept values
+        /// add up to the unsampled counts, for every L1, every L2 behind it and a shared cache
+        /// with no L1 in front. So the scaled count of a simple random sample of the values is
+        /// an unbiased estimate of the full count (each value is kept with probability K/n).
+        #[test]
+        fn set_samples_partition_the_unsampled_counts(
+            accesses in prop::collection::vec((0usize..3, 0u64..1 << 14, 1u64..40), 0..800),
+            classes in 2u64..5,
+        ) {
+            let l1 = vec![
+                CacheConfig::new(256, 2, 16).unwrap(),
+                CacheConfig::new(512, 2, 16).unwrap(),
+                CacheConfig::new(256, 1, 32).unwrap(),
+            ];
+            let l2s = [
+                CacheConfig::new(2048, 4, 32).unwrap(),
+                CacheConfig::new(1024, 2, 64).unwrap(),
+            ];
+            let mut req: Vec<(Option<usize>, CacheConfig)> = Vec::new();
+            for i in 0..l1.len() {
+                for c in l2s {
+                    req.push((Some(i), c));
+                }
+            }
+            req.push((None, l2s[0]));
+            let run = |part: Option<u64>| {
+                let mut m = MultiHierarchy::new(&l1, &req).unwrap();
+                if let Some(c) = part {
+                    m.choose_samples(|shift, bits| {
+                        let values: Vec<u64> = (0..1u64 << bits).filter(|v| v % classes == c).collect();
+                        Some(SetSample::with_values(shift, bits, &values))
+                    });
+                    assert!(m.l1_groups.iter().all(|g| g.sample.is_some()));
+                }
+                for &(core, addr, len) in &accesses {
+                    m.access(core, addr, len);
+                }
+                m
+            };
+            let full = run(None);
+            let parts: Vec<MultiHierarchy> = (0..classes).map(|c| run(Some(c))).collect();
+            for i in 0..l1.len() {
+                let (refs, hits) = full.l1_counts(i);
+                for core in 0..refs.len() {
+                    let sum = |f: &dyn Fn(&MultiHierarchy) -> u64| parts.iter().map(f).sum::<u64>();
+                    let at = |v: &[u64]| v.get(core).copied().unwrap_or(0);
+                    prop_assert_eq!(sum(&|p| at(p.l1_counts(i).0)), refs[core]);
+                    prop_assert_eq!(sum(&|p| at(p.l1_counts(i).1)), hits[core]);
+                }
+            }
+            for j in 0..req.len() {
+                let (a, h) = parts.iter().fold((0, 0), |(a, h), p| {
+                    let (pa, ph) = p.l2_counts(j);
+                    (a + pa, h + ph)
+                });
+                prop_assert_eq!((a, h), full.l2_counts(j), "L2 request {}", j);
             }
         }
 

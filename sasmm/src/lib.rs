@@ -31,6 +31,7 @@ pub mod predict;
 pub mod profile;
 pub mod rates;
 pub mod seq;
+pub mod set_sample;
 
 pub use error::{Result, SasmmError};
 pub use exact::{
@@ -45,5 +46,6 @@ pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};
 pub use rates::HitRates;
 pub use seq::SequentialTrace;
+pub use set_sample::{SetSample, SetSampleConfig};
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,9 @@ use crate::exit::usage;
 use crate::output::OutputArgs;
 use anyhow::Result;
 use rdcachesim::CacheConfig;
-use rdsasmm::{BbWeighting, ExactConfig, Interleave, OffsetPolicy, SasmmConfig, StaticSplit};
+use rdsasmm::{
+    BbWeighting, ExactConfig, Interleave, OffsetPolicy, SasmmConfig, SetSampleConfig, StaticSplit,
+};
 use std::path::PathBuf;
 
 /// The SASMM subcommands (flattened into the top-level command list).
@@ -120,10 +122,20 @@ pub struct ModelArgs {
     #[arg(long, value_enum, default_value_t = WeightingArg::Mimicked)]
     pub weighting: WeightingArg,
     /// The model: `exact` simulates set-indexed LRU caches on the mimicked traces (no eq. 5
-    /// approximation, no sampling); `formula` is the paper's eq. 5-7 (the sampling flags above
+    /// approximation, no sampling unless --set-sample-rate); `formula` is the paper's eq. 5-7 (the sampling flags above
     /// apply to it only).
     #[arg(long, value_enum, default_value_t = ModelArg::Exact)]
     pub model: ModelArg,
+    /// Exact model, approximate and faster: simulate only this fraction of the cache sets
+    /// (set sampling: a random subset of whole sets, the same for an L1 and the L2 behind it)
+    /// and scale the references back; rates are those of the simulated sets. The fraction is
+    /// rounded to whole sets (at least one set of the smaller cache), and reports say which was
+    /// used. 0 < R <= 1.
+    #[arg(long, value_name = "R", value_parser = parse_fraction)]
+    pub set_sample_rate: Option<f64>,
+    /// Salt of the set sample (another salt draws other sets).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub set_sample_seed: u64,
 }
 
 impl ModelArgs {
@@ -159,6 +171,12 @@ impl ModelArgs {
             return Err(usage("--chunk must be at least 1"));
         }
         c.profile.validate().map_err(|e| usage(e.to_string()))?;
+        if self.set_sample_rate.is_some() && self.model != ModelArg::Exact {
+            return Err(usage(
+                "--set-sample-rate samples the exact model's caches; the formula model samples \
+                 windows (--sample-rate)",
+            ));
+        }
         Ok(c)
     }
 
@@ -174,6 +192,10 @@ impl ModelArgs {
             mimic: c.mimic,
             interleave: c.interleave,
             mrc: Vec::new(),
+            set_sample: self.set_sample_rate.map(|rate| SetSampleConfig {
+                rate,
+                seed: self.set_sample_seed,
+            }),
         })
     }
 }
@@ -190,7 +212,8 @@ non-inclusive L2 on the traces SASMM mimics from the sequential run (Alg. 1-2), 
 `--model formula` applies the paper's eq. 5-7 to the sampled reuse profile instead.\n\n\
 Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
 rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
-rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n\n\
+rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n  \
+rda-report predict huge.rdtrace --set-sample-rate 0.0625   # simulate 1/16 of the sets (approximate)\n\n\
 Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
 simulated caches' LRU stacks (bounded by the cache sizes) and the largest parallel section of the run (the accesses between two \
 synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` streams the trace \

@@ -26,6 +26,9 @@ pub(super) struct PredictRow {
     pub(super) l2_hit_paper_weights: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) shared_references: Option<u64>,
+    /// Fraction of the sets simulated (`--set-sample-rate`); absent when exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) set_sample_rate: Option<f64>,
 }
 
 impl PredictRow {
@@ -45,6 +48,7 @@ impl PredictRow {
             l1_hit_paper_weights: Some(p.l1.hit_paper_weights),
             l2_hit_paper_weights: Some(p.l2.hit_paper_weights),
             shared_references: Some(p.l2.references),
+            set_sample_rate: None,
         }
     }
 
@@ -64,6 +68,7 @@ impl PredictRow {
             l1_hit_paper_weights: None,
             l2_hit_paper_weights: None,
             shared_references: None,
+            set_sample_rate: h.sample_rate,
         }
     }
 }
@@ -78,6 +83,10 @@ pub(super) struct MrcRow {
     pub(super) shared_cache: String,
     pub(super) private_miss_ratio: f64,
     pub(super) shared_miss_ratio: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) private_set_sample_rate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) shared_set_sample_rate: Option<f64>,
 }
 
 #[derive(Serialize)]

@@ -91,6 +91,8 @@ fn formula_mrc(
                 shared_cache: shared.to_string(),
                 private_miss_ratio: 1.0 - prd.hit_rate(&private),
                 shared_miss_ratio: 1.0 - crd.hit_rate(&shared),
+                private_set_sample_rate: None,
+                shared_set_sample_rate: None,
             })
         })
         .collect()
@@ -154,6 +156,8 @@ pub fn emit_predictions(
                     shared_cache: pt.shared.to_string(),
                     private_miss_ratio: pt.private_miss_ratio,
                     shared_miss_ratio: pt.shared_miss_ratio,
+                    private_set_sample_rate: pt.private_sample_rate,
+                    shared_set_sample_rate: pt.shared_sample_rate,
                 }));
             }
         }
@@ -180,6 +184,30 @@ pub fn emit_predictions(
             }
         }
     }
+    // Set sampling is stated where the numbers are: in each title, and per row in the JSON.
+    let sampled = |rates: &mut dyn Iterator<Item = Option<f64>>| {
+        let mut rates: Vec<f64> = rates.flatten().collect();
+        rates.sort_by(f64::total_cmp);
+        rates.dedup();
+        match rates.as_slice() {
+            [] => String::new(),
+            [r] => format!(
+                " [set-sampled: {} % of the sets simulated, references scaled; approximate]",
+                pct(*r)
+            ),
+            [lo, .., hi] => format!(
+                " [set-sampled: {} % to {} % of the sets simulated, references scaled; approximate]",
+                pct(*lo),
+                pct(*hi)
+            ),
+        }
+    };
+    let rows_sampled = sampled(&mut rows.iter().map(|r| r.set_sample_rate));
+    let mrc_sampled = sampled(
+        &mut mrc
+            .iter()
+            .flat_map(|r| [r.private_set_sample_rate, r.shared_set_sample_rate]),
+    );
     let mut t = Table::new([
         "cores",
         "L1",
@@ -192,9 +220,10 @@ pub fn emit_predictions(
         "references",
     ])
     .titled(format!(
-        "SASMM prediction ({} model) from {} (private L1, shared L2; rates per cache-line reference, MPKA = misses per 1000 references)",
+        "SASMM prediction ({} model) from {} (private L1, shared L2; rates per cache-line reference, MPKA = misses per 1000 references){}",
         model.model.name(),
         source,
+        rows_sampled,
     ));
     for r in &rows {
         t.row([
@@ -234,8 +263,9 @@ pub fn emit_predictions(
             "shared miss %",
         ])
         .titled(format!(
-            "Miss-ratio curve ({} model): private caches over each core's trace, one shared cache over the interleaved trace",
-            model.model.name()
+            "Miss-ratio curve ({} model): private caches over each core's trace, one shared cache over the interleaved trace{}",
+            model.model.name(),
+            mrc_sampled,
         ));
         for r in &mrc {
             c.row([

@@ -4,6 +4,7 @@ use super::args::{ModelArg, ValidateArgs};
 use super::json::{ErrorDecomposition, Errors, MeasuredRow, PredictRow, ValidateJson, ValidateRow};
 use super::measure_run::measure_file;
 use super::predict::{check_cores, pct};
+use crate::exit::usage;
 use crate::output::{emit, Table};
 use anyhow::Result;
 use rdsasmm::predict_many_trace;
@@ -31,6 +32,11 @@ pub(super) fn mean_errors(
 
 pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let (l1, l2) = a.caches.parse()?;
+    if a.model.set_sample_rate.is_some() {
+        return Err(usage(
+            "validate measures the models' own error; --set-sample-rate is for predict and live --predict",
+        ));
+    }
     let cfg = a.model.config(l1, l2)?;
     let ecfg = a.model.exact_config(&[l1], &[l2])?;
     let mut reals = a.real.clone();
