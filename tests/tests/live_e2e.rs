@@ -222,6 +222,26 @@ fn live_predict_equals_predict_of_the_tee_trace() {
         &["--cores", "1,2,4"],
         "sum=495000\n",
     );
+    // Set sampling reaches the live model too, with the same sets as offline.
+    let sampled = [
+        "--cores",
+        "1,2",
+        "--set-sample-rate",
+        "0.25",
+        "--set-sample-seed",
+        "3",
+    ];
+    let mut live_args = vec!["--predict"];
+    live_args.extend(sampled);
+    let out = check_same_report(&exe, &[], &live_args, "predict", &sampled, "sum=495000\n");
+    let (_, json) = split_report(&out.stdout);
+    assert!(
+        json.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["set_sample_rate"].as_f64() == Some(0.25)),
+        "{json}"
+    );
 }
 
 #[test]
