@@ -137,6 +137,9 @@ fn main() {
                 "--mca",
                 "btl",
                 "self,vader",
+                "--mca",
+                "pml",
+                "ob1",
                 "-np",
             ])
             .arg(np.to_string())

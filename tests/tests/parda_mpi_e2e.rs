@@ -28,7 +28,9 @@ fn mpirun(np: usize, args: &[&str]) -> Output {
             "--bind-to",
             "none",
         ])
-        .args(["--mca", "btl", "self,vader"])
+        // ob1 over shared memory: the default UCX layer spends 0.2 s probing for devices at
+        // every start (see docs/distributed.md).
+        .args(["--mca", "btl", "self,vader", "--mca", "pml", "ob1"])
         .args(["-np", &np.to_string()])
         .arg(&tools().rda_report)
         .args(args)
