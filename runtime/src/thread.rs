@@ -808,9 +808,15 @@ pub fn check() {
 }
 
 /// Records a stamp now.
+///
+/// The clock is read after the thread state is looked up: registering a thread or unparking a
+/// worker in a live stream records a stamp of its own, and a clock read taken before that
+/// would land after it with an earlier time (a worker's stamps went back at its first region).
 #[inline(always)]
 pub fn stamp() {
-    record(RawEvent::new(TAG_STAMP, 0, 0, clock::now()));
+    if let Some(s) = current_unparked() {
+        s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
+    }
 }
 
 /// Records a block entry, with a stamp every `stamp_every` blocks.

@@ -117,9 +117,9 @@ pub fn output_traced(cmd: &mut Command, trace: &Path) -> Output {
 /// test produces goes through it: programs run by [`output_traced`] (and [`run_traced`],
 /// [`trace_program`], [`build_and_trace`] on top of it) and the traces tests write with
 /// `rdtrace`'s writer, except those made to break an invariant (`check_e2e`) or damaged on
-/// purpose (`hostile_traces` mutates traces that passed here), and the `RDTRACE_TEE` copies of
-/// live OpenMP runs, whose stamps go back (`live_e2e`'s ignored test shows it); a missing or
-/// unreadable trace is left to the test (some check exactly that).
+/// purpose (`hostile_traces` mutates traces that passed here); `live_e2e` checks the
+/// `RDTRACE_TEE` copies of live runs. A missing or unreadable trace is left to the test (some
+/// check exactly that).
 pub fn check_invariants(path: &Path) {
     let Ok(trace) = Trace::open(path) else {
         return;
