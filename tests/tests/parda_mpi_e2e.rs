@@ -264,10 +264,11 @@ fn real_trace_sliced_by_chunk_index_equals_fast() {
     }
 }
 
-/// An OpenMP program on 2 threads: per-thread histograms by parda-mpi equal fast's; the merged
-/// order of several threads is refused with a usage error (the chunk index cannot slice it).
+/// An OpenMP program on 3 threads: per-thread histograms by parda-mpi equal fast's, and so
+/// does the merged order (windows of stamps found by the ranks' pre-pass), for 1 to 4 ranks and
+/// windows much smaller than a thread's part.
 #[test]
-fn openmp_trace_per_thread_and_merged_refusal() {
+fn openmp_trace_per_thread_and_merged() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("omp");
     rdcc(
@@ -279,7 +280,7 @@ fn openmp_trace_per_thread_and_merged_refusal() {
     let out = run_traced(
         &exe,
         &trace,
-        &[("OMP_NUM_THREADS", "2"), ("RDTRACE_CHUNK_EVENTS", "2048")],
+        &[("OMP_NUM_THREADS", "3"), ("RDTRACE_CHUNK_EVENTS", "2048")],
     );
     assert!(out.status.success());
     let path = trace.to_str().unwrap();
@@ -306,10 +307,31 @@ fn openmp_trace_per_thread_and_merged_refusal() {
         assert_eq!(got["histogram"], want["histogram"], "np={np}");
         assert_eq!(got["cold"], want["cold"], "np={np}");
     }
-    let o = mpirun(2, &["histogram", path, "--engine", "parda-mpi"]);
-    assert_eq!(o.status.code(), Some(2), "merged multi-thread: usage error");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("use --per-thread"), "{err}");
+    let (ok, fast_out, err) = rda_report(&["histogram", path, "--json"]);
+    assert!(ok, "{err}");
+    let want: Value = serde_json::from_str(&fast_out).unwrap();
+    assert!(want["total"].as_u64() > Some(50_000), "{want}");
+    for np in [1, 2, 3, 4] {
+        for chunk in ["5000", "400000"] {
+            let o = mpirun(
+                np,
+                &[
+                    "histogram",
+                    path,
+                    "--json",
+                    "--engine",
+                    "parda-mpi",
+                    "--chunk",
+                    chunk,
+                ],
+            );
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let got: Value = serde_json::from_slice(&o.stdout).unwrap();
+            for key in ["histogram", "cold", "total", "log2"] {
+                assert_eq!(got[key], want[key], "merged, np={np} chunk={chunk}: {key}");
+            }
+        }
+    }
 }
 
 /// A missing file on every rank, and a bad line that only one rank's slice holds: every rank

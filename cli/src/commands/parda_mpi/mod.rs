@@ -10,7 +10,9 @@
 //!   (a rank seeks to the byte before its range and skips to the next line start, and reads
 //!   past its end only to finish its last line), about S references at 16 bytes a line;
 //! - an rdtools trace: chunk `g` is trace chunks `[K·g, K·(g+1))` of the analysed thread in
-//!   sequence order, K trace chunks holding about S events; each rank decodes only its own.
+//!   sequence order, K trace chunks holding about S events; each rank decodes only its own;
+//! - the merged order of a multi-threaded trace: chunk `g` is window `g` of stamps, about S
+//!   accesses, found by a collective pre-pass over the chunks ([`merged`]).
 //!
 //! Any split into consecutive chunks gives the exact histogram (PARDA's Property 4.1), so the
 //! approximate line and event counts only balance the work. Run outside `mpirun` the engine
@@ -24,6 +26,8 @@ use rdmpi::mpi::traits::{Communicator, CommunicatorCollectives};
 use rdmpi::{ChunkSource, MpiError, MpiPardaConfig, RankStats};
 use rdtrace::reader::EventChunkRef;
 use rdtrace::{EventVisitor, Trace};
+
+mod merged;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
@@ -132,14 +136,20 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             }
             let threads = trace.thread_indices();
             if !args.per_thread && threads.len() > 1 {
-                // Merged order interleaves the threads' chunks by stamps that the chunk index
-                // does not hold, so no rank could find its slice without decoding the others'.
-                return Err(usage_once(format!(
-                    "parda-mpi slices a trace by its chunk index, which orders one thread's \
-                     events only; this trace has {} threads: use --per-thread, or another \
-                     engine for the merged order",
-                    threads.len()
-                )));
+                // The merged order: windows of stamps found by a collective pre-pass.
+                let plan = merged_plan(&world, &trace, chunk)?;
+                let mut source = MergedSource {
+                    plan,
+                    reader: rdmpi::agree(&world, trace.chunk_reader().map_err(|e| e.to_string()))
+                        .map_err(|e| mpi_error(&world, e))?,
+                    gran,
+                };
+                let out = rdmpi::run(&world, &mut source, cfg).map_err(|e| mpi_error(&world, e))?;
+                let all = out.map(|(h, s)| {
+                    stats.push(s);
+                    h
+                });
+                return finish(args, &world, all, &stats, &per_thread);
             }
             let mut all = Histogram::new_exact();
             all.bound = args.bound;
@@ -158,15 +168,95 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             (world.rank() == 0).then_some(all)
         }
     };
+    finish(args, &world, all, &stats, &per_thread)
+}
+
+/// Rank 0 prints the report (and writes `--mpi-stats`); the other ranks print nothing.
+fn finish<C: Communicator>(
+    args: &HistogramArgs,
+    world: &C,
+    all: Option<Histogram>,
+    stats: &[Vec<RankStats>],
+    per_thread: &[(u32, Histogram)],
+) -> Result<()> {
     let Some(all) = all else {
-        // Ranks other than 0 print nothing.
         return Ok(());
     };
     if let Some(path) = &args.mpi_stats {
-        write_stats(path, world.size(), &stats)?;
+        write_stats(path, world.size(), stats)?;
     }
     let report = HistogramReport::of(args, EngineChoice::PardaMpi, None);
-    emit_report(&report, &all, &per_thread)
+    emit_report(&report, &all, per_thread)
+}
+
+/// The windows of the merged order of a multi-threaded trace ([`merged`]): every rank decodes
+/// every P-th events chunk once and summarises it, the summaries are all-gathered, and every
+/// rank builds the same plan with windows of about `window` accesses. Collective.
+fn merged_plan<C: Communicator>(
+    world: &C,
+    trace: &Trace,
+    window: u64,
+) -> Result<merged::MergedPlan> {
+    use rdmpi::mpi::datatype::PartitionMut;
+    use rdmpi::mpi::Count;
+    let chunks = trace.event_chunks();
+    let (me, np) = (world.rank() as usize, world.size() as usize);
+    let local = (|| {
+        let mut reader = trace.chunk_reader().map_err(|e| e.to_string())?;
+        let (mut words, mut events) = (Vec::new(), Vec::new());
+        for i in (me..chunks.len()).step_by(np) {
+            events.clear();
+            reader
+                .visit_chunk(&chunks[i], &mut events)
+                .map_err(|e| e.to_string())?;
+            words.push(i as u64);
+            merged::ChunkSummary::of(&events).encode(&mut words);
+        }
+        Ok(words)
+    })();
+    let words = rdmpi::agree(world, local).map_err(|e| mpi_error(world, e))?;
+    let mut counts = vec![0 as Count; np];
+    world.all_gather_into(&(words.len() as Count), &mut counts[..]);
+    let displs: Vec<Count> = counts
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect();
+    let mut all = vec![0u64; counts.iter().map(|&c| c as usize).sum()];
+    {
+        let mut recv = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
+        world.all_gather_varcount_into(&words[..], &mut recv);
+    }
+    let mut summaries = vec![merged::ChunkSummary::default(); chunks.len()];
+    let mut rest = &all[..];
+    while let Some((&i, after)) = rest.split_first() {
+        let (s, after) = merged::ChunkSummary::decode(after)
+            .expect("summaries are decoded as this binary encoded them");
+        summaries[i as usize] = s;
+        rest = after;
+    }
+    Ok(merged::MergedPlan::new(trace, &summaries, window))
+}
+
+/// The merged order of a multi-threaded trace, one window per source chunk.
+struct MergedSource<'t> {
+    plan: merged::MergedPlan,
+    reader: rdtrace::reader::ChunkReader<'t>,
+    gran: Granularity,
+}
+
+impl ChunkSource for MergedSource<'_> {
+    fn chunks(&self) -> u64 {
+        self.plan.windows()
+    }
+
+    fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
+        self.plan
+            .read_window(&mut self.reader, index, self.gran, out)
+    }
 }
 
 /// Per-rank statistics of `--mpi-stats`, summed over runs (threads with `--per-thread`).

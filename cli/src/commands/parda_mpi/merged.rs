@@ -1,0 +1,413 @@
+//! The merged order of a multi-threaded trace, cut into *windows* that ranks read on their own.
+//!
+//! [`Trace::merged`] cuts each thread's stream into segments at its stamps and merges the
+//! threads' segment sequences by their key `(stamp, thread)` (the events before a thread's first
+//! stamp have its registration time). Where a thread's stamp goes back, the merge emits that
+//! segment at once after the one before it (it is the smallest key in the heap), so the merged
+//! order is the stable sort of all segments by their *effective* key: the largest stamp of the
+//! thread so far, then the thread. Hence the segments whose effective key lies in `[lo, hi)` are
+//! one consecutive stretch of the merged order, and windows with increasing bounds cut it into
+//! consecutive pieces: exactly what PARDA needs of its source chunks.
+//!
+//! The chunk index holds no stamps, so a window's trace chunks are found with a pre-pass:
+//! every chunk is decoded once (each rank decodes its share, `parda_mpi` all-gathers the
+//! summaries), giving each chunk's first and last stamp and a few weighted keys, from which
+//! every rank computes the same windows of about equal access counts ([`MergedPlan`]). A rank
+//! then decodes, per thread, only the chunks whose keys meet its window, keeps the events whose
+//! key lies in it and sorts the kept segments by key ([`MergedPlan::read_window`]). The property
+//! test checks the windows against `Trace::merged` itself, stamps going back included.
+
+use rdengines::Granularity;
+use rdtrace::reader::{ChunkReader, EventChunkRef};
+use rdtrace::{Event, Trace};
+
+/// Position in the merged order: the time of the stamp that opens the segment, then the thread.
+pub type Key = (u64, u32);
+
+/// Weighted keys kept per chunk for balancing windows (consecutive stamps are pooled).
+const SAMPLES_PER_CHUNK: usize = 8;
+
+/// What the plan needs of one events chunk, from one decoding pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChunkSummary {
+    /// The largest stamp time of the chunk (none without a stamp).
+    pub max_stamp: Option<u64>,
+    /// Whether the chunk's first event is a stamp (for a thread's first chunk: then no events
+    /// take the registration time).
+    pub starts_with_stamp: bool,
+    /// Accesses before the chunk's first stamp (they belong to the segment the chunk starts in).
+    pub lead: u64,
+    /// `(largest stamp so far in the chunk, accesses from there to the next kept stamp)`, at
+    /// most [`SAMPLES_PER_CHUNK`].
+    pub samples: Vec<(u64, u64)>,
+}
+
+impl ChunkSummary {
+    /// Summarises the decoded events of one chunk.
+    pub fn of(events: &[Event]) -> Self {
+        let mut s = ChunkSummary {
+            starts_with_stamp: matches!(events.first(), Some(Event::Stamp { .. })),
+            ..ChunkSummary::default()
+        };
+        let mut all: Vec<(u64, u64)> = Vec::new();
+        for e in events {
+            match *e {
+                Event::Stamp { time } => {
+                    let top = s.max_stamp.map_or(time, |m| m.max(time));
+                    s.max_stamp = Some(top);
+                    all.push((top, 0));
+                }
+                Event::Access { .. } => match all.last_mut() {
+                    Some(last) => last.1 += 1,
+                    None => s.lead += 1,
+                },
+                _ => {}
+            }
+        }
+        // Pool consecutive stamps into at most SAMPLES_PER_CHUNK weighted keys.
+        let per = all.len().div_ceil(SAMPLES_PER_CHUNK).max(1);
+        s.samples = all
+            .chunks(per)
+            .map(|g| (g[0].0, g.iter().map(|x| x.1).sum()))
+            .collect();
+        s
+    }
+
+    /// Appends the summary as `u64`s (for an all-gather): whether there is a stamp, the
+    /// largest stamp, whether the chunk starts with one, lead, sample count, then the samples.
+    pub fn encode(&self, out: &mut Vec<u64>) {
+        out.extend([
+            self.max_stamp.is_some() as u64,
+            self.max_stamp.unwrap_or(0),
+            self.starts_with_stamp as u64,
+            self.lead,
+            self.samples.len() as u64,
+        ]);
+        for &(t, w) in &self.samples {
+            out.extend([t, w]);
+        }
+    }
+
+    /// Reads one summary written by [`encode`](Self::encode) from the front of `words`,
+    /// returning it and the rest.
+    pub fn decode(words: &[u64]) -> Option<(Self, &[u64])> {
+        let (head, rest) = words.split_at_checked(5)?;
+        let n = usize::try_from(head[4]).ok()?;
+        let (pairs, rest) = rest.split_at_checked(n.checked_mul(2)?)?;
+        let samples = pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        Some((
+            ChunkSummary {
+                max_stamp: (head[0] != 0).then_some(head[1]),
+                starts_with_stamp: head[2] != 0,
+                lead: head[3],
+                samples,
+            },
+            rest,
+        ))
+    }
+}
+
+/// One thread's events chunks with the effective keys they span.
+struct ThreadChunks {
+    thread: u32,
+    /// `(chunk, key time at its first event, key time at its last event)`.
+    chunks: Vec<(EventChunkRef, u64, u64)>,
+}
+
+/// Windows of the merged order of a trace, the same on every rank that builds it from the same
+/// summaries.
+pub struct MergedPlan {
+    threads: Vec<ThreadChunks>,
+    /// Window `g` holds the keys in `[bounds[g], bounds[g + 1])` (the last one: up from its
+    /// bound); `bounds[0]` is the smallest key.
+    bounds: Vec<Key>,
+}
+
+impl MergedPlan {
+    /// The plan for `trace` from `summaries` (one per events chunk, in the order of
+    /// [`Trace::event_chunks`]), with windows of about `window_accesses` accesses each.
+    pub fn new(trace: &Trace, summaries: &[ChunkSummary], window_accesses: u64) -> Self {
+        let chunks = trace.event_chunks();
+        assert_eq!(chunks.len(), summaries.len(), "one summary per chunk");
+        let starts = &trace.threads;
+        let mut threads: Vec<ThreadChunks> = Vec::new();
+        let mut points: Vec<(Key, u64)> = Vec::new();
+        for t in trace.thread_indices() {
+            let mut mine = Vec::new();
+            let mut key = 0;
+            let mut first_event = true;
+            for (c, s) in chunks.iter().zip(summaries).filter(|(c, _)| c.thread == t) {
+                if first_event && c.events > 0 {
+                    first_event = false;
+                    if s.starts_with_stamp {
+                        // The thread's first segment opens with a stamp: no registration time.
+                        key = 0;
+                    } else {
+                        // As in `Trace::merged`: events before the first stamp take the time the
+                        // thread registered (a first stamp does not: it opens its own segment).
+                        key = starts
+                            .iter()
+                            .find(|i| i.thread == t)
+                            .map_or(0, |i| i.start_time);
+                    }
+                }
+                let start = key;
+                points.push(((start, t), s.lead));
+                points.extend(s.samples.iter().map(|&(time, w)| ((time.max(start), t), w)));
+                if let Some(top) = s.max_stamp {
+                    key = key.max(top);
+                }
+                mine.push((*c, start, key));
+            }
+            threads.push(ThreadChunks {
+                thread: t,
+                chunks: mine,
+            });
+        }
+        points.sort_unstable();
+        let total: u64 = points.iter().map(|p| p.1).sum();
+        let windows = total.div_ceil(window_accesses.max(1)).max(1);
+        let mut bounds: Vec<Key> = vec![(0, 0)];
+        let mut sum = 0u64;
+        let mut g = 1u64;
+        for &(key, w) in &points {
+            // A window closes at the first key whose accesses would take it past its share.
+            if g < windows && sum >= g * total / windows {
+                if key > *bounds.last().expect("starts with one bound") {
+                    bounds.push(key);
+                }
+                while g < windows && sum >= g * total / windows {
+                    g += 1;
+                }
+            }
+            sum += w;
+        }
+        MergedPlan { threads, bounds }
+    }
+
+    /// Number of windows.
+    pub fn windows(&self) -> u64 {
+        self.bounds.len() as u64
+    }
+
+    /// Replaces `out` with the blocks of window `g`'s accesses in merged order.
+    pub fn read_window(
+        &self,
+        reader: &mut ChunkReader<'_>,
+        g: u64,
+        gran: Granularity,
+        out: &mut Vec<u64>,
+    ) -> Result<(), String> {
+        out.clear();
+        let lo = self.bounds[g as usize];
+        let hi = self.bounds.get(g as usize + 1).copied();
+        let inside = |k: Key| k >= lo && hi.is_none_or(|h| k < h);
+        // Per thread: the window's accesses in order, cut into segments (key, first block).
+        let mut blocks: Vec<Vec<u64>> = Vec::with_capacity(self.threads.len());
+        let mut segments: Vec<(Key, usize, usize)> = Vec::new();
+        let mut events = Vec::new();
+        for (ti, tc) in self.threads.iter().enumerate() {
+            let t = tc.thread;
+            let mut mine = Vec::new();
+            for &(c, first, last) in &tc.chunks {
+                // Keys only grow within a thread, so the chunks that meet the window are one
+                // run; the others are not decoded.
+                if hi.is_some_and(|h| (first, t) >= h) || (last, t) < lo {
+                    continue;
+                }
+                events.clear();
+                reader
+                    .visit_chunk(&c, &mut events)
+                    .map_err(|e| e.to_string())?;
+                let mut key = first;
+                let mut open: Option<u64> = None;
+                for e in &events {
+                    match *e {
+                        // The effective key: the largest stamp so far (see the module docs).
+                        Event::Stamp { time } => key = key.max(time),
+                        Event::Access { addr, len, .. } if inside((key, t)) => {
+                            if open != Some(key) {
+                                segments.push(((key, t), ti, mine.len()));
+                                open = Some(key);
+                            }
+                            gran.for_each_block(addr, len, |b| mine.push(b));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            blocks.push(mine);
+        }
+        // See: `Trace::merged` — segments in key order, a thread's own in sequence (stable).
+        let ends: Vec<usize> = {
+            // The end of each segment is the start of its thread's next one, or its thread's end.
+            let mut ends = vec![0; segments.len()];
+            let mut next_start: Vec<usize> = blocks.iter().map(Vec::len).collect();
+            for (i, &(_, ti, start)) in segments.iter().enumerate().rev() {
+                ends[i] = next_start[ti];
+                next_start[ti] = start;
+            }
+            ends
+        };
+        let mut order: Vec<usize> = (0..segments.len()).collect();
+        order.sort_by_key(|&i| segments[i].0);
+        for i in order {
+            let (_, ti, start) = segments[i];
+            out.extend_from_slice(&blocks[ti][start..ends[i]]);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
+    use rdtrace::writer::TraceWriter;
+
+    /// Writes a trace of `threads`, each a list of chunks of events (stamp times given as
+    /// increments, so they never go back), registered at `start`.
+    fn write(path: &std::path::Path, threads: &[(u64, Vec<Vec<Event>>)]) {
+        let mut module = rdtrace::testing::one_block_module("merged", 1);
+        module.content_hash = 0;
+        module.mem_instrs = vec![rdtrace::testing::load8(0, rdtrace::testing::at(0, 3))];
+        let mut w = TraceWriter::new(
+            std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
+            &ProgramInfo::default(),
+        )
+        .unwrap();
+        w.module(&module).unwrap();
+        for (t, (start, _)) in threads.iter().enumerate() {
+            w.thread(&ThreadInfo {
+                thread: t as u32,
+                start_time: *start,
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        // Chunks of the threads interleaved in the file, as a real run writes them.
+        let most = threads.iter().map(|t| t.1.len()).max().unwrap_or(0);
+        for c in 0..most {
+            for (t, (_, chunks)) in threads.iter().enumerate() {
+                if let Some(events) = chunks.get(c) {
+                    w.events(t as u32, events).unwrap();
+                }
+            }
+        }
+        w.finish(&ExitInfo {
+            reason: ExitReason::Exit,
+            end_time: 0,
+            events_recorded: vec![],
+        })
+        .unwrap()
+        .into_inner()
+        .unwrap();
+    }
+
+    fn summaries(trace: &Trace) -> Vec<ChunkSummary> {
+        let mut r = trace.chunk_reader().unwrap();
+        trace
+            .event_chunks()
+            .iter()
+            .map(|c| {
+                let mut events = Vec::new();
+                r.visit_chunk(c, &mut events).unwrap();
+                ChunkSummary::of(&events)
+            })
+            .collect()
+    }
+
+    /// A thread: `(registration time, chunks)`. Stamps mostly grow (small steps, so times tie
+    /// across threads) but sometimes go back, below the registration time too; accesses at
+    /// small addresses (so blocks repeat across threads); chunks may start with a stamp or not.
+    fn thread_strategy() -> impl Strategy<Value = (u64, Vec<Vec<Event>>)> {
+        let event = prop_oneof![
+            4 => (0i64..4).prop_map(|dt| (Some(dt), 0u64)),
+            1 => (-12i64..0).prop_map(|dt| (Some(dt), 0u64)),
+            8 => (0u64..64).prop_map(|a| (None, a)),
+        ];
+        (
+            10u64..30,
+            prop::collection::vec(prop::collection::vec(event, 1..30), 1..5),
+        )
+            .prop_map(|(start, chunks)| {
+                let mut time = start as i64;
+                let chunks = chunks
+                    .into_iter()
+                    .map(|c| {
+                        c.into_iter()
+                            .map(|(dt, a)| match dt {
+                                Some(dt) => {
+                                    time = (time + dt).max(0);
+                                    Event::Stamp { time: time as u64 }
+                                }
+                                None => Event::Access {
+                                    mi: 0,
+                                    addr: a * 8,
+                                    len: 8,
+                                },
+                            })
+                            .collect()
+                    })
+                    .collect();
+                (start, chunks)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The windows, read one after the other, give the accesses of `Trace::merged` in its
+        /// order, for any window size (ties of stamps across threads, and stamps that go back,
+        /// included).
+        #[test]
+        fn windows_concatenate_to_the_merged_order(
+            threads in prop::collection::vec(thread_strategy(), 1..5),
+            window in 1u64..40,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.rdtrace");
+            write(&path, &threads);
+            let trace = Trace::open(&path).unwrap();
+            let gran = Granularity::Byte;
+            let mut want = Vec::new();
+            for r in trace.merged().unwrap() {
+                if let (_, Event::Access { addr, len, .. }) = r.unwrap() {
+                    gran.for_each_block(addr, len, |b| want.push(b));
+                }
+            }
+            let plan = MergedPlan::new(&trace, &summaries(&trace), window);
+            let mut reader = trace.chunk_reader().unwrap();
+            let mut got = Vec::new();
+            let mut part = Vec::new();
+            for g in 0..plan.windows() {
+                plan.read_window(&mut reader, g, gran, &mut part).unwrap();
+                got.extend_from_slice(&part);
+            }
+            prop_assert_eq!(got, want);
+        }
+
+        /// Summaries survive the all-gather encoding.
+        #[test]
+        fn summaries_round_trip(threads in prop::collection::vec(thread_strategy(), 1..3)) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.rdtrace");
+            write(&path, &threads);
+            let trace = Trace::open(&path).unwrap();
+            let s = summaries(&trace);
+            let mut words = Vec::new();
+            for x in &s {
+                x.encode(&mut words);
+            }
+            let mut rest = &words[..];
+            let mut back = Vec::new();
+            while !rest.is_empty() {
+                let (x, r) = ChunkSummary::decode(rest).unwrap();
+                back.push(x);
+                rest = r;
+            }
+            prop_assert_eq!(back, s);
+        }
+    }
+}
