@@ -7,8 +7,6 @@
 //! the references.
 
 use rdtools_e2e::{rda_report, rda_report_json};
-use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
-use rdtrace::writer::TraceWriter;
 use rdtrace::Event;
 use serde_json::Value;
 use std::path::Path;
@@ -16,37 +14,14 @@ use std::path::Path;
 /// 3 sweeps over 4096 lines of 64 bytes, one 8-byte load per line, by one thread (serial code).
 fn sweep_trace(path: &Path) {
     let mut module = rdtrace::testing::one_block_module("sweep", 1);
-    module.content_hash = 0;
     module.mem_instrs = vec![rdtrace::testing::load8(0, rdtrace::testing::at(0, 10))];
-    let mut w = TraceWriter::new(
-        std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
-        &ProgramInfo::default(),
-    )
-    .unwrap();
-    w.module(&module).unwrap();
-    w.thread(&ThreadInfo {
-        thread: 0,
-        ..Default::default()
-    })
-    .unwrap();
-    let batch: Vec<Event> = (0..4096u64)
-        .map(|l| Event::Access {
-            mi: 0,
-            addr: 0x4000_0000 + l * 64,
-            len: 8,
-        })
-        .collect();
-    for _ in 0..3 {
-        w.events(0, &batch).unwrap();
-    }
-    w.finish(&ExitInfo {
-        reason: ExitReason::Exit,
-        end_time: 0,
-        events_recorded: vec![],
-    })
-    .unwrap()
-    .into_inner()
-    .unwrap();
+    let sweep = (0..4096u64).map(|l| Event::Access {
+        mi: 0,
+        addr: 0x4000_0000 + l * 64,
+        len: 8,
+    });
+    let events: Vec<Event> = sweep.clone().chain(sweep.clone()).chain(sweep).collect();
+    rdtrace::testing::write_trace(path, &module, &[events]).unwrap();
     rdtools_e2e::check_invariants(path);
 }
 

@@ -152,16 +152,38 @@ pub fn write_trace(
     module: &ModuleMeta,
     threads: &[Vec<crate::Event>],
 ) -> std::io::Result<()> {
+    let threads: Vec<(u64, Vec<Vec<crate::Event>>)> =
+        threads.iter().map(|t| (0, vec![t.clone()])).collect();
+    write_trace_chunks(path, module, &threads)
+}
+
+/// Writes a trace file of one module whose thread `i` registers at time `threads[i].0` and
+/// writes the events chunks `threads[i].1`, the threads' chunks interleaved in the file as a
+/// run writes them (first chunks of every thread, then second chunks, ...), ending with a
+/// normal exit (no recorded event counts).
+pub fn write_trace_chunks(
+    path: &std::path::Path,
+    module: &ModuleMeta,
+    threads: &[(u64, Vec<Vec<crate::Event>>)],
+) -> std::io::Result<()> {
     use crate::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
     let file = std::io::BufWriter::new(std::fs::File::create(path)?);
     let mut w = crate::writer::TraceWriter::new(file, &ProgramInfo::default())?;
     w.module(module)?;
-    for (i, events) in threads.iter().enumerate() {
-        w.thread(&ThreadInfo {
-            thread: i as u32,
-            ..Default::default()
-        })?;
-        w.events(i as u32, events)?;
+    let rounds = threads.iter().map(|t| t.1.len()).max().unwrap_or(0).max(1);
+    for round in 0..rounds {
+        for (i, (start_time, chunks)) in threads.iter().enumerate() {
+            if round == 0 {
+                w.thread(&ThreadInfo {
+                    thread: i as u32,
+                    start_time: *start_time,
+                    ..Default::default()
+                })?;
+            }
+            if let Some(events) = chunks.get(round) {
+                w.events(i as u32, events)?;
+            }
+        }
     }
     let exit = ExitInfo {
         reason: ExitReason::Exit,

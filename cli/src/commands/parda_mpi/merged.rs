@@ -263,46 +263,12 @@ impl MergedPlan {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use rdtrace::chunk::{ExitInfo, ExitReason, ProgramInfo, ThreadInfo};
-    use rdtrace::writer::TraceWriter;
 
-    /// Writes a trace of `threads`, each a list of chunks of events (stamp times given as
-    /// increments, so they never go back), registered at `start`.
+    /// Writes a trace of `threads`, each `(registration time, events chunks)`.
     fn write(path: &std::path::Path, threads: &[(u64, Vec<Vec<Event>>)]) {
         let mut module = rdtrace::testing::one_block_module("merged", 1);
-        module.content_hash = 0;
         module.mem_instrs = vec![rdtrace::testing::load8(0, rdtrace::testing::at(0, 3))];
-        let mut w = TraceWriter::new(
-            std::io::BufWriter::new(std::fs::File::create(path).unwrap()),
-            &ProgramInfo::default(),
-        )
-        .unwrap();
-        w.module(&module).unwrap();
-        for (t, (start, _)) in threads.iter().enumerate() {
-            w.thread(&ThreadInfo {
-                thread: t as u32,
-                start_time: *start,
-                ..Default::default()
-            })
-            .unwrap();
-        }
-        // Chunks of the threads interleaved in the file, as a real run writes them.
-        let most = threads.iter().map(|t| t.1.len()).max().unwrap_or(0);
-        for c in 0..most {
-            for (t, (_, chunks)) in threads.iter().enumerate() {
-                if let Some(events) = chunks.get(c) {
-                    w.events(t as u32, events).unwrap();
-                }
-            }
-        }
-        w.finish(&ExitInfo {
-            reason: ExitReason::Exit,
-            end_time: 0,
-            events_recorded: vec![],
-        })
-        .unwrap()
-        .into_inner()
-        .unwrap();
+        rdtrace::testing::write_trace_chunks(path, &module, threads).unwrap();
     }
 
     fn summaries(trace: &Trace) -> Vec<ChunkSummary> {
