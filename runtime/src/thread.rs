@@ -88,6 +88,9 @@ pub struct ThreadState {
     free: AtomicU32,
     /// Jobs of this state queued for the writer or being processed by it.
     pending: AtomicU32,
+    /// Bumped by the writer when the owner may go on ([`writer::wait_for_state`]): the owner
+    /// sleeps on it, so the writer wakes that one thread, not every waiting thread.
+    wake_word: AtomicU32,
     /// Records after which a hook flushes.
     threshold: usize,
     /// Address of the owning thread's `__rdt_cursor`: the next free record of `events`.
@@ -231,6 +234,7 @@ impl ThreadState {
             // Buffer 0 is being filled.
             free: AtomicU32::new(((1u32 << count) - 1) & !1),
             pending: AtomicU32::new(0),
+            wake_word: AtomicU32::new(0),
             threshold: cfg.buffer_events,
             cursor: AtomicPtr::new(std::ptr::null_mut()),
             busy: AtomicBool::new(false),
@@ -375,11 +379,16 @@ impl ThreadState {
             // (or all), so a writer slower than this thread costs a wait per two buffers, not
             // per buffer. (Taken over: the job above is the handler's to write, and this thread
             // holds no record it has not handed over.)
-            writer::wait_for_progress(|| self.may_go_on() || writer::taken_over());
+            writer::wait_for_state(&self.wake_word, || self.may_go_on() || writer::taken_over());
             if writer::taken_over() {
                 writer::wait_for_the_end();
             }
         }
+    }
+
+    /// The word the owner sleeps on while it waits for this state's jobs.
+    pub fn wake_word(&self) -> &AtomicU32 {
+        &self.wake_word
     }
 
     /// Whether a thread waiting for this state's jobs may go on: two buffers free, or no job
@@ -409,7 +418,7 @@ impl ThreadState {
         if !writer::running() {
             return;
         }
-        writer::wait_for_progress(|| {
+        writer::wait_for_state(&self.wake_word, || {
             self.pending.load(Ordering::SeqCst) == 0 || writer::taken_over()
         });
         if self.pending.load(Ordering::SeqCst) != 0 {

@@ -141,7 +141,7 @@ pub fn submit(job: Job) -> bool {
 
 /// Waits until `done()` holds, woken by the writer's progress (bounded waits, so a missed
 /// wake-up only costs a few milliseconds).
-pub fn wait_for_progress(done: impl Fn() -> bool) {
+fn wait_for_progress(done: impl Fn() -> bool) {
     WAITERS.fetch_add(1, Ordering::SeqCst);
     let mut s = lock();
     while !done() && running() {
@@ -154,13 +154,80 @@ pub fn wait_for_progress(done: impl Fn() -> bool) {
     WAITERS.fetch_sub(1, Ordering::SeqCst);
 }
 
-/// Wakes the threads waiting for progress, if any, once the progress matters to them: the
-/// state of the job just done lets its owner go on ([`ThreadState::may_go_on`]) or the queue is
-/// empty ([`drain`]). (Waiters also wake by themselves every few milliseconds.)
-fn wake(state: &ThreadState) {
-    if WAITERS.load(Ordering::SeqCst) > 0
-        && (state.may_go_on() || PENDING.load(Ordering::SeqCst) == 0)
+/// Waits, as the owner of a thread state, until `done()` holds, sleeping on the state's wake
+/// word (bounded waits). The writer wakes
+/// exactly this thread when its state lets it go on ([`wake`]): a condition variable shared by
+/// all threads woke every waiting thread at every job, and 4096 threads under back-pressure
+/// then spent the machine on wake-ups and on the queue lock (minutes for `many_threads.c`).
+pub fn wait_for_state(word: &AtomicU32, done: impl Fn() -> bool) {
+    // The timeout is only a safety net (a signal handler's take-over wakes no one): it backs
+    // off, since thousands of waiters each timing out every few milliseconds would take the
+    // CPUs from the writer they wait for.
+    let mut timeout = std::time::Duration::from_millis(2);
+    loop {
+        // Read the word before the condition: a wake after this read changes the word, so the
+        // wait below returns at once instead of sleeping through it.
+        let seen = word.load(Ordering::SeqCst);
+        if done() || !running() {
+            return;
+        }
+        futex_wait(word, seen, timeout);
+        timeout = (timeout * 2).min(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Sleeps while `*word == seen`, at most `timeout` (Linux futex; a plain sleep elsewhere).
+fn futex_wait(word: &AtomicU32, seen: u32, timeout: std::time::Duration) {
+    #[cfg(target_os = "linux")]
     {
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs() as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
+        };
+        // Safety: `word` is a live, aligned u32 for the duration of the call; the kernel only
+        // reads it. Errors (EAGAIN: the word changed; EINTR; ETIMEDOUT) all mean "look again".
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                word.as_ptr(),
+                libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+                seen,
+                &ts as *const libc::timespec,
+            )
+        };
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (word, seen);
+        std::thread::sleep(timeout.min(std::time::Duration::from_millis(1)));
+    }
+}
+
+/// Wakes every thread sleeping on `word` in [`futex_wait`].
+fn futex_wake(word: &AtomicU32) {
+    #[cfg(target_os = "linux")]
+    // Safety: as in `futex_wait`; FUTEX_WAKE does not touch the word.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+            i32::MAX,
+        )
+    };
+    #[cfg(not(target_os = "linux"))]
+    let _ = word;
+}
+
+/// Wakes whoever waits for the job just done: the state's owner once the state lets it go on
+/// ([`ThreadState::may_go_on`], through its wake word), and the threads in [`drain`] once the
+/// queue is empty. (Waiters also wake by themselves every few milliseconds.)
+fn wake(state: &ThreadState) {
+    if state.may_go_on() {
+        state.wake_word().fetch_add(1, Ordering::SeqCst);
+        futex_wake(state.wake_word());
+    }
+    if WAITERS.load(Ordering::SeqCst) > 0 && PENDING.load(Ordering::SeqCst) == 0 {
         let _s = lock();
         PROGRESS.notify_all();
     }
