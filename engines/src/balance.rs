@@ -103,6 +103,19 @@ impl PhaseSample {
         self.split_range(0, len, np, bound)
     }
 
+    /// [`split`](Self::split) for a rank 0 that has already analysed `head` references of the
+    /// phase (it started while the phase was filling): the ranks are to *finish* together, so
+    /// rank 0's chunk is longer by what it has done, and everyone's remaining work is equal.
+    pub fn split_with_head_start(
+        &self,
+        len: usize,
+        np: usize,
+        bound: Option<u64>,
+        head: usize,
+    ) -> Vec<usize> {
+        self.split_from(0, len, np, bound, head)
+    }
+
     /// [`PhaseSample::split`] of the part `start..len` of the phase over `np` ranks (the ranks
     /// right of a rank 0 whose chunk ends at `start`).
     pub fn split_range(
@@ -111,6 +124,19 @@ impl PhaseSample {
         len: usize,
         np: usize,
         bound: Option<u64>,
+    ) -> Vec<usize> {
+        self.split_from(start, len, np, bound, 0)
+    }
+
+    /// [`split_range`](Self::split_range) with `head` references of rank 0's chunk already
+    /// done (they count as no work).
+    fn split_from(
+        &self,
+        start: usize,
+        len: usize,
+        np: usize,
+        bound: Option<u64>,
+        head: usize,
     ) -> Vec<usize> {
         let np = np.max(1);
         let span = len.saturating_sub(start);
@@ -140,13 +166,15 @@ impl PhaseSample {
             for p in (0..np - 1).rev() {
                 let received = (INF_COST * distinct_from(at.max(first) as usize) as f64) as i64;
                 // Every rank gets at least one reference when it can (an empty chunk is
-                // allowed but wastes the rank).
-                at -= (w as i64 - received).max(1);
+                // allowed but wastes the rank). Rank 0's done references cost nothing more.
+                let done = if p == 0 { head as i64 } else { 0 };
+                at -= (w as i64 - received + done).max(1);
                 starts[p] = at.max(first) as usize;
             }
             (at, starts)
         };
-        let (mut lo, mut hi) = (span.div_ceil(np), span);
+        // Rank 0's head start lets the others' share fall below an even split.
+        let (mut lo, mut hi) = (span.saturating_sub(head).div_ceil(np).max(1), span);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if starts(mid).0 <= first {
@@ -183,6 +211,21 @@ pub fn split_by_sampling(buf: &[u64], np: usize, bound: Option<u64>) -> Vec<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_head_start_moves_the_remaining_work_to_rank_0() {
+        // Ten blocks over and over: hardly any infinities, so two ranks split evenly, and a
+        // rank 0 that has done `h` references already takes h/2 more (both then have
+        // (len - h)/2 left). At most one sampled block (64 infinities) blurs it.
+        let buf: Vec<u64> = (0..10_000u64).map(|i| i % 10).collect();
+        let mut sample = PhaseSample::default();
+        sample.observe(0, &buf);
+        let even = sample.split(buf.len(), 2, None);
+        let ahead = sample.split_with_head_start(buf.len(), 2, None, 2000);
+        assert_eq!(ahead.iter().sum::<usize>(), buf.len());
+        let moved = ahead[0] as i64 - even[0] as i64;
+        assert!((moved - 1000).abs() <= 64, "{even:?} -> {ahead:?}");
+    }
 
     #[test]
     fn both_splits_cover_the_phase() {

@@ -86,6 +86,14 @@ impl Filling {
         self.len
     }
 
+    /// Pieces rank 0 has claimed so far (while the phase is open; it analyses each after
+    /// claiming it, so all but the last are done). A snapshot: rank 0 goes on meanwhile.
+    pub fn claimed(&self) -> usize {
+        self.root
+            .as_ref()
+            .map_or(0, |r| (r.claim.load(Ordering::Acquire) & !CLOSED) as usize)
+    }
+
     /// References per piece.
     pub fn piece_len(&self) -> usize {
         self.piece_len

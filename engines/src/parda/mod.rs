@@ -444,8 +444,10 @@ impl PardaEngine {
             sample,
             ..
         } = self;
-        // Sampled while it was buffered.
-        let sizes = sample.split(len, np, bound);
+        // Sampled while it was buffered. Rank 0 has been at work since the first piece: the
+        // split evens out what is left, so that the ranks finish together.
+        let head = filling.claimed().saturating_sub(1) * piece_len;
+        let sizes = sample.split_with_head_start(len, np, bound, head);
         let want = (sizes[0] + piece_len / 2) / piece_len;
         let filling::Closed {
             rank0_end: end,
