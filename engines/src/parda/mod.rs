@@ -63,6 +63,8 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 /// How many references ahead the block-map entry of a reference is prefetched (its bitmap
 /// word is prefetched half as far ahead).
 const PREFETCH_AHEAD: usize = 32;
+/// References a filling phase samples and copies at a time (256 KiB: both passes in cache).
+const SAMPLE_SLICE: usize = 1 << 15;
 /// References of a rank's own chunk between two sends of its local infinities.
 pub const STREAM_PIECE: usize = 1 << 16;
 
@@ -669,7 +671,11 @@ impl ReuseEngine for PardaEngine {
                 blocks = rest;
                 continue;
             }
-            let take = (phase - self.filling.len()).min(blocks.len());
+            // A slice small enough to stay in cache between the sampling pass and the copy
+            // (a caller's batch read twice from memory cost more than the copy itself).
+            let take = (phase - self.filling.len())
+                .min(blocks.len())
+                .min(SAMPLE_SLICE);
             let (now, rest) = blocks.split_at(take);
             self.sample.observe(self.filling.len(), now);
             let Self {
