@@ -206,8 +206,8 @@ pub fn run<C: Communicator>(
             Ok(())
         })();
         agree(world, read)?;
-        node.phase(&chunk);
         next += len;
+        node.phase(&chunk, next == g);
     }
     Ok(node.finish())
 }
@@ -337,8 +337,9 @@ impl<'c, C: Communicator> Node<'c, C> {
         start as u64..(start + self.split[v]) as u64
     }
 
-    /// One phase of Alg. 5 on this rank's chunk.
-    fn phase(&mut self, chunk: &[u64]) {
+    /// One phase of Alg. 5 on this rank's chunk; the state is reduced for the next one unless
+    /// this is the `last`.
+    fn phase(&mut self, chunk: &[u64], last: bool) {
         let v = self.virtual_rank();
         let np = self.np;
         self.wire.stats.phases += 1;
@@ -392,7 +393,10 @@ impl<'c, C: Communicator> Node<'c, C> {
         });
         self.received_now = self.wire.stats.received - received_before;
         self.classify_misses();
-        self.reduce_state();
+        if !last {
+            // After the last phase only the histograms are summed: no state to pass on.
+            self.reduce_state();
+        }
     }
 
     /// Bounded runs: classifies this phase's global misses as cold or overflow at the blocks'
