@@ -39,6 +39,10 @@
 //! * *Rank 0 starts while the phase fills.* A phase fed in batches is buffered in pieces, and
 //!   rank 0 analyses each piece as it arrives (its chunk comes first); its chunk ends at the
 //!   balanced split or at the pieces it has already taken, whichever is later (module `filling`).
+//!   The balanced split counts what rank 0 has already analysed as done, so that the ranks
+//!   *finish* together ([`balance::PhaseSample::split_with_head_start`]).
+//! * *No merge after the last phase.* Alg. 6 builds the state the next phase starts from;
+//!   after the last one only the histograms are read.
 //!   Only a phase handed over whole in one slice is analysed in place, all ranks at once.
 //!
 //! The per-rank stack is [`FastCore`] rather than an Olken tree: it supports exactly the
