@@ -155,10 +155,10 @@ fn wait_for_progress(done: impl Fn() -> bool) {
 }
 
 /// Waits, as the owner of a thread state, until `done()` holds, sleeping on the state's wake
-/// word (bounded waits). The writer wakes
-/// exactly this thread when its state lets it go on ([`wake`]): a condition variable shared by
-/// all threads woke every waiting thread at every job, and 4096 threads under back-pressure
-/// then spent the machine on wake-ups and on the queue lock (minutes for `many_threads.c`).
+/// word (bounded waits). The writer wakes exactly this thread when its state lets it go on
+/// ([`wake`]): a condition variable shared by all threads woke every waiting thread at every
+/// job, and 4096 threads under back-pressure then spent the machine on wake-ups and on the
+/// queue lock (minutes for `many_threads.c`).
 pub fn wait_for_state(word: &AtomicU32, done: impl Fn() -> bool) {
     // The timeout is only a safety net (a signal handler's take-over wakes no one): it backs
     // off, since thousands of waiters each timing out every few milliseconds would take the
@@ -221,7 +221,7 @@ fn futex_wake(word: &AtomicU32) {
 
 /// Wakes whoever waits for the job just done: the state's owner once the state lets it go on
 /// ([`ThreadState::may_go_on`], through its wake word), and the threads in [`drain`] once the
-/// queue is empty. (Waiters also wake by themselves every few milliseconds.)
+/// queue is empty. (Waiters also wake by themselves after a bounded wait.)
 fn wake(state: &ThreadState) {
     if state.may_go_on() {
         state.wake_word().fetch_add(1, Ordering::SeqCst);
