@@ -169,7 +169,7 @@ fn idle_openmp_workers_do_not_hold_the_live_merge_back() {
     // region exit and the writer publishes floors for them, so the merge keeps up with the
     // master: the reader holds at most about two chunks per thread (a chunk closes after the
     // raw buffer that takes it to the default 65536 events, so it has at most one buffer of
-    // 16384 records and the inline slack more), far less than the walk.
+    // 65536 records and the inline slack more), far less than the walk.
     let dir = tempfile::tempdir().unwrap();
     let exe = build(
         dir.path(),
@@ -198,7 +198,7 @@ fn idle_openmp_workers_do_not_hold_the_live_merge_back() {
     let floors = stat_before(&stderr, "floor chunks");
     assert!(floors > 0, "{stderr}");
     assert!(
-        held <= 4 * 2 * (65536 + 16384 + 4096),
+        held <= 4 * 2 * (65536 + 65536 + 4096),
         "held {held} events: {stderr}"
     );
     // And the merge is still the offline one.

@@ -137,7 +137,8 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     let dir = tempfile::tempdir().unwrap();
     let exe = build_with_lock(dir.path(), SRC2, "stuck_writer", "-DN=30000");
     let trace_path = dir.path().join("t.rdtrace");
-    let out = run_traced(&exe, &trace_path, &[]);
+    // The scenario below counts buffers of 16384 records (the writer is stuck on the fourth).
+    let out = run_traced(&exe, &trace_path, &[("RDTRACE_BUFFER_EVENTS", "16384")]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_ne!(
         out.status.code(),

@@ -33,7 +33,7 @@
 //! Hence the bound: **the merge lags a running thread by at most its open chunk** — at most
 //! `RDTRACE_CHUNK_EVENTS` events (65536 by default) or 4 bytes of encoded payload per chunk
 //! event (256 KiB by default; the runtime never exceeds 4 MiB), plus the raw
-//! buffer (`RDTRACE_BUFFER_EVENTS`, 4096) it fills before encoding; parked and exited threads
+//! buffer (`RDTRACE_BUFFER_EVENTS`, 65536) it fills before encoding; parked and exited threads
 //! hold nothing back once the writer has written one more chunk. While it waits, the reader
 //! holds the other threads' chunks compressed; [`StreamStats`] counts what it held at most.
 //! Threads that block outside OpenMP (a `pthread` waiting on a mutex) do not park: they hold
