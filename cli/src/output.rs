@@ -29,9 +29,29 @@ pub struct OutputArgs {
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write the tables, CSV or JSON to FILE instead of standard output (under `mpirun`, rank
+    /// 0 writes it directly instead of sending it through mpirun's output forwarding).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 impl OutputArgs {
+    /// Prints a command's result in the chosen format, to `--output` or standard output.
+    pub fn emit(&self, json: &impl Serialize, tables: &[Table]) -> Result<()> {
+        emit_to(self.format(), self.output.as_deref(), json, tables)
+    }
+
+    /// Where a command that writes as it goes (`dump`) writes: `--output`'s file, created or
+    /// truncated, or standard output.
+    pub fn sink(&self) -> Result<Box<dyn Write>> {
+        Ok(match &self.output {
+            None => Box::new(std::io::stdout().lock()),
+            Some(p) => Box::new(
+                std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+            ),
+        })
+    }
+
     /// The chosen format.
     pub fn format(&self) -> Format {
         if self.json {
@@ -159,12 +179,34 @@ pub fn csv_line(cells: &[String], out: &mut String) {
     out.push('\n');
 }
 
-/// Prints a command's result: `json` for `--json`, the tables otherwise.
-pub fn emit(format: Format, json: &impl Serialize, tables: &[Table]) -> Result<()> {
-    let stdout = std::io::stdout();
+/// Writes a command's result, `json` for `--json` and the tables otherwise, to `path` (created
+/// or truncated) or, with `None`, to standard output.
+pub fn emit_to(
+    format: Format,
+    path: Option<&std::path::Path>,
+    json: &impl Serialize,
+    tables: &[Table],
+) -> Result<()> {
+    match path {
+        None => write_result(std::io::stdout().lock(), format, json, tables),
+        Some(p) => {
+            let file =
+                std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?;
+            write_result(file, format, json, tables)
+                .with_context(|| format!("writing {}", p.display()))
+        }
+    }
+}
+
+fn write_result(
+    sink: impl Write,
+    format: Format,
+    json: &impl Serialize,
+    tables: &[Table],
+) -> Result<()> {
     // Buffered: stdout is line-buffered, and pretty JSON has a line per number (a histogram
     // of 10^6 distances was millions of write calls).
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, sink);
     let r = match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut out, json).context("writing JSON")?;

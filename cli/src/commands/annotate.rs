@@ -3,7 +3,7 @@
 //! hottest source lines printed with their counts in the margin.
 
 use crate::commands::flags::CacheArgs;
-use crate::output::{emit, Format, OutputArgs, Table};
+use crate::output::{Format, OutputArgs, Table};
 use anyhow::{Context, Result};
 use rdannotate::{annotate_with_progress, AnnotateConfig, Annotation, Counts, LineStats};
 use rdcachesim::CacheConfig;
@@ -381,7 +381,7 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
             Vec::new()
         },
     };
-    emit(args.out.format(), &json, &tables(&a, args.top))?;
+    args.out.emit(&json, &tables(&a, args.top))?;
     if args.source_dir.is_some() {
         let ex = excerpts;
         if args.out.format() == Format::Table {

@@ -1,6 +1,6 @@
 //! `rda-report check`: the trace invariant checker ([`rdtrace::check`]).
 
-use crate::output::{emit, OutputArgs, Table};
+use crate::output::{OutputArgs, Table};
 use anyhow::{bail, Result};
 use std::path::PathBuf;
 
@@ -50,7 +50,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     } else {
         vec![summary, list]
     };
-    emit(args.out.format(), &report, &tables)?;
+    args.out.emit(&report, &tables)?;
     if !report.is_clean() {
         bail!(
             "{}: {} invariant violation(s)",

@@ -195,8 +195,7 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 /// print, so memory never grows with the number of events.
 pub fn run(args: &DumpArgs) -> Result<()> {
     let trace = crate::tracefile::open(&args.trace, &args.open)?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(args.out.sink()?);
     let r = match args.out.format() {
         Format::Json => dump_json(&trace, args, &mut out),
         Format::Csv => {

@@ -1,6 +1,6 @@
 //! `rda-report gpu-info` and the `hprda-gpu` engine (build feature `gpu`).
 
-use crate::output::{emit, OutputArgs, Table};
+use crate::output::{OutputArgs, Table};
 use anyhow::Result;
 use rdengines::{EngineConfig, ReuseEngine};
 
@@ -37,7 +37,7 @@ pub fn run(args: &GpuInfoArgs) -> Result<()> {
             a.max_storage_buffer_binding_size.to_string(),
         ]);
     }
-    emit(args.out.format(), &adapters, &[t])
+    args.out.emit(&adapters, &[t])
 }
 
 /// The `hprda-gpu` engine with the HP-RDA settings of `cfg`.

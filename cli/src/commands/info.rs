@@ -1,6 +1,6 @@
 //! `rda-report info`: what a trace holds.
 
-use crate::output::{emit, OutputArgs, Table};
+use crate::output::{OutputArgs, Table};
 use anyhow::Result;
 use rdtrace::meta::VarClass;
 use rdtrace::{Event, EventVisitor};
@@ -250,5 +250,5 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     ] {
         st.row([k.to_string(), v.to_string()]);
     }
-    emit(args.out.format(), &json, &[prog, th, ev, st])
+    args.out.emit(&json, &[prog, th, ev, st])
 }

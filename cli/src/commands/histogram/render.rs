@@ -3,7 +3,7 @@
 use super::args::{HistogramArgs, TableStyle};
 use super::engine::EngineChoice;
 use super::json::{HistogramJson, Output};
-use crate::output::{emit, percent, Format, Table};
+use crate::output::{percent, Format, OutputArgs, Table};
 use anyhow::Result;
 use rdengines::{Histogram, SampleStats};
 use std::path::Path;
@@ -98,8 +98,8 @@ pub struct HistogramReport<'a> {
     pub style: TableStyle,
     /// Where to write the SVG chart, if anywhere.
     pub plot: Option<&'a Path>,
-    /// Output format.
-    pub format: Format,
+    /// Output format and destination.
+    pub out: &'a OutputArgs,
     /// What SHARDS sampling did, when the histograms are sampled.
     pub sampling: Option<SampleStats>,
 }
@@ -118,7 +118,7 @@ impl<'a> HistogramReport<'a> {
             per_thread: args.per_thread,
             style: args.format,
             plot: args.plot.as_deref(),
-            format: args.out.format(),
+            out: &args.out,
             sampling,
         }
     }
@@ -196,10 +196,10 @@ pub fn emit_report(
         );
         crate::plot::write_svg(p, &svg)?;
     }
-    if r.format == Format::Table && r.sampling.is_some() && !all.exact {
+    if r.out.format() == Format::Table && r.sampling.is_some() && !all.exact {
         eprintln!("rda-report: note: the histogram is estimated from a SHARDS sample");
-    } else if r.format == Format::Table && !all.exact {
+    } else if r.out.format() == Format::Table && !all.exact {
         eprintln!("rda-report: note: engine {kind} is approximate");
     }
-    emit(r.format, &output, &tables)
+    r.out.emit(&output, &tables)
 }

@@ -135,7 +135,7 @@ pub fn run(a: &LiveArgs) -> Result<()> {
                 per_thread: a.per_thread,
                 style: a.format,
                 plot: a.plot.as_deref(),
-                format: a.out.format(),
+                out: &a.out,
                 sampling,
             };
             emit_report(&r, &all, &per_thread)?;
@@ -166,15 +166,7 @@ pub fn run(a: &LiveArgs) -> Result<()> {
 
 fn print_predictions(a: &LiveArgs, source: &SeqSource<'_>) -> Result<()> {
     let title = format!("live run of {}", a.command[0].to_string_lossy());
-    emit_predictions(
-        &title,
-        source,
-        &a.model,
-        &a.caches,
-        &a.cores,
-        a.mrc,
-        a.out.format(),
-    )
+    emit_predictions(&title, source, &a.model, &a.caches, &a.cores, a.mrc, &a.out)
 }
 
 /// Reads the stream to its end and runs the chosen analysis.

@@ -13,7 +13,7 @@ pub(crate) use explain::*;
 pub(crate) use render::*;
 
 use crate::exit::usage;
-use crate::output::{emit, Format, Table};
+use crate::output::{Format, Table};
 use anyhow::{Context, Result};
 use json::{InstructionJson, PathsJson, PathsReportJson, PredictJson};
 use rdpaths::analysis::InstructionPaths;
@@ -238,7 +238,7 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                 .collect(),
         },
     };
-    emit(args.out.format(), &json, &tables)
+    args.out.emit(&json, &tables)
 }
 
 fn run_predict(args: &PredictArgs) -> Result<()> {
@@ -328,5 +328,5 @@ fn run_predict(args: &PredictArgs) -> Result<()> {
     } else {
         vec![t]
     };
-    emit(args.out.format(), &json, &tables)
+    args.out.emit(&json, &tables)
 }

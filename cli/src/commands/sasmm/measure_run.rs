@@ -3,7 +3,7 @@
 use super::args::MeasureArgs;
 use super::json::MeasureJson;
 use super::predict::pct;
-use crate::output::{emit, Table};
+use crate::output::Table;
 use crate::tracefile::OpenArgs;
 use anyhow::{Context, Result};
 use rdcachesim::CacheConfig;
@@ -109,7 +109,7 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
     };
     match a.out.format() {
         // One CSV table per stream: the hit-rate table (the rest is in --csv-dir and --json).
-        crate::output::Format::Csv => emit(a.out.format(), &json, &[t]),
-        f => emit(f, &json, &[t, p]),
+        crate::output::Format::Csv => a.out.emit(&json, &[t]),
+        _ => a.out.emit(&json, &[t, p]),
     }
 }

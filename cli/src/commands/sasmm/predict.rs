@@ -3,7 +3,7 @@
 use super::args::{ModelArg, ModelArgs, MultiCacheArgs, PredictArgs};
 use super::json::{MrcRow, PredictRow, PredictWithMrc};
 use crate::exit::usage;
-use crate::output::{emit, Table};
+use crate::output::Table;
 use anyhow::{bail, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::exact::default_mrc_sizes;
@@ -108,7 +108,7 @@ pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
         &a.caches,
         &a.cores,
         a.mrc,
-        a.out.format(),
+        &a.out,
     )
 }
 
@@ -130,7 +130,7 @@ pub fn emit_predictions(
     caches: &MultiCacheArgs,
     cores: &[u16],
     with_mrc: bool,
-    format: crate::output::Format,
+    out: &crate::output::OutputArgs,
 ) -> Result<()> {
     check_predict_flags(model, caches)?;
     let (l1s, l2s) = (&caches.l1, &caches.l2);
@@ -282,7 +282,7 @@ pub fn emit_predictions(
             predictions: &rows,
             mrc: &mrc,
         };
-        return emit(format, &json, &tables);
+        return out.emit(&json, &tables);
     }
-    emit(format, &rows, &tables)
+    out.emit(&rows, &tables)
 }

@@ -5,7 +5,7 @@ use super::json::{ErrorDecomposition, Errors, MeasuredRow, PredictRow, ValidateJ
 use super::measure_run::measure_file;
 use super::predict::{check_cores, pct};
 use crate::exit::usage;
-use crate::output::{emit, Table};
+use crate::output::Table;
 use anyhow::Result;
 use rdsasmm::predict_many_trace;
 use rdsasmm::HitRates;
@@ -217,5 +217,5 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
         );
         write_svg(path, &svg)?;
     }
-    emit(a.out.format(), &json, &[t, s])
+    a.out.emit(&json, &[t, s])
 }

@@ -10,7 +10,6 @@ mod render;
 
 pub use args::*;
 
-use crate::output::emit;
 use anyhow::{Context, Result};
 use args::check_usage;
 use json::{label, ConfigJson, HistogramJson, KernelJson, Output, StreamJson};
@@ -149,5 +148,5 @@ pub fn run(args: &SimtArgs) -> Result<()> {
     if let Some(p) = &args.plot {
         plots(p, &args.zoom, scenario, &total)?;
     }
-    emit(args.out.format(), &output, &tables)
+    args.out.emit(&output, &tables)
 }
