@@ -58,6 +58,21 @@ impl DenseHist {
         self.overflow += other.overflow;
     }
 
+    /// The counters by distance (index `d`: accesses at distance `d`); trailing entries may be
+    /// zero.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// An accumulator holding `counts` by distance (as [`DenseHist::counts`] gives them).
+    pub fn from_counts(counts: Vec<u64>, cold: u64, overflow: u64) -> Self {
+        DenseHist {
+            counts,
+            cold,
+            overflow,
+        }
+    }
+
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.counts.capacity() * 8

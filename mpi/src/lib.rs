@@ -102,7 +102,7 @@ pub enum MpiError {
 pub trait ChunkSource {
     /// Number of chunks in the whole stream (every rank must see the same number).
     fn chunks(&self) -> u64;
-    /// Replaces `out` with the blocks of chunk `index` (`index < chunks()`), in order.
+    /// Appends the blocks of chunk `index` (`index < chunks()`) to `out`, in order.
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String>;
 }
 
@@ -146,6 +146,42 @@ pub struct RankStats {
     /// Peak resident set of the process (bytes, from `/proc/self/status` `VmHWM`; 0 where
     /// unavailable).
     pub peak_rss: u64,
+    /// Where the rank's time went, nanoseconds summed over phases: see [`Step`].
+    pub step_ns: [u64; Step::COUNT],
+}
+
+/// The steps of a phase whose time a rank measures ([`RankStats::step_ns`]), to tell work from
+/// waiting: a rank that waits shows it in the step it waits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Reading its slice of the input (Alg. 5's `read`), including the agreement that every
+    /// rank read it.
+    Read = 0,
+    /// Alg. 3 on its own chunk, local infinities sent left as found.
+    OwnChunk = 1,
+    /// Alg. 4: the right neighbour's local infinities, waiting for them included, and the
+    /// completion of its own sends.
+    Infinities = 2,
+    /// Alg. 6/7: the state reduction and the bounded runs' classification of misses, waiting
+    /// for the other ranks included.
+    Reduce = 3,
+}
+
+impl Step {
+    /// Number of steps.
+    pub const COUNT: usize = 4;
+    /// Every step, in phase order.
+    pub const ALL: [Step; Step::COUNT] =
+        [Step::Read, Step::OwnChunk, Step::Infinities, Step::Reduce];
+    /// Name of the step in `--mpi-stats` output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Read => "read",
+            Step::OwnChunk => "own_chunk",
+            Step::Infinities => "infinities",
+            Step::Reduce => "reduce",
+        }
+    }
 }
 
 /// Agrees across all ranks on a per-rank outcome: `Ok` everywhere, or an error on every rank
@@ -191,21 +227,21 @@ pub fn run<C: Communicator>(
     let mut node = Node::new(world, cfg.bound);
     let per_phase = np as u64 * cfg.chunks_per_rank.max(1);
     let mut chunk = Vec::new();
-    let mut piece = Vec::new();
     let mut next = 0u64;
     while next < g {
         // See: PARDA Alg. 5 — read(INPUT, S): this rank's share of the phase, nothing else.
         let len = per_phase.min(g - next);
         let share = node.share(len);
+        let started = std::time::Instant::now();
         let read = (|| {
             chunk.clear();
             for index in next + share.start..next + share.end {
-                source.read_chunk(index, &mut piece)?;
-                chunk.extend_from_slice(&piece);
+                source.read_chunk(index, &mut chunk)?;
             }
             Ok(())
         })();
         agree(world, read)?;
+        node.wire.time(Step::Read, started);
         next += len;
         node.phase(&chunk, next == g);
     }
@@ -246,6 +282,11 @@ struct Node<'c, C: Communicator> {
 }
 
 impl<C: Communicator> Wire<'_, C> {
+    /// Adds the time since `started` to `step`.
+    fn time(&mut self, step: Step, started: std::time::Instant) {
+        self.stats.step_ns[step as usize] += started.elapsed().as_nanos() as u64;
+    }
+
     /// Sends `blocks` to `dest` in pieces (never an empty one: that ends a stream).
     fn send_pieces(&mut self, dest: i32, tag: i32, blocks: &[u64]) {
         let p = self.world.process_at_rank(dest);
@@ -365,6 +406,7 @@ impl<'c, C: Communicator> Node<'c, C> {
             v == 0,
         );
         mpi::request::scope(|scope| {
+            let started = std::time::Instant::now();
             let mut outbox = Outbox::new(scope, store);
             // See: PARDA Alg. 3 — stack_dist on the own chunk; local infinities go left as they
             // are found, piece by piece, so the left neighbour can resolve them as soon as it
@@ -373,6 +415,8 @@ impl<'c, C: Communicator> Node<'c, C> {
                 let own = own_chunk(&mut rank, piece);
                 emit(wire, &mut outbox, &mut rank, left, own);
             }
+            wire.time(Step::OwnChunk, started);
+            let started = std::time::Instant::now();
             if let Some(right) = right {
                 // See: PARDA Alg. 4 — the right neighbour's local infinities, piece by piece,
                 // with the running count; misses are forwarded left as they are found.
@@ -390,13 +434,16 @@ impl<'c, C: Communicator> Node<'c, C> {
                 wire.send_end(left, TAG_INF);
             }
             outbox.complete();
+            wire.time(Step::Infinities, started);
         });
         self.received_now = self.wire.stats.received - received_before;
+        let started = std::time::Instant::now();
         self.classify_misses();
         if !last {
             // After the last phase only the histograms are summed: no state to pass on.
             self.reduce_state();
         }
+        self.wire.time(Step::Reduce, started);
     }
 
     /// Bounded runs: classifies this phase's global misses as cold or overflow at the blocks'
@@ -525,19 +572,28 @@ impl<'c, C: Communicator> Node<'c, C> {
     }
 
     /// Sums the histograms at rank 0 and gathers the statistics (collective).
-    // See: PARDA Alg. 3 — hist ← reduce_sum(hist).
     fn finish(mut self) -> Option<(Histogram, Vec<RankStats>)> {
         self.wire.stats.peak_rss = peak_rss();
-        let hist = std::mem::take(&mut self.hist).into_histogram(self.bound, true);
+        // See: PARDA Alg. 3 — hist ← reduce_sum(hist): the dense counters by distance, padded
+        // to the longest rank's, then cold and overflow, summed element-wise by MPI at rank 0
+        // (one pass over at most max-distance words; sending sparse pairs and adding them one
+        // by one into a map cost rank 0 a tree walk per distinct distance).
+        let hist = std::mem::take(&mut self.hist);
+        let mine_len = hist.counts().len() as u64;
+        let mut len = 0u64;
+        self.world
+            .all_reduce_into(&mine_len, &mut len, SystemOperation::max());
+        let mut flat = Vec::with_capacity(len as usize + 2);
+        flat.extend_from_slice(hist.counts());
+        flat.resize(len as usize, 0);
+        flat.extend([hist.cold, hist.overflow]);
+        drop(hist);
+        let root = self.world.process_at_rank(0);
         if self.rank != 0 {
-            let mut flat = vec![hist.cold, hist.overflow];
-            for (&d, &n) in &hist.counts {
-                flat.extend([d, n]);
-            }
-            self.wire.send_pieces(0, TAG_RESULT, &flat);
-            self.wire.send_end(0, TAG_RESULT);
+            root.reduce_into(&flat[..], SystemOperation::sum());
+            self.wire.stats.bytes_sent += 8 * flat.len() as u64;
             let s = self.wire.stats;
-            let stats = [
+            let mut stats = vec![
                 s.references,
                 s.received,
                 s.bytes_sent,
@@ -545,21 +601,20 @@ impl<'c, C: Communicator> Node<'c, C> {
                 s.phases,
                 s.peak_rss,
             ];
+            stats.extend(s.step_ns);
             self.world
                 .process_at_rank(0)
                 .send_with_tag(&stats[..], TAG_RESULT);
             return None;
         }
-        let mut total = hist;
+        let mut sum = vec![0u64; flat.len()];
+        root.reduce_into_root(&flat[..], &mut sum[..], SystemOperation::sum());
+        drop(flat);
+        let overflow = sum.pop().expect("cold and overflow are summed");
+        let cold = sum.pop().expect("cold and overflow are summed");
+        let total = DenseHist::from_counts(sum, cold, overflow).into_histogram(self.bound, true);
         let mut all_stats = vec![self.wire.stats];
         for r in 1..self.np {
-            let mut flat = Vec::new();
-            self.wire.receive_all(r, TAG_RESULT, &mut flat);
-            total.cold += flat[0];
-            total.overflow += flat[1];
-            for pair in flat[2..].chunks_exact(2) {
-                total.add(pair[0], pair[1]);
-            }
             let s = self.wire.receive_piece(r, TAG_RESULT);
             all_stats.push(RankStats {
                 rank: r as u32,
@@ -569,6 +624,7 @@ impl<'c, C: Communicator> Node<'c, C> {
                 messages: s[3],
                 phases: s[4],
                 peak_rss: s[5],
+                step_ns: std::array::from_fn(|i| s[6 + i]),
             });
         }
         Some((total, all_stats))

@@ -190,7 +190,7 @@ impl MergedPlan {
         self.bounds.len() as u64
     }
 
-    /// Replaces `out` with the blocks of window `g`'s accesses in merged order.
+    /// Appends the blocks of window `g`'s accesses in merged order to `out`.
     pub fn read_window(
         &self,
         reader: &mut ChunkReader<'_>,
@@ -198,7 +198,6 @@ impl MergedPlan {
         gran: Granularity,
         out: &mut Vec<u64>,
     ) -> Result<(), String> {
-        out.clear();
         let lo = self.bounds[g as usize];
         let hi = self.bounds.get(g as usize + 1).copied();
         let inside = |k: Key| k >= lo && hi.is_none_or(|h| k < h);
@@ -346,10 +345,8 @@ mod tests {
             let plan = MergedPlan::new(&trace, &summaries(&trace), window);
             let mut reader = trace.chunk_reader().unwrap();
             let mut got = Vec::new();
-            let mut part = Vec::new();
             for g in 0..plan.windows() {
-                plan.read_window(&mut reader, g, gran, &mut part).unwrap();
-                got.extend_from_slice(&part);
+                plan.read_window(&mut reader, g, gran, &mut got).unwrap();
             }
             prop_assert_eq!(got, want);
         }

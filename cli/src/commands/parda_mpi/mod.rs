@@ -23,7 +23,7 @@ use super::histogram::{emit_report, granularity, EngineChoice, HistogramArgs, Hi
 use anyhow::Result;
 use rdengines::{Granularity, Histogram};
 use rdmpi::mpi::traits::{Communicator, CommunicatorCollectives};
-use rdmpi::{ChunkSource, MpiError, MpiPardaConfig, RankStats};
+use rdmpi::{ChunkSource, MpiError, MpiPardaConfig, RankStats, Step};
 use rdtrace::reader::EventChunkRef;
 use rdtrace::{EventVisitor, Trace};
 
@@ -275,6 +275,9 @@ struct RankJson {
     messages: u64,
     phases: u64,
     peak_rss_bytes: u64,
+    /// Seconds in each step of the phases (read, own_chunk, infinities, reduce): waiting
+    /// included, so a rank's idle time shows in the step it waited in.
+    seconds: std::collections::BTreeMap<&'static str, f64>,
 }
 
 /// Writes the per-rank statistics as JSON.
@@ -288,6 +291,7 @@ fn write_stats(path: &Path, ranks: i32, runs: &[Vec<RankStats>]) -> Result<()> {
             messages: 0,
             phases: 0,
             peak_rss_bytes: 0,
+            seconds: Step::ALL.iter().map(|s| (s.name(), 0.0)).collect(),
         })
         .collect();
     for run in runs {
@@ -299,6 +303,10 @@ fn write_stats(path: &Path, ranks: i32, runs: &[Vec<RankStats>]) -> Result<()> {
             r.messages += s.messages;
             r.phases += s.phases;
             r.peak_rss_bytes = r.peak_rss_bytes.max(s.peak_rss);
+            for step in Step::ALL {
+                *r.seconds.get_mut(step.name()).expect("every step") +=
+                    s.step_ns[step as usize] as f64 * 1e-9;
+            }
         }
     }
     let json = serde_json::to_string_pretty(&StatsJson { ranks, per_rank })?;
@@ -323,7 +331,6 @@ struct BinarySource {
     len: u64,
     chunk: u64,
     gran: Granularity,
-    bytes: Vec<u8>,
 }
 
 impl BinarySource {
@@ -341,7 +348,6 @@ impl BinarySource {
             len,
             chunk,
             gran,
-            bytes: Vec::new(),
         })
     }
 }
@@ -356,13 +362,20 @@ impl ChunkSource for BinarySource {
         let end = (start + self.chunk * 8).min(self.len);
         let io = |e: std::io::Error| format!("reading {}: {e}", self.path.display());
         self.file.seek(SeekFrom::Start(start)).map_err(io)?;
-        self.bytes.resize((end - start) as usize, 0);
-        self.file.read_exact(&mut self.bytes).map_err(io)?;
-        out.clear();
-        out.extend(self.bytes.chunks_exact(8).map(|w| {
-            self.gran
-                .block_of(u64::from_le_bytes(w.try_into().unwrap()))
-        }));
+        // Read straight into the output's new words, then turn each into its block in place:
+        // one copy from the page cache and one pass, no staging buffer.
+        let old = out.len();
+        out.resize(old + ((end - start) / 8) as usize, 0);
+        let words = &mut out[old..];
+        // Safety: the bytes of a `[u64]` may be viewed as `[u8]` (any bit pattern is a valid
+        // u64, the alignment of u8 is 1), and the view lives only for the read below.
+        let bytes = unsafe {
+            std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), words.len() * 8)
+        };
+        self.file.read_exact(bytes).map_err(io)?;
+        for w in words {
+            *w = self.gran.block_of(u64::from_le(*w));
+        }
         Ok(())
     }
 }
@@ -395,7 +408,6 @@ impl ChunkSource for TextSource {
     }
 
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
-        out.clear();
         let path = self.path.display().to_string();
         let io = |e: std::io::Error| format!("reading {path}: {e}");
         let lo = index * self.chunk_bytes;
@@ -481,7 +493,6 @@ impl ChunkSource for TraceSource<'_> {
     }
 
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
-        out.clear();
         let start = index as usize * self.per;
         let end = (start + self.per).min(self.chunks.len());
         let mut reader = self.trace.chunk_reader().map_err(|e| e.to_string())?;
