@@ -273,12 +273,19 @@ struct Node<'c, C: Communicator> {
     store: Vec<u64>,
     /// Source chunks per rank of the phase just run, in virtual order ([`Node::share`]).
     split: Vec<usize>,
-    /// Local infinities per reference of virtual ranks `1..P` that reached virtual rank 0 in
-    /// the last phase, and how many source chunks those ranks held (0: not measured yet).
+    /// Work of the local infinities that reached virtual rank 0 in the last phase, per
+    /// reference of virtual ranks `1..P`, in units of one reference's analysis (the
+    /// infinities per reference times what resolving one cost against analysing one reference;
+    /// see [`Node::reduce_state`]), and how many source chunks those ranks held (0: not
+    /// measured yet).
     inf_ratio: (f64, usize),
     /// References of this rank's chunk and local infinities it received, this phase.
     refs_now: u64,
     received_now: u64,
+    /// Nanoseconds this phase spent analysing the own chunk, and resolving received local
+    /// infinities (Alg. 4's work alone, without waiting for them).
+    own_ns_now: u64,
+    resolve_ns_now: u64,
 }
 
 impl<C: Communicator> Wire<'_, C> {
@@ -348,6 +355,8 @@ impl<'c, C: Communicator> Node<'c, C> {
             inf_ratio: (INITIAL_INF_RATIO, 0),
             refs_now: 0,
             received_now: 0,
+            own_ns_now: 0,
+            resolve_ns_now: 0,
             wire: Wire {
                 world,
                 stats: RankStats {
@@ -405,6 +414,7 @@ impl<'c, C: Communicator> Node<'c, C> {
             self.bound,
             v == 0,
         );
+        let (mut own_ns, mut resolve_ns) = (0u64, 0u64);
         mpi::request::scope(|scope| {
             let started = std::time::Instant::now();
             let mut outbox = Outbox::new(scope, store);
@@ -415,6 +425,7 @@ impl<'c, C: Communicator> Node<'c, C> {
                 let own = own_chunk(&mut rank, piece);
                 emit(wire, &mut outbox, &mut rank, left, own);
             }
+            own_ns = started.elapsed().as_nanos() as u64;
             wire.time(Step::OwnChunk, started);
             let started = std::time::Instant::now();
             if let Some(right) = right {
@@ -426,8 +437,10 @@ impl<'c, C: Communicator> Node<'c, C> {
                         break;
                     }
                     wire.stats.received += piece.len() as u64;
+                    let resolving = std::time::Instant::now();
                     let still = received(&mut rank, &piece);
                     emit(wire, &mut outbox, &mut rank, left, still);
+                    resolve_ns += resolving.elapsed().as_nanos() as u64;
                 }
             }
             if let Some(left) = left {
@@ -437,6 +450,7 @@ impl<'c, C: Communicator> Node<'c, C> {
             wire.time(Step::Infinities, started);
         });
         self.received_now = self.wire.stats.received - received_before;
+        (self.own_ns_now, self.resolve_ns_now) = (own_ns, resolve_ns);
         let started = std::time::Instant::now();
         self.classify_misses();
         if !last {
@@ -509,17 +523,39 @@ impl<'c, C: Communicator> Node<'c, C> {
         if np == 1 {
             return;
         }
-        let mine = [self.core.len() as u64, self.received_now, self.refs_now];
-        let mut gathered = vec![0u64; 3 * np as usize];
+        const FIELDS: usize = 5;
+        let mine: [u64; FIELDS] = [
+            self.core.len() as u64,
+            self.received_now,
+            self.refs_now,
+            self.own_ns_now,
+            self.resolve_ns_now,
+        ];
+        let mut gathered = vec![0u64; FIELDS * np as usize];
         self.world.all_gather_into(&mine[..], &mut gathered[..]);
         let holder = self.holder;
-        let at = |v: i32, field: usize| gathered[3 * (holder + v).rem_euclid(np) as usize + field];
+        let at =
+            |v: i32, field: usize| gathered[FIELDS * (holder + v).rem_euclid(np) as usize + field];
         let len_of = |v: i32| at(v, 0) as usize;
-        // The next phase's split: what reached the holder per reference of the others.
+        let sum = |field: usize| (0..np).map(|v| at(v, field)).sum::<u64>();
+        // The next phase's split: what reached the holder per reference of the others, weighed
+        // by what resolving a local infinity costs against analysing a reference, both measured
+        // (every rank sees the same gathered numbers, so all compute the same split). Resolving
+        // is a lookup and a delete in the holder's large stack, about 2-4 references' worth on
+        // the benchmark workload; counting it as one left the holder last at every phase end.
         let others: u64 = (1..np).map(|v| at(v, 2)).sum();
         if others > 0 {
+            let (refs, own_ns) = (sum(2), sum(3));
+            let (received, resolve_ns) = (sum(1), sum(4));
+            let cost = if refs > 0 && own_ns > 0 && received > 0 && resolve_ns > 0 {
+                let per_reference = own_ns as f64 / refs as f64;
+                let per_infinity = resolve_ns as f64 / received as f64;
+                (per_infinity / per_reference).clamp(0.25, 8.0)
+            } else {
+                1.0
+            };
             let chunks = self.split.iter().skip(1).sum();
-            self.inf_ratio = (at(0, 1) as f64 / others as f64, chunks);
+            self.inf_ratio = (cost * at(0, 1) as f64 / others as f64, chunks);
         }
         let front: usize = (0..np - 1).map(len_of).sum();
         let last = len_of(np - 1);

@@ -30,7 +30,7 @@ use rdtrace::{EventVisitor, Trace};
 mod merged;
 use serde::Serialize;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// References per rank and phase when `--chunk` is not given: 2^23 (64 MiB of blocks per rank;
@@ -360,23 +360,51 @@ impl ChunkSource for BinarySource {
     }
 
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
+        use std::os::fd::AsRawFd;
         let start = index * self.chunk * 8;
         let end = (start + self.chunk * 8).min(self.len);
-        let io = |e: std::io::Error| format!("reading {}: {e}", self.path.display());
-        self.file.seek(SeekFrom::Start(start)).map_err(io)?;
-        // Read straight into the output's new words, then turn each into its block in place:
-        // one copy from the page cache and one pass, no staging buffer.
+        let n = ((end - start) / 8) as usize;
+        // Read straight into the output's spare room (no staging buffer, no zeroing first),
+        // then turn the words into blocks in place where that changes them.
+        out.reserve(n);
         let old = out.len();
-        out.resize(old + ((end - start) / 8) as usize, 0);
-        let words = &mut out[old..];
-        // Safety: the bytes of a `[u64]` may be viewed as `[u8]` (any bit pattern is a valid
-        // u64, the alignment of u8 is 1), and the view lives only for the read below.
-        let bytes = unsafe {
-            std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), words.len() * 8)
-        };
-        self.file.read_exact(bytes).map_err(io)?;
-        for w in words {
-            *w = self.gran.block_of(u64::from_le(*w));
+        let room = out.spare_capacity_mut()[..n].as_mut_ptr().cast::<u8>();
+        let mut done = 0usize;
+        while done < n * 8 {
+            // Safety: `room` has `n * 8` writable bytes (reserved above), of which `done` are
+            // filled; pread writes at most the `n * 8 - done` bytes it is given.
+            let got = unsafe {
+                libc::pread(
+                    self.file.as_raw_fd(),
+                    room.add(done).cast(),
+                    n * 8 - done,
+                    (start + done as u64) as libc::off_t,
+                )
+            };
+            match got {
+                0 => {
+                    return Err(format!(
+                        "reading {}: the file ended early",
+                        self.path.display()
+                    ))
+                }
+                g if g < 0 => {
+                    let e = std::io::Error::last_os_error();
+                    if e.kind() != std::io::ErrorKind::Interrupted {
+                        return Err(format!("reading {}: {e}", self.path.display()));
+                    }
+                }
+                g => done += g as usize,
+            }
+        }
+        // Safety: the `n` words after `old` were all written by pread above, and any bit
+        // pattern is a valid u64.
+        unsafe { out.set_len(old + n) };
+        let shift = self.gran.shift();
+        if shift != 0 || cfg!(target_endian = "big") {
+            for w in &mut out[old..] {
+                *w = u64::from_le(*w) >> shift;
+            }
         }
         Ok(())
     }
