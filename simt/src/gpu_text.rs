@@ -32,7 +32,8 @@ pub const DEFAULT_KERNEL_NAME: &str = "kernel";
 
 struct Parser<'a> {
     source: &'a str,
-    kernels: Vec<Kernel>,
+    /// The kernel being read (handed over when the next one starts, or at the end).
+    kernel: Option<Kernel>,
     /// Line where the current kernel's blocks were first seen, by block id.
     seen: FastMap<u64, usize>,
     /// Line of the last MI of the current block.
@@ -99,13 +100,10 @@ impl Parser<'_> {
         for a in addrs {
             lanes.push(self.number(line, "address", a)?);
         }
-        if self.kernels.is_empty() {
-            self.kernels.push(Kernel {
-                name: DEFAULT_KERNEL_NAME.into(),
-                blocks: Vec::new(),
-            });
-        }
-        let kernel = self.kernels.last_mut().expect("a kernel exists");
+        let kernel = self.kernel.get_or_insert_with(|| Kernel {
+            name: DEFAULT_KERNEL_NAME.into(),
+            blocks: Vec::new(),
+        });
         let same_block = kernel.blocks.last().is_some_and(|b| b.id == block);
         if same_block {
             let prev = kernel
@@ -133,13 +131,11 @@ impl Parser<'_> {
                 ));
             }
             self.seen.insert(block, line);
-            let kernel = self.kernels.last_mut().expect("a kernel exists");
             kernel.blocks.push(BlockStream {
                 id: block,
                 mis: Vec::new(),
             });
         }
-        let kernel = self.kernels.last_mut().expect("a kernel exists");
         let b = kernel.blocks.last_mut().expect("a block exists");
         b.mis.push(MemInstr {
             pc,
@@ -154,9 +150,27 @@ impl Parser<'_> {
 
 /// Reads every kernel of a GPU text trace. `source` names the input in error messages.
 pub fn read_gpu_text(input: impl BufRead, source: &str) -> Result<Vec<Kernel>> {
+    let mut kernels = Vec::new();
+    for_each_gpu_text_kernel(input, source, &mut |k| {
+        kernels.push(k);
+        Ok::<(), SimtError>(())
+    })?;
+    Ok(kernels)
+}
+
+/// Reads a GPU text trace kernel by kernel: each is handed to `each` as soon as the next
+/// `kernel` line (or the end of the input) shows it is complete, and dropped after, so memory
+/// is one kernel, not the file. A format error stops the reading with that error (kernels
+/// before it have been handed over); so does an error of `each`. `source` names the input in
+/// error messages.
+pub fn for_each_gpu_text_kernel<E: From<SimtError>>(
+    input: impl BufRead,
+    source: &str,
+    each: &mut dyn FnMut(Kernel) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
     let mut p = Parser {
         source,
-        kernels: Vec::new(),
+        kernel: None,
         seen: FastMap::default(),
         last_line: 0,
     };
@@ -171,24 +185,28 @@ pub fn read_gpu_text(input: impl BufRead, source: &str) -> Result<Vec<Kernel>> {
         }
         if !header {
             if fields[0] != FORMAT_NAME {
-                return Err(p.err(
-                    n,
-                    format!(
-                        "expected the header `{FORMAT_NAME} {CURRENT}`, found {:?}",
-                        content.trim()
-                    ),
-                ));
+                return Err(p
+                    .err(
+                        n,
+                        format!(
+                            "expected the header `{FORMAT_NAME} {CURRENT}`, found {:?}",
+                            content.trim()
+                        ),
+                    )
+                    .into());
             }
             let version = match fields.get(1).map(|v| v.parse::<u32>()) {
                 Some(Ok(v)) if fields.len() == 2 => v,
                 _ => {
-                    return Err(p.err(
-                        n,
-                        format!(
-                            "the header must be `{FORMAT_NAME} <version>`, found {:?}",
-                            content.trim()
-                        ),
-                    ))
+                    return Err(p
+                        .err(
+                            n,
+                            format!(
+                                "the header must be `{FORMAT_NAME} <version>`, found {:?}",
+                                content.trim()
+                            ),
+                        )
+                        .into())
                 }
             };
             if !(OLDEST_SUPPORTED..=CURRENT).contains(&version) {
@@ -198,7 +216,7 @@ pub fn read_gpu_text(input: impl BufRead, source: &str) -> Result<Vec<Kernel>> {
                         "{FORMAT_NAME} version {version} is not supported; this build reads versions \
                          {OLDEST_SUPPORTED}..={CURRENT}"
                     ),
-                ));
+                ).into());
             }
             header = true;
             continue;
@@ -206,35 +224,47 @@ pub fn read_gpu_text(input: impl BufRead, source: &str) -> Result<Vec<Kernel>> {
         if fields[0] == "kernel" {
             let name = content.trim_start()["kernel".len()..].trim();
             if name.is_empty() {
-                return Err(p.err(n, "a `kernel` line needs a name"));
+                return Err(p.err(n, "a `kernel` line needs a name").into());
             }
-            p.kernels.push(Kernel {
+            let next = Kernel {
                 name: name.to_string(),
                 blocks: Vec::new(),
-            });
+            };
+            if let Some(done) = p.kernel.replace(next) {
+                each(done)?;
+            }
             p.seen.clear();
             continue;
         }
         p.mi_line(n, &fields)?;
     }
     if !header {
-        return Err(p.err(
-            1,
-            format!("empty input: expected the header `{FORMAT_NAME} {CURRENT}`"),
-        ));
+        return Err(p
+            .err(
+                1,
+                format!("empty input: expected the header `{FORMAT_NAME} {CURRENT}`"),
+            )
+            .into());
     }
-    Ok(p.kernels)
+    match p.kernel.take() {
+        Some(last) => each(last),
+        None => Ok(()),
+    }
 }
 
-/// Reads a GPU text trace from a file.
-pub fn read_gpu_text_file(path: &std::path::Path) -> Result<Vec<Kernel>> {
+/// [`for_each_gpu_text_kernel`] over a file.
+pub fn for_each_gpu_text_kernel_in_file<E: From<SimtError>>(
+    path: &std::path::Path,
+    each: &mut dyn FnMut(Kernel) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
     let f = std::fs::File::open(path).map_err(|error| SimtError::Io {
         path: path.to_path_buf(),
         error,
     })?;
-    read_gpu_text(
+    for_each_gpu_text_kernel(
         std::io::BufReader::with_capacity(1 << 20, f),
         &path.display().to_string(),
+        each,
     )
 }
 
@@ -317,6 +347,38 @@ mod tests {
         assert_eq!(k[0].blocks[1].id, 1);
         assert_eq!(k[1].name, "second one");
         assert_eq!(k[1].blocks[0].id, 5);
+    }
+
+    #[test]
+    fn kernels_are_handed_over_one_at_a_time() {
+        // The first kernel is complete (and handed over) when the `kernel` line of the second
+        // is read, before the second's bad line: the reader never holds more than one kernel.
+        let input = "simt-trace 1\nkernel a\n0 1 1 1 1 5\nkernel b\n0 1 1 1 1 zz\n";
+        let mut seen = Vec::new();
+        let r = for_each_gpu_text_kernel(input.as_bytes(), "t.txt", &mut |k| {
+            seen.push((k.name.clone(), k.blocks.len()));
+            Ok::<(), SimtError>(())
+        });
+        assert!(r
+            .unwrap_err()
+            .to_string()
+            .contains("t.txt:5: address \"zz\""));
+        assert_eq!(seen, vec![("a".to_string(), 1)]);
+        // An error of the consumer stops the reading at once.
+        let mut calls = 0;
+        let r = for_each_gpu_text_kernel(
+            "simt-trace 1\nkernel a\nkernel b\nkernel c\n".as_bytes(),
+            "t.txt",
+            &mut |_| {
+                calls += 1;
+                Err(SimtError::InvalidConfig("stop".into()))
+            },
+        );
+        assert_eq!(
+            r.unwrap_err().to_string(),
+            SimtError::InvalidConfig("stop".into()).to_string()
+        );
+        assert_eq!(calls, 1);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::args::{SimtArgs, SimtInput};
 use anyhow::Result;
-use rdsimt::gpu_text::read_gpu_text_file;
+use rdsimt::gpu_text::for_each_gpu_text_kernel_in_file;
 use rdsimt::openmp::{for_each_launch, KernelLaunch, SimtConfig, SkippedLoop};
 use rdsimt::Kernel;
 use serde::Serialize;
@@ -47,7 +47,7 @@ impl Source {
 }
 
 /// Hands the kernels the command analyses to `each`, one at a time: a GPU text file is read
-/// whole; an rdtools trace is streamed, each worksharing-loop launch handed over once its team
+/// kernel by kernel, each dropped after `each` returns; an rdtools trace is streamed, each worksharing-loop launch handed over once its team
 /// has finished it and dropped after `each` returns. Returns the loops that were skipped.
 pub(super) fn load(
     args: &SimtArgs,
@@ -56,12 +56,12 @@ pub(super) fn load(
 ) -> Result<Vec<SkippedLoop>> {
     match args.input_format {
         SimtInput::GpuText => {
-            for k in read_gpu_text_file(&args.trace)? {
+            for_each_gpu_text_kernel_in_file(&args.trace, &mut |k| {
                 each(Source {
                     kernel: k.with_granularity(args.granularity),
                     origin: None,
-                })?;
-            }
+                })
+            })?;
             Ok(Vec::new())
         }
         SimtInput::Rdtrace => {
