@@ -184,3 +184,53 @@ fn good_runs_exit_with_0() {
         expect(0, &args);
     }
 }
+
+/// `--output FILE` writes exactly what the command prints on stdout without it, for every
+/// command that prints a report (and then prints nothing); a file that cannot be created is a
+/// failure (1) naming the file.
+#[test]
+fn output_writes_the_report_to_a_file() {
+    let seq = f("seq.rdtrace");
+    let omp = f("omp.rdtrace");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let out_s = out.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["info", &seq, "--json"],
+        vec!["dump", &seq, "--limit", "5"],
+        vec!["dump", &seq, "--limit", "5", "--json"],
+        vec!["histogram", &seq, "--json"],
+        vec!["histogram", &seq, "--csv"],
+        vec!["predict", &seq, "--cores", "1,2", "--json"],
+        vec!["measure", &omp],
+        vec!["paths", &seq, "--json"],
+        vec!["simt", &omp, "--json"],
+        vec!["annotate", &seq],
+        vec!["check", &seq, "--json"],
+    ];
+    for args in cases {
+        let plain = Command::new(&tools().rda_report)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(plain.status.success(), "{args:?}");
+        assert!(!plain.stdout.is_empty(), "{args:?} printed nothing");
+        let _ = std::fs::remove_file(&out);
+        let to_file = Command::new(&tools().rda_report)
+            .args(&args)
+            .args(["--output", out_s])
+            .output()
+            .unwrap();
+        assert!(to_file.status.success(), "{args:?} --output");
+        assert!(to_file.stdout.is_empty(), "{args:?} --output also printed");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            plain.stdout,
+            "{args:?}: the file differs from stdout"
+        );
+    }
+    let (code, err) = status(&["histogram", &seq, "--output", "/nonexistent/dir/out.json"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("/nonexistent/dir/out.json"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -386,3 +386,79 @@ fn a_failing_rank_stops_every_rank_with_one_message() {
         "{err}"
     );
 }
+
+/// Rank 0 writes the report itself with `--output` (the other ranks write nothing), byte for
+/// byte what `fast` writes but for the engine's name, here at 64-byte lines of a binary input
+/// (each rank turns its own words into lines); `--mpi-stats` accounts for every reference once
+/// and gives each rank's seconds per step.
+#[test]
+fn output_file_and_statistics_from_rank_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("random.bin");
+    let addrs: Vec<u64> = generate(50_000, 3000, 11).iter().map(|b| b * 24).collect();
+    write_binary(&file, &addrs);
+    let flags = ["--input-format", "parda-binary", "--line", "64", "--json"];
+    let fast_out = dir.path().join("fast.json");
+    let (ok, _, err) = rda_report(
+        &[
+            &["histogram", file.to_str().unwrap(), "--output"][..],
+            &[fast_out.to_str().unwrap()],
+            &flags,
+        ]
+        .concat(),
+    );
+    assert!(ok, "{err}");
+    let want = std::fs::read_to_string(&fast_out).unwrap();
+    for np in [2, 3] {
+        let out = dir.path().join(format!("mpi{np}.json"));
+        let stats = dir.path().join(format!("stats{np}.json"));
+        let o = mpirun(
+            np,
+            &[
+                &[
+                    "histogram",
+                    file.to_str().unwrap(),
+                    "--engine",
+                    "parda-mpi",
+                    "--chunk",
+                    "4000",
+                    "--output",
+                    out.to_str().unwrap(),
+                    "--mpi-stats",
+                    stats.to_str().unwrap(),
+                ][..],
+                &flags,
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.stdout.is_empty(),
+            "np={np}: stdout not empty with --output"
+        );
+        let got = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            got.replace("\"parda-mpi\"", "\"fast\""),
+            want,
+            "np={np}: the report differs from fast's"
+        );
+        let s: Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        let ranks = s["per_rank"].as_array().unwrap();
+        assert_eq!(ranks.len(), np);
+        let refs: u64 = ranks
+            .iter()
+            .map(|r| r["references"].as_u64().unwrap())
+            .sum();
+        assert_eq!(refs, addrs.len() as u64, "np={np}: references counted once");
+        for r in ranks {
+            let secs = r["seconds"].as_object().unwrap();
+            let names: Vec<&str> = secs.keys().map(|k| k.as_str()).collect();
+            assert_eq!(names, ["infinities", "own_chunk", "read", "reduce"], "{r}");
+            for (k, v) in secs {
+                let v = v.as_f64().unwrap();
+                assert!((0.0..60.0).contains(&v), "{k} = {v}");
+            }
+            assert!(secs["own_chunk"].as_f64().unwrap() > 0.0, "{r}");
+        }
+    }
+}
