@@ -188,7 +188,7 @@ fn main() {
         }
     }
     let median = |rs: &mut Vec<(Cost, Option<serde_json::Value>)>| {
-        rs.sort_by(|a, b| a.0.wall.cmp(&b.0.wall));
+        rs.sort_by_key(|a| a.0.wall);
         rs.swap_remove(rs.len() / 2)
     };
     let fast_wall = {
