@@ -9,7 +9,8 @@
 //! and nothing else. Virtual rank 0 is the rank that holds the global state (the LRU stack of
 //! everything before the phase); virtual ids follow physical ranks in ring order from it. It
 //! gets fewer source chunks than the others, in proportion to the local infinities it resolved
-//! per reference of theirs in the last phase (the threaded engine's balance,
+//! per reference of theirs in the last phase, weighed by what resolving one measurably cost
+//! against analysing one reference (the threaded engine's balance,
 //! [`rdengines::balance::split_phase`]; the paper splits evenly; any split is exact). In a phase
 //! each rank:
 //!
