@@ -41,6 +41,33 @@ impl OutputArgs {
         emit_to(self.format(), self.output.as_deref(), json, tables)
     }
 
+    /// Checks `--output` before any work, so a long analysis does not end on a path it cannot
+    /// write: its directory must exist and the path must not be a directory (a usage error,
+    /// exit status 2). Whether the file can then be created is found when it is written (1).
+    pub fn check_destination(&self) -> Result<()> {
+        let Some(p) = &self.output else {
+            return Ok(());
+        };
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(crate::exit::usage(format!(
+                "--output {}: directory {} does not exist",
+                p.display(),
+                dir.display()
+            )));
+        }
+        if p.is_dir() {
+            return Err(crate::exit::usage(format!(
+                "--output {} is a directory",
+                p.display()
+            )));
+        }
+        Ok(())
+    }
+
     /// Where a command that writes as it goes (`dump`) writes: `--output`'s file, created or
     /// truncated, or standard output.
     pub fn sink(&self) -> Result<Box<dyn Write>> {

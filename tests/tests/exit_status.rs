@@ -186,8 +186,8 @@ fn good_runs_exit_with_0() {
 }
 
 /// `--output FILE` writes exactly what the command prints on stdout without it, for every
-/// command that prints a report (and then prints nothing); a file that cannot be created is a
-/// failure (1) naming the file.
+/// command that prints a report (and then prints nothing); a missing directory is a usage error
+/// (2) before any work, and a file that cannot be created a failure (1) naming the file.
 #[test]
 fn output_writes_the_report_to_a_file() {
     let seq = f("seq.rdtrace");
@@ -229,8 +229,21 @@ fn output_writes_the_report_to_a_file() {
             "{args:?}: the file differs from stdout"
         );
     }
+    // A directory that does not exist, or a directory as the file: usage errors (2), found
+    // before any analysis runs.
     let (code, err) = status(&["histogram", &seq, "--output", "/nonexistent/dir/out.json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("directory /nonexistent/dir does not exist"),
+        "{err}"
+    );
+    let (code, err) = status(&["info", &seq, "--output", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is a directory"), "{err}");
+    // A file the system will not create (even for root, /proc takes no new files): a failure
+    // (1) when the report is written, naming the file.
+    let (code, err) = status(&["info", &seq, "--output", "/proc/rdtools-report.json"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("/nonexistent/dir/out.json"), "{err}");
+    assert!(err.contains("/proc/rdtools-report.json"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }

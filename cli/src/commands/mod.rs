@@ -51,8 +51,34 @@ pub enum Command {
     GpuInfo(gpu::GpuInfoArgs),
 }
 
+/// The report flags of a subcommand, where it prints a report.
+fn output_of(cmd: &Command) -> Option<&crate::output::OutputArgs> {
+    Some(match cmd {
+        Command::Info(a) => &a.out,
+        Command::Dump(a) => &a.out,
+        // Under mpirun only rank 0 writes the file, possibly on a node of its own.
+        Command::Histogram(a) if a.engine == histogram::EngineChoice::PardaMpi => return None,
+        Command::Histogram(a) => &a.out,
+        Command::Live(a) => &a.out,
+        Command::Sasmm(sasmm::SasmmCommand::Predict(a)) => &a.out,
+        Command::Sasmm(sasmm::SasmmCommand::Measure(a)) => &a.out,
+        Command::Sasmm(sasmm::SasmmCommand::Validate(a)) => &a.out,
+        Command::Paths(paths::PathsCommand::Paths(a)) => &a.out,
+        Command::Paths(paths::PathsCommand::PathsPredict(a)) => &a.out,
+        Command::Simt(a) => &a.out,
+        Command::Annotate(a) => &a.out,
+        Command::Check(a) => &a.out,
+        Command::Html(_) => return None,
+        #[cfg(feature = "gpu")]
+        Command::GpuInfo(a) => &a.out,
+    })
+}
+
 /// Runs a subcommand.
 pub fn run(cmd: Command) -> Result<()> {
+    if let Some(out) = output_of(&cmd) {
+        out.check_destination()?;
+    }
     match cmd {
         Command::Info(a) => info::run(&a),
         Command::Dump(a) => dump::run(&a),
