@@ -36,9 +36,14 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
-    /// Prints a command's result in the chosen format, to `--output` or standard output.
+    /// Prints a command's result in the chosen format (`json` for `--json`, the tables
+    /// otherwise) to `--output`'s file or standard output ([`OutputArgs::sink`]).
     pub fn emit(&self, json: &impl Serialize, tables: &[Table]) -> Result<()> {
-        emit_to(self.format(), self.output.as_deref(), json, tables)
+        let r = write_result(self.sink()?, self.format(), json, tables);
+        match &self.output {
+            Some(p) => r.with_context(|| format!("writing {}", p.display())),
+            None => r,
+        }
     }
 
     /// Checks `--output` before any work, so a long analysis does not end on a path it cannot
@@ -206,25 +211,7 @@ pub fn csv_line(cells: &[String], out: &mut String) {
     out.push('\n');
 }
 
-/// Writes a command's result, `json` for `--json` and the tables otherwise, to `path` (created
-/// or truncated) or, with `None`, to standard output.
-pub fn emit_to(
-    format: Format,
-    path: Option<&std::path::Path>,
-    json: &impl Serialize,
-    tables: &[Table],
-) -> Result<()> {
-    match path {
-        None => write_result(std::io::stdout().lock(), format, json, tables),
-        Some(p) => {
-            let file =
-                std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?;
-            write_result(file, format, json, tables)
-                .with_context(|| format!("writing {}", p.display()))
-        }
-    }
-}
-
+/// Writes a command's result to `sink` (buffered), as [`OutputArgs::emit`] describes.
 fn write_result(
     sink: impl Write,
     format: Format,
