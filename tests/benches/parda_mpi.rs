@@ -151,27 +151,7 @@ fn main() {
             let stats = dir.path().join("stats.json");
             let mut cmd = match np {
                 None => Command::new(rda),
-                Some(np) => {
-                    let mut c = Command::new("mpirun");
-                    c.args([
-                        "--oversubscribe",
-                        "--bind-to",
-                        "none",
-                        "--mca",
-                        "btl",
-                        "self,vader",
-                        "--mca",
-                        "pml",
-                        "ob1",
-                        "-np",
-                    ])
-                    .arg(np.to_string())
-                    .arg(rda)
-                    .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-                    .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-                    .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
-                    c
-                }
+                Some(np) => rdtools_e2e::local_mpirun(*np, &[]),
             };
             cmd.args(base).args(flags);
             if np.is_some() {

@@ -314,6 +314,32 @@ pub struct ChildCost {
     pub peak_rss_kib: u64,
 }
 
+/// `mpirun` starting `np` local ranks of `rda-report`, as this machine and CI need it: loopback
+/// only, more ranks than cores allowed, ob1 over shared memory, root allowed; behind `wrapper`
+/// (a command and its arguments, such as `timeout 120`) when one is given. The caller adds
+/// `rda-report`'s arguments.
+pub fn local_mpirun(np: usize, wrapper: &[&str]) -> Command {
+    let mut cmd = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg("mpirun");
+            c
+        }
+        None => Command::new("mpirun"),
+    };
+    cmd.args(["--oversubscribe", "--bind-to", "none"])
+        // ob1 over shared memory: the default UCX layer spends 0.2 s probing for devices at
+        // every start (see docs/distributed.md).
+        .args(["--mca", "btl", "self,vader", "--mca", "pml", "ob1"])
+        .args(["-np", &np.to_string()])
+        .arg(&tools().rda_report)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        // Containers often forbid the cross-memory-attach single copy; plain copies always work.
+        .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+    cmd
+}
+
 /// Spawns `cmd` (stdin closed; stdout and stderr as the caller set them), waits for it with
 /// `wait4`, asserts it exited with status 0, and returns its wall time, CPU time and peak RSS.
 // The child is reaped by `wait4` (which also gives its rusage), not by `Child::wait`.

@@ -9,35 +9,18 @@
 use rdengines::naive::naive_histogram;
 use rdengines::workload::generate;
 use rdengines::Histogram;
-use rdtools_e2e::{program, rda_report, rdcc, run_traced, tools};
+use rdtools_e2e::{local_mpirun, program, rda_report, rdcc, run_traced};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Seconds any one mpirun may take before the test calls it a hang.
 const TIMEOUT_S: &str = "120";
 
 /// Runs `mpirun -np np rda-report args…` on this machine only, under a timeout.
 fn mpirun(np: usize, args: &[&str]) -> Output {
-    let o = Command::new("timeout")
-        .args([
-            "--kill-after=10",
-            TIMEOUT_S,
-            "mpirun",
-            "--oversubscribe",
-            "--bind-to",
-            "none",
-        ])
-        // ob1 over shared memory: the default UCX layer spends 0.2 s probing for devices at
-        // every start (see docs/distributed.md).
-        .args(["--mca", "btl", "self,vader", "--mca", "pml", "ob1"])
-        .args(["-np", &np.to_string()])
-        .arg(&tools().rda_report)
+    let o = local_mpirun(np, &["timeout", "--kill-after=10", TIMEOUT_S])
         .args(args)
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        // Containers often forbid the cross-memory-attach single copy; plain copies always work.
-        .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
         .output()
         .expect("mpirun runs (is openmpi-bin installed? scripts/setup.sh installs it)");
     assert_ne!(
