@@ -22,6 +22,9 @@ pub enum SasmmError {
         /// The trace.
         path: PathBuf,
     },
+    /// The temporary file of a parallel section too long to hold could not be written or read.
+    #[error("temporary file of a spilled parallel section (set TMPDIR to a disk with room): {0}")]
+    Spill(#[source] std::io::Error),
     /// A configuration value is out of range.
     #[error("invalid configuration: {0}")]
     Config(String),

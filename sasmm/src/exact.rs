@@ -22,7 +22,7 @@ use crate::error::{Result, SasmmError};
 use crate::interleave::{Interleave, Interleaver};
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::rates::HitRates;
-use crate::seq::SequentialTrace;
+use crate::seq::{Fragment, SequentialTrace, StreamLimits};
 use crate::set_sample::{scaled, shared_bits, SetSample, SetSampleConfig};
 use rdcachesim::CacheConfig;
 use rdengines::FastCore;
@@ -637,25 +637,25 @@ pub fn predict_exact(
 }
 
 /// [`predict_exact`] straight from the trace file of a sequential run, in one streamed pass
-/// ([`SequentialTrace::stream`]): memory is the caches' stacks and the largest parallel
-/// section, not the trace. Equal to `predict_exact(&SequentialTrace::from_trace(trace)?, ..)`.
+/// ([`SequentialTrace::stream`]): memory is the caches' stacks and at most the spill threshold
+/// of a parallel section ([`crate::spill`]), not the trace. Equal to `predict_exact(&SequentialTrace::from_trace(trace)?, ..)`.
 pub fn predict_exact_trace(
     trace: &Trace,
     config: &ExactConfig,
     cores: usize,
 ) -> Result<ExactPrediction> {
-    predict_exact_trace_with(trace, config, cores, crate::seq::STREAM_FLUSH_ACCESSES)
+    predict_exact_trace_with(trace, config, cores, StreamLimits::from_env()?)
 }
 
-/// [`predict_exact_trace`] with the serial flush threshold of [`SequentialTrace::stream_with`].
+/// [`predict_exact_trace`] with the streaming thresholds of [`SequentialTrace::stream_with`].
 pub fn predict_exact_trace_with(
     trace: &Trace,
     config: &ExactConfig,
     cores: usize,
-    flush_accesses: usize,
+    limits: StreamLimits,
 ) -> Result<ExactPrediction> {
     let mut run = ExactRun::new(config, cores)?;
-    SequentialTrace::stream_with(trace, flush_accesses, &mut |fragment| run.feed(fragment))?;
+    SequentialTrace::stream_with(trace, limits, &mut |f| run.feed_fragment(f))?;
     Ok(run.finish())
 }
 
@@ -732,10 +732,27 @@ impl ExactRun {
     /// [`SequentialTrace::stream`]) through the caches.
     pub fn feed(&mut self, seq: &SequentialTrace) {
         let mimic = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
+        self.feed_mimicked(&mimic);
+    }
+
+    /// Runs the next streamed fragment, held or spilled, through the caches.
+    pub fn feed_fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
+        match fragment {
+            Fragment::Memory(seq) => {
+                self.feed(seq);
+                Ok(())
+            }
+            Fragment::Spilled(s) => {
+                s.for_each_batch(self.mimic, None, |t, _| self.feed_mimicked(t))
+            }
+        }
+    }
+
+    fn feed_mimicked(&mut self, mimic: &MimickedTrace<'_>) {
         let sim = &mut self.sim;
         // See: SASMM Alg. 2 — the shared trace, streamed; each core's subsequence is its private
         // trace (Alg. 1), which is all its private L1 sees.
-        self.interleaver.feed(&mimic, |core, _w, addr, len| {
+        self.interleaver.feed(mimic, |core, _w, addr, len| {
             sim.access(core, addr, len as u64)
         });
     }

@@ -26,7 +26,7 @@ use crate::interleave::Interleaver;
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::predict::{assemble, Prediction, SasmmConfig};
 use crate::profile::{record, StackProfile};
-use crate::seq::{Placement, SequentialTrace};
+use crate::seq::{Fragment, Placement, SequentialTrace, StreamLimits};
 use rdengines::granularity::for_each_block;
 use rdengines::{FastCore, SplitMix64};
 use rdtrace::Trace;
@@ -53,21 +53,45 @@ impl BlockCounts {
 
     /// Adds the windows of `seq` (a whole trace or the next fragment).
     pub fn add(&mut self, seq: &SequentialTrace) {
-        let n = seq.num_blocks();
-        if self.windows.len() < n {
-            self.windows.resize(n, 0);
-            self.instances.resize(n, 0);
-            self.parallel.resize(n, false);
-        }
+        self.reserve(seq.num_blocks());
         for w in &seq.windows {
-            let b = w.bb as usize;
-            self.windows[b] += 1;
-            if !w.continuation {
-                self.instances[b] += 1;
+            self.count(w.bb, w.continuation, w.placement != Placement::Serial);
+        }
+    }
+
+    /// Adds the windows of the next streamed fragment.
+    pub fn add_fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
+        match fragment {
+            Fragment::Memory(seq) => self.add(seq),
+            Fragment::Spilled(s) => {
+                self.reserve(s.header().num_blocks());
+                s.for_each_window(|bb, continuation, parallel| {
+                    self.count(bb, continuation, parallel)
+                })?;
             }
-            if w.placement != Placement::Serial {
-                self.parallel[b] = true;
-            }
+        }
+        Ok(())
+    }
+
+    fn reserve(&mut self, blocks: usize) {
+        if self.windows.len() < blocks {
+            self.windows.resize(blocks, 0);
+            self.instances.resize(blocks, 0);
+            self.parallel.resize(blocks, false);
+        }
+    }
+
+    fn count(&mut self, bb: u32, continuation: bool, parallel: bool) {
+        let b = bb as usize;
+        if b >= self.windows.len() {
+            self.reserve(b + 1);
+        }
+        self.windows[b] += 1;
+        if !continuation {
+            self.instances[b] += 1;
+        }
+        if parallel {
+            self.parallel[b] = true;
         }
     }
 
@@ -157,6 +181,7 @@ impl WindowSample {
 }
 
 /// Walks the windows of one pass in program order and says which are sampled.
+#[derive(Clone)]
 pub struct SampleCursor<'a> {
     sample: &'a WindowSample,
     /// Windows of each block seen so far.
@@ -169,26 +194,31 @@ pub struct SampleCursor<'a> {
 impl SampleCursor<'_> {
     /// Whether each window of `seq` (the next fragment of the pass) is sampled, by local index.
     pub fn mark(&mut self, seq: &SequentialTrace) -> &[bool] {
-        self.flags.clear();
-        for w in &seq.windows {
-            let b = w.bb as usize;
-            let sampled = match self.sample.ranks.get(b) {
-                Some(Ranks::All) => true,
-                Some(Ranks::Some(r)) => {
-                    let hit = r.get(self.next[b]) == Some(&self.seen[b]);
-                    if hit {
-                        self.next[b] += 1;
-                    }
-                    hit
-                }
-                None => false,
-            };
-            if let Some(s) = self.seen.get_mut(b) {
-                *s += 1;
-            }
-            self.flags.push(sampled);
-        }
+        let mut flags = std::mem::take(&mut self.flags);
+        flags.clear();
+        flags.extend(seq.windows.iter().map(|w| self.step(w.bb)));
+        self.flags = flags;
         &self.flags
+    }
+
+    /// Whether the next window of the pass, of block `bb`, is sampled.
+    pub fn step(&mut self, bb: u32) -> bool {
+        let b = bb as usize;
+        let sampled = match self.sample.ranks.get(b) {
+            Some(Ranks::All) => true,
+            Some(Ranks::Some(r)) => {
+                let hit = r.get(self.next[b]) == Some(&self.seen[b]);
+                if hit {
+                    self.next[b] += 1;
+                }
+                hit
+            }
+            None => false,
+        };
+        if let Some(s) = self.seen.get_mut(b) {
+            *s += 1;
+        }
+        sampled
     }
 }
 
@@ -232,6 +262,31 @@ impl FormulaRun {
     /// is in Alg. 3's sample.
     pub fn feed(&mut self, seq: &SequentialTrace, sampled: &[bool]) {
         let trace = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
+        self.feed_mimicked(&trace, sampled);
+    }
+
+    /// Runs the next streamed fragment; `cursor` is the pass's Alg. 3 sample cursor.
+    pub fn feed_fragment(
+        &mut self,
+        fragment: Fragment<'_>,
+        cursor: &mut SampleCursor<'_>,
+    ) -> Result<()> {
+        match fragment {
+            Fragment::Memory(seq) => {
+                let sampled = cursor.mark(seq);
+                let trace = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
+                self.feed_mimicked(&trace, sampled);
+                Ok(())
+            }
+            Fragment::Spilled(s) => s.for_each_batch(self.mimic, Some(cursor), |t, sampled| {
+                self.feed_mimicked(t, sampled)
+            }),
+        }
+    }
+
+    /// Alg. 1's private traces and Alg. 2's interleaving of one part, through the stacks.
+    fn feed_mimicked(&mut self, trace: &MimickedTrace<'_>, sampled: &[bool]) {
+        let seq = trace.seq;
         for s in &trace.sections {
             for ws in &s.per_core {
                 for &w in ws {
@@ -257,7 +312,7 @@ impl FormulaRun {
         }
         // The shared stack over Alg. 2's interleaving, whose generator goes on across fragments.
         let (crd, stack, shift) = (&mut self.crd, &mut self.shared, self.l2_shift);
-        self.interleaver.feed(&trace, |_core, w, addr, len| {
+        self.interleaver.feed(trace, |_core, w, addr, len| {
             let bb = seq.windows[w as usize].bb as usize;
             let s = sampled[w as usize];
             for_each_block(shift, addr, len as u64, |l| {
@@ -289,16 +344,15 @@ pub fn predict_many_trace(
     configs: &[SasmmConfig],
     cores: &[usize],
 ) -> Result<Vec<Vec<Prediction>>> {
-    predict_many_trace_with(trace, configs, cores, crate::seq::STREAM_FLUSH_ACCESSES)
+    predict_many_trace_with(trace, configs, cores, StreamLimits::from_env()?)
 }
 
-/// [`predict_many_trace`] with the serial flush threshold of
-/// [`SequentialTrace::stream_with`].
+/// [`predict_many_trace`] with the streaming thresholds of [`SequentialTrace::stream_with`].
 pub fn predict_many_trace_with(
     trace: &Trace,
     configs: &[SasmmConfig],
     cores: &[usize],
-    flush_accesses: usize,
+    limits: StreamLimits,
 ) -> Result<Vec<Vec<Prediction>>> {
     // Settings first, so bad ones are reported before the trace is read.
     for c in configs {
@@ -307,7 +361,7 @@ pub fn predict_many_trace_with(
         }
     }
     let mut counts = BlockCounts::default();
-    SequentialTrace::stream_with(trace, flush_accesses, &mut |f| counts.add(f))?;
+    SequentialTrace::stream_with(trace, limits, &mut |f| counts.add_fragment(f))?;
     let samples: Vec<WindowSample> = configs
         .iter()
         .map(|c| {
@@ -322,10 +376,7 @@ pub fn predict_many_trace_with(
         let config = &configs[c];
         let mut run = FormulaRun::new(config, m, counts.windows.len())?;
         let mut cursor = samples[c].cursor();
-        SequentialTrace::stream_with(trace, flush_accesses, &mut |f| {
-            let sampled = cursor.mark(f);
-            run.feed(f, sampled);
-        })?;
+        SequentialTrace::stream_with(trace, limits, &mut |f| run.feed_fragment(f, &mut cursor))?;
         Ok(run.finish(&counts, config))
     })
     .into_iter();

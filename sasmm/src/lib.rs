@@ -13,8 +13,9 @@
 //! 8. [`exact`]: the exact model — hit rates of the mimicked traces from set-aware stack
 //!    distances (no eq. 5 approximation), many cache configurations and a miss-ratio curve in
 //!    one streamed pass; [`rates`] names the rates every report prints.
-//! 9. [`formula`]: the formula model (4–5) over the streamed trace in two passes (block
-//!    counts, then the sampled profiles), in memory bounded by the footprint and the sample.
+//! 9. [`spill`]: parallel sections too long to hold, streamed through a temporary file.
+//! 10. [`formula`]: the formula model (4–5) over the streamed trace in two passes (block
+//!     counts, then the sampled profiles), in memory bounded by the footprint and the sample.
 //!
 //! The library returns plain data and never formats output; `rda-report predict|validate|measure`
 //! prints it. Architecture invariant: depends on the trace format, the engines and the cache
@@ -32,6 +33,7 @@ pub mod profile;
 pub mod rates;
 pub mod seq;
 pub mod set_sample;
+pub mod spill;
 
 pub use error::{Result, SasmmError};
 pub use exact::{
@@ -45,7 +47,7 @@ pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
 pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};
 pub use rates::HitRates;
-pub use seq::SequentialTrace;
+pub use seq::{Fragment, SequentialTrace, StreamLimits};
 pub use set_sample::{SetSample, SetSampleConfig};
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,7 @@
 //! thread-private data does not collide with core 0's ([`OffsetPolicy`]).
 
 use crate::error::{Result, SasmmError};
-use crate::seq::{Placement, SequentialTrace};
+use crate::seq::{Placement, SequentialTrace, WorkshareRun};
 use rdtrace::meta::VarClass;
 
 /// Which references of cores other than core 0 get a per-core address offset.
@@ -35,6 +35,37 @@ impl std::str::FromStr for OffsetPolicy {
             _ => Err(SasmmError::Config(format!(
                 "unknown offset policy `{s}` (expected paper or private)"
             ))),
+        }
+    }
+}
+
+impl MimicConfig {
+    /// The core that runs a window placed at `placement` (`None`: every core).
+    pub(crate) fn core_of(
+        &self,
+        placement: Placement,
+        workshares: &[WorkshareRun],
+    ) -> Option<usize> {
+        match placement {
+            // See: SASMM Alg. 1 line 22 — serial BBs go to the master's core.
+            Placement::Serial => Some(0),
+            // See: SASMM Alg. 1 lines 8-12 — a single instance is copied to every core.
+            Placement::Replicated => None,
+            // See: SASMM Alg. 1 lines 14-19 — repeated instances are divided.
+            Placement::Iteration {
+                workshare,
+                iteration,
+            } => {
+                let run = &workshares[workshare as usize];
+                let chunk = self.chunk.or(run.chunk);
+                Some(static_owner(
+                    iteration,
+                    run.iterations,
+                    self.cores,
+                    chunk,
+                    self.split,
+                ))
+            }
         }
     }
 }
@@ -151,21 +182,9 @@ impl<'s> MimickedTrace<'s> {
         for s in &seq.sections {
             let mut per_core = vec![Vec::new(); m];
             for w in s.windows.clone() {
-                match seq.windows[w as usize].placement {
-                    // See: SASMM Alg. 1 line 22 — serial BBs go to the master's core.
-                    Placement::Serial => per_core[0].push(w),
-                    // See: SASMM Alg. 1 lines 8-12 — a single instance is copied to every core.
-                    Placement::Replicated => per_core.iter_mut().for_each(|c| c.push(w)),
-                    // See: SASMM Alg. 1 lines 14-19 — repeated instances are divided.
-                    Placement::Iteration {
-                        workshare,
-                        iteration,
-                    } => {
-                        let run = &seq.workshares[workshare as usize];
-                        let chunk = config.chunk.or(run.chunk);
-                        let c = static_owner(iteration, run.iterations, m, chunk, config.split);
-                        per_core[c].push(w);
-                    }
+                match config.core_of(seq.windows[w as usize].placement, &seq.workshares) {
+                    Some(c) => per_core[c].push(w),
+                    None => per_core.iter_mut().for_each(|c| c.push(w)),
                 }
             }
             sections.push(MimickedSection {

@@ -34,17 +34,22 @@
 //! thread 0 executed them; nested regions count as part of the outer one.
 //!
 //! **Memory.** [`SequentialTrace::from_trace`] holds the whole trace (16 bytes per access).
-//! [`SequentialTrace::stream`] hands the same windows and sections over in *fragments* (each a
-//! `SequentialTrace` of whole sections, local indices) and forgets each fragment once handed
-//! over: a serial section is cut at a window boundary every [`STREAM_FLUSH_ACCESSES`] accesses,
-//! and parallel code is held from a section's start until the section ends with no worksharing
-//! construct open. So streaming memory is bounded by the largest parallel section (the accesses
-//! between two synchronisation points of a parallel region), never by the trace length. Fed
-//! fragment by fragment, Alg. 1-2 give the same shared trace as over the whole
-//! `SequentialTrace` (sections are mimicked and interleaved independently; a serial section cut in
-//! two is core 0's accesses in the same order).
+//! [`SequentialTrace::stream`] hands the same windows and sections over in *fragments* of whole
+//! sections ([`Fragment`]) and forgets each fragment once handed over: a serial section is cut at
+//! a window boundary every [`StreamLimits::flush`] accesses, and parallel code is held from a
+//! section's start until the section ends with no worksharing construct open. A parallel
+//! fragment that grows past [`StreamLimits::spill`] accesses is written to an unlinked temporary
+//! file instead ([`crate::spill`]; about 3-5 bytes per access) and handed over as
+//! [`Fragment::Spilled`]: then the builder holds one window, and a window's iteration, which
+//! depends on counts over the whole construct, is resolved when the file is read, from a table
+//! per worksharing run (unit-loop header counts, or windows per block for the per-block rule).
+//! So streaming memory is bounded by the spill threshold and the program's footprint, never by
+//! the trace length. Fed fragment by fragment, Alg. 1-2 give the same shared trace as over the
+//! whole `SequentialTrace` (sections are mimicked and interleaved independently; a serial section
+//! cut in two is core 0's accesses in the same order).
 
 use crate::error::{Result, SasmmError};
+use crate::spill::{SpillWriter, SpilledFragment};
 use rdtrace::meta::{ProgramMeta, VarClass};
 use rdtrace::{Event, EventVisitor, Trace};
 use std::collections::HashMap;
@@ -53,6 +58,84 @@ use std::ops::Range;
 /// Accesses a serial section may buffer while streaming before the windows closed so far are
 /// handed over (see the module documentation).
 pub const STREAM_FLUSH_ACCESSES: usize = 1 << 16;
+
+/// Accesses (or windows) a parallel fragment may hold in memory while streaming before it is
+/// written to a temporary file (see the module documentation). Held, an access costs about 75
+/// bytes with its window and placement at the peak; measured on a 1.6·10^7-access parallel
+/// loop, 2^16 held accesses ran as fast as 2^20 in a fifth of the memory.
+pub const STREAM_SPILL_ACCESSES: usize = 1 << 17;
+
+/// Environment variable that overrides [`STREAM_SPILL_ACCESSES`] ([`StreamLimits::from_env`]).
+pub const SPILL_ACCESSES_ENV: &str = "RDTOOLS_SPILL_ACCESSES";
+
+/// When a streamed sequential trace hands a fragment over or writes it to disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Accesses of a serial section held before its closed windows are handed over.
+    pub flush: usize,
+    /// Accesses of a parallel fragment held before it goes to a temporary file.
+    pub spill: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        StreamLimits {
+            flush: STREAM_FLUSH_ACCESSES,
+            spill: STREAM_SPILL_ACCESSES,
+        }
+    }
+}
+
+impl StreamLimits {
+    /// The default limits, with the spill threshold from [`SPILL_ACCESSES_ENV`] when it is set
+    /// (an error when it is not a number).
+    pub fn from_env() -> Result<Self> {
+        let mut limits = StreamLimits::default();
+        if let Some(v) = std::env::var_os(SPILL_ACCESSES_ENV) {
+            limits.spill = v
+                .to_str()
+                .and_then(|v| v.trim().parse().ok())
+                .ok_or_else(|| {
+                    SasmmError::Config(format!(
+                        "{SPILL_ACCESSES_ENV}={} is not a number of accesses",
+                        v.to_string_lossy()
+                    ))
+                })?;
+        }
+        Ok(limits)
+    }
+}
+
+/// Where a streamed sequential trace's fragments go (an error stops the stream).
+pub type FragmentSink<'s> = dyn FnMut(Fragment<'_>) -> Result<()> + 's;
+
+/// One fragment of a streamed sequential trace: whole sections, held in memory or, when a
+/// parallel fragment is too long to hold, in a temporary file.
+#[derive(Clone, Copy)]
+pub enum Fragment<'a> {
+    /// Sections in memory, with local window and access indices.
+    Memory(&'a SequentialTrace),
+    /// Sections written to a temporary file (see [`crate::spill`]).
+    Spilled(&'a SpilledFragment),
+}
+
+impl Fragment<'_> {
+    /// Windows of the fragment.
+    pub fn windows(&self) -> u64 {
+        match self {
+            Fragment::Memory(s) => s.windows.len() as u64,
+            Fragment::Spilled(s) => s.windows(),
+        }
+    }
+
+    /// Accesses of the fragment.
+    pub fn accesses(&self) -> u64 {
+        match self {
+            Fragment::Memory(s) => s.accesses.len() as u64,
+            Fragment::Spilled(s) => s.accesses(),
+        }
+    }
+}
 
 /// One memory access of the sequential run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +259,7 @@ impl SequentialTrace {
     /// Decodes an open trace, which must hold the events of one thread.
     pub fn from_trace(trace: &Trace) -> Result<Self> {
         let thread = only_thread_with_events(trace)?;
-        let mut b = Builder::new(&trace.meta, None, 0);
+        let mut b = Builder::new(&trace.meta, None, StreamLimits::default());
         if let Some(t) = thread {
             trace.visit_thread(t, &mut b)?;
         }
@@ -191,23 +274,23 @@ impl SequentialTrace {
 
     /// Decodes an open trace of one thread in one streamed pass, handing `sink` the windows and
     /// sections in fragments (see the module documentation) instead of keeping them: each
-    /// fragment is a `SequentialTrace` of whole sections with local indices and the program's
-    /// metadata tables; its windows and accesses are forgotten after `sink` returns. Fed to
-    /// Alg. 1-2 one after the other, the fragments give the same shared trace as
-    /// [`SequentialTrace::from_trace`]. Same errors as `from_trace` (found at the end for an
-    /// empty trace).
-    pub fn stream(trace: &Trace, sink: &mut dyn FnMut(&SequentialTrace)) -> Result<()> {
-        Self::stream_with(trace, STREAM_FLUSH_ACCESSES, sink)
+    /// fragment holds whole sections with local indices and the program's metadata tables; its
+    /// windows and accesses are forgotten after `sink` returns. Fed to Alg. 1-2 one after the
+    /// other, the fragments give the same shared trace as [`SequentialTrace::from_trace`]. Same
+    /// errors as `from_trace` (found at the end for an empty trace), a failing temporary file,
+    /// or the first error `sink` returns (no fragment is handed over after it).
+    pub fn stream(trace: &Trace, sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>) -> Result<()> {
+        Self::stream_with(trace, StreamLimits::from_env()?, sink)
     }
 
-    /// [`SequentialTrace::stream`] with the serial flush threshold given (tests use small ones).
+    /// [`SequentialTrace::stream`] with the thresholds given (tests use small ones).
     pub fn stream_with(
         trace: &Trace,
-        flush_accesses: usize,
-        sink: &mut dyn FnMut(&SequentialTrace),
+        limits: StreamLimits,
+        sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>,
     ) -> Result<()> {
         let thread = only_thread_with_events(trace)?;
-        let mut b = Builder::new(&trace.meta, Some(sink), flush_accesses);
+        let mut b = Builder::new(&trace.meta, Some(sink), limits);
         if let Some(t) = thread {
             trace.visit_thread(t, &mut b)?;
         }
@@ -219,14 +302,15 @@ impl SequentialTrace {
         Ok(())
     }
 
-    /// [`SequentialTrace::stream_with`] over events of one thread (tests).
+    /// [`SequentialTrace::stream_with`] over events of one thread (tests, live analysis); returns
+    /// the number of accesses.
     pub fn stream_events(
         meta: &ProgramMeta,
         events: impl IntoIterator<Item = Event>,
-        flush_accesses: usize,
-        sink: &mut dyn FnMut(&SequentialTrace),
+        limits: StreamLimits,
+        sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>,
     ) -> Result<u64> {
-        let mut b = Builder::new(meta, Some(sink), flush_accesses);
+        let mut b = Builder::new(meta, Some(sink), limits);
         for e in events {
             e.visit(&mut b);
         }
@@ -239,7 +323,7 @@ impl SequentialTrace {
         meta: &ProgramMeta,
         events: impl IntoIterator<Item = Event>,
     ) -> Result<Self> {
-        let mut b = Builder::new(meta, None, 0);
+        let mut b = Builder::new(meta, None, StreamLimits::default());
         for e in events {
             e.visit(&mut b);
         }
@@ -287,10 +371,102 @@ impl SequentialTrace {
 /// Where a block instance lies in a worksharing construct's loops: the unit of the outermost
 /// loop, and of the loop one level inside it when there is one (header entries counted over
 /// the whole construct).
-#[derive(Clone, Copy, Debug)]
-struct Unit {
-    outer: (u32, u64),
-    inner: Option<(u32, u64)>,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Unit {
+    /// (loop, unit) of the outermost unit loop.
+    pub(crate) outer: (u32, u64),
+    /// (loop, unit) of the loop one level inside it.
+    pub(crate) inner: Option<(u32, u64)>,
+}
+
+/// A window's placement as known when the window is opened: final, or inside worksharing run
+/// `run` (at `unit` of its loops, if any), resolved by the run's [`RunTable`] once the construct
+/// has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// Known.
+    Final(Placement),
+    /// Inside a worksharing-loop run.
+    Run { run: u32, unit: Option<Unit> },
+}
+
+/// What resolves the windows of one worksharing-loop run to iterations once the construct has
+/// ended: the run's iteration count and unit-loop header counts over the whole construct, or,
+/// when no unit loop was entered, its windows per block (the paper's per-block rule).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RunTable {
+    run: u32,
+    iterations: u64,
+    chunk: Option<u64>,
+    whole_range: bool,
+    units: HashMap<u32, u64>,
+    fallback: Option<HashMap<u32, u64>>,
+}
+
+impl RunTable {
+    /// The worksharing run the table resolves.
+    pub(crate) fn run(&self) -> u32 {
+        self.run
+    }
+
+    /// The placement of a window of the run opened at `unit` of its loops; windows must be
+    /// resolved in program order, with one `seen` (the per-block rule's counters) per run.
+    // See: SASMM Alg. 1 — repeated parallel BBs (loop iterations) are split among the cores;
+    // here the split unit is the loop iteration, recovered from the unit loops.
+    pub(crate) fn resolve(
+        &self,
+        unit: Option<Unit>,
+        bb: u32,
+        continuation: bool,
+        seen: &mut HashMap<u32, u64>,
+    ) -> Placement {
+        let iterations = self.iterations;
+        let iteration = match &self.fallback {
+            None => {
+                let Some(unit) = unit else {
+                    return Placement::Replicated;
+                };
+                let (l, u) = if self.whole_range {
+                    match unit.inner {
+                        Some(inner) => inner,
+                        // Chunk-loop overhead: every thread runs it for its own chunks.
+                        None => return Placement::Replicated,
+                    }
+                } else {
+                    unit.outer
+                };
+                let k = self.units.get(&l).copied().unwrap_or(1).max(1);
+                match self.chunk {
+                    // One unit per iteration, scaled when the unit count differs (vectorised
+                    // or unrotated loops).
+                    Some(_) if !self.whole_range => {
+                        // One unit per chunk.
+                        (u.saturating_mul(self.chunk.unwrap_or(1)))
+                            .min(iterations.saturating_sub(1))
+                    }
+                    _ => (u as u128 * iterations as u128 / k as u128) as u64,
+                }
+            }
+            // Fallback without loop metadata (see the module documentation).
+            // See: SASMM Alg. 1 lines 8-19 — one instance: copy; several: divide.
+            Some(count) => {
+                let n = count.get(&bb).copied().unwrap_or(0);
+                if n <= 1 {
+                    return Placement::Replicated;
+                }
+                let i = seen.entry(bb).or_insert(0);
+                let iteration = (*i as u128 * iterations as u128 / n as u128) as u64;
+                if !continuation {
+                    *i += 1;
+                }
+                iteration
+            }
+        };
+        Placement::Iteration {
+            workshare: self.run,
+            iteration,
+        }
+    }
 }
 
 /// Per worksharing-loop-instance state while decoding.
@@ -303,8 +479,14 @@ struct WsState {
     units: HashMap<u32, u64>,
     /// Unit of the most recent block of the construct's own function (for callee blocks).
     current: Option<Unit>,
-    /// Windows waiting for their iteration.
+    /// Windows waiting for their iteration (in memory; a spilled window carries its unit).
     pending: Vec<(u32, Unit)>,
+    /// Whether any window was opened inside a unit loop (else the per-block rule applies).
+    any_unit: bool,
+    /// Outer unit loops of those windows.
+    outer_loops: Vec<u32>,
+    /// Windows per block that are not continuations (for the per-block rule).
+    block_windows: HashMap<u32, u64>,
     first_window: u32,
     lower: i64,
     upper: i64,
@@ -316,9 +498,15 @@ struct Builder<'m, 's> {
     /// The whole trace, or (streaming) the part not yet handed to `sink`.
     out: SequentialTrace,
     /// Streaming: where finished fragments go.
-    sink: Option<&'s mut dyn FnMut(&SequentialTrace)>,
-    /// Streaming: buffered accesses of a serial section that trigger a flush at the next window.
-    flush_accesses: usize,
+    sink: Option<&'s mut FragmentSink<'s>>,
+    /// Streaming: when to hand a serial section over and when to spill a parallel fragment.
+    limits: StreamLimits,
+    /// Streaming: the fragment being written to a temporary file, once it outgrew memory.
+    spill: Option<SpillWriter>,
+    /// While spilling: the tag of each window still in `out.windows`.
+    tags: Vec<Tag>,
+    /// Streaming: the first error of the temporary file or the sink.
+    error: Option<SasmmError>,
     /// Block of the most recent window (it may have been handed over already).
     last_bb: Option<u32>,
     /// Accesses seen.
@@ -335,8 +523,8 @@ struct Builder<'m, 's> {
 impl<'m, 's> Builder<'m, 's> {
     fn new(
         meta: &'m ProgramMeta,
-        sink: Option<&'s mut dyn FnMut(&SequentialTrace)>,
-        flush_accesses: usize,
+        sink: Option<&'s mut FragmentSink<'s>>,
+        limits: StreamLimits,
     ) -> Self {
         let mut block_names: Vec<String> = meta
             .blocks
@@ -372,7 +560,10 @@ impl<'m, 's> Builder<'m, 's> {
                 ..Default::default()
             },
             sink,
-            flush_accesses,
+            limits,
+            spill: None,
+            tags: Vec::new(),
+            error: None,
             last_bb: None,
             accesses: 0,
             depth: 0,
@@ -399,20 +590,38 @@ impl<'m, 's> Builder<'m, 's> {
     }
 
     fn open_window(&mut self, bb: u32, placement: Placement, continuation: bool) {
+        self.open_window_at(bb, placement, continuation, None);
+    }
+
+    /// Opens a window; `unit`: where it lies in the open worksharing construct's unit loops.
+    fn open_window_at(
+        &mut self,
+        bb: u32,
+        placement: Placement,
+        continuation: bool,
+        unit: Option<Unit>,
+    ) {
         self.close_window();
-        if self.sink.is_some()
-            && self.depth == 0
-            && self.ws.is_none()
-            && !self.section_parallel
-            && self.out.accesses.len() >= self.flush_accesses
-        {
-            // A long serial section: hand over its closed windows (core 0 runs them in order
-            // whichever section they are counted in).
-            self.flush(true);
+        if self.sink.is_some() {
+            let serial = self.depth == 0 && self.ws.is_none() && !self.section_parallel;
+            if serial && self.spill.is_none() && self.out.accesses.len() >= self.limits.flush {
+                // A long serial section: hand over its closed windows (core 0 runs them in
+                // order whichever section they are counted in).
+                self.flush(true);
+            } else if !serial
+                && self.spill.is_none()
+                && self.out.accesses.len().max(self.out.windows.len()) >= self.limits.spill
+            {
+                self.start_spill();
+            }
+            if self.spill.is_some() {
+                self.drain();
+            }
         }
         self.last_bb = Some(bb);
         let start = self.pos(self.out.accesses.len());
         let section = self.out.sections.len() as u32;
+        let index = self.out.windows.len() as u32;
         self.out.windows.push(Window {
             bb,
             start,
@@ -421,6 +630,90 @@ impl<'m, 's> Builder<'m, 's> {
             placement,
             continuation,
         });
+        let spilling = self.spill.is_some();
+        let tag = match self.ws.as_mut() {
+            Some(ws) => {
+                if !continuation {
+                    *ws.block_windows.entry(bb).or_insert(0) += 1;
+                }
+                if let Some(u) = unit {
+                    ws.any_unit = true;
+                    if !ws.outer_loops.contains(&u.outer.0) {
+                        ws.outer_loops.push(u.outer.0);
+                    }
+                    if !spilling {
+                        ws.pending.push((index, u));
+                    }
+                }
+                Tag::Run { run: ws.run, unit }
+            }
+            None => Tag::Final(placement),
+        };
+        if spilling {
+            self.tags.push(tag);
+        }
+    }
+
+    /// Streaming: the fragment outgrew memory; writes what is held to a temporary file, which
+    /// takes every window from now until the fragment ends.
+    fn start_spill(&mut self) {
+        let mut spill = match SpillWriter::new(self.out.mi_class.len()) {
+            Ok(w) => w,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return;
+            }
+        };
+        // The held windows' tags: resolved placements, or their run and unit while their
+        // construct is still open.
+        let (first, run) = self
+            .ws
+            .as_ref()
+            .map_or((usize::MAX, 0), |ws| (ws.first_window as usize, ws.run));
+        let mut pending = self
+            .ws
+            .as_mut()
+            .map(|ws| std::mem::take(&mut ws.pending))
+            .unwrap_or_default()
+            .into_iter()
+            .peekable();
+        self.tags.clear();
+        for (i, w) in self.out.windows.iter().enumerate() {
+            self.tags.push(if i >= first {
+                let unit = pending.next_if(|&(p, _)| p as usize == i).map(|(_, u)| u);
+                Tag::Run { run, unit }
+            } else {
+                Tag::Final(w.placement)
+            });
+        }
+        // Sections closed so far, then the open one's windows.
+        for sec in std::mem::take(&mut self.out.sections) {
+            for i in sec.windows.clone() {
+                spill.window(&self.out, i as usize, self.tags[i as usize]);
+            }
+            spill.close_section(sec.parallel);
+        }
+        for i in self.section_start as usize..self.out.windows.len() {
+            spill.window(&self.out, i, self.tags[i]);
+        }
+        self.out.windows.clear();
+        self.out.accesses.clear();
+        self.tags.clear();
+        self.section_start = 0;
+        self.spill = Some(spill);
+    }
+
+    /// While spilling: writes the held windows (all closed) to the temporary file.
+    fn drain(&mut self) {
+        let Some(spill) = self.spill.as_mut() else {
+            return;
+        };
+        for (i, &tag) in self.tags.iter().enumerate() {
+            spill.window(&self.out, i, tag);
+        }
+        self.out.windows.clear();
+        self.out.accesses.clear();
+        self.tags.clear();
     }
 
     fn current_bb(&self) -> Option<u32> {
@@ -430,6 +723,16 @@ impl<'m, 's> Builder<'m, 's> {
     /// Ends the current section; the next windows go to a new one.
     fn close_section(&mut self) {
         self.close_window();
+        if self.spill.is_some() {
+            self.drain();
+            if let Some(spill) = self.spill.as_mut() {
+                spill.close_section(self.section_parallel);
+            }
+            if self.ws.is_none() {
+                self.finish_spill();
+            }
+            return;
+        }
         let end = self.out.windows.len() as u32;
         if end > self.section_start {
             self.out.sections.push(Section {
@@ -457,15 +760,46 @@ impl<'m, 's> Builder<'m, 's> {
             }
         }
         finalize(&mut self.out);
-        if !self.out.windows.is_empty() {
+        if !self.out.windows.is_empty() && self.error.is_none() {
             if let Some(sink) = self.sink.as_mut() {
-                sink(&self.out);
+                if let Err(e) = sink(Fragment::Memory(&self.out)) {
+                    self.error = Some(e);
+                }
             }
         }
         self.out.accesses.clear();
         self.out.windows.clear();
         self.out.sections.clear();
         self.out.workshares.clear();
+        self.section_start = 0;
+    }
+
+    /// Hands the spilled fragment over and goes back to holding windows in memory.
+    fn finish_spill(&mut self) {
+        let Some(spill) = self.spill.take() else {
+            return;
+        };
+        let header = SequentialTrace {
+            workshares: std::mem::take(&mut self.out.workshares),
+            mi_class: self.out.mi_class.clone(),
+            mi_shared_variable: self.out.mi_shared_variable.clone(),
+            block_names: self.out.block_names.clone(),
+            ..SequentialTrace::default()
+        };
+        match spill.finish(header) {
+            Ok(fragment) => {
+                if fragment.windows() > 0 && self.error.is_none() {
+                    if let Some(sink) = self.sink.as_mut() {
+                        if let Err(e) = sink(Fragment::Spilled(&fragment)) {
+                            self.error = Some(e);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
         self.section_start = 0;
     }
 
@@ -531,15 +865,11 @@ impl<'m, 's> Builder<'m, 's> {
             // Resolved to an iteration when the construct ends.
             placement = Placement::Replicated;
         }
-        self.open_window(bb, placement, false);
-        if let (Some(unit), Some(ws)) = (pending, self.ws.as_mut()) {
-            ws.pending.push((self.out.windows.len() as u32 - 1, unit));
-        }
+        self.open_window_at(bb, placement, false, pending);
     }
 
-    /// Resolves the open worksharing construct's windows to iterations.
-    // See: SASMM Alg. 1 — repeated parallel BBs (loop iterations) are split among the cores;
-    // here the split unit is the loop iteration, recovered from the unit loops.
+    /// Ends the open worksharing construct: its iteration count, and its windows resolved to
+    /// iterations (in memory) or its [`RunTable`] kept for reading the spilled windows.
     fn finish_workshare(&mut self) {
         let Some(ws) = self.ws.take() else { return };
         let run = &mut self.out.workshares[ws.run as usize];
@@ -554,69 +884,34 @@ impl<'m, 's> Builder<'m, 's> {
         // chunk loop runs once and the iterations are the units of the loops inside it.
         let whole_range = run.chunk.is_some_and(|c| recorded > c);
         let max_units = ws
-            .pending
+            .outer_loops
             .iter()
-            .map(|(_, u)| ws.units[&u.outer.0])
+            .map(|l| ws.units.get(l).copied().unwrap_or(0))
             .max()
             .unwrap_or(0);
         run.iterations = match run.chunk {
             None => recorded.max(1),
             Some(_) if whole_range => recorded,
-            Some(c) => (max_units * c).max(recorded).max(1),
+            Some(c) => max_units.saturating_mul(c).max(recorded).max(1),
         };
-        let iterations = run.iterations;
-        let chunk = run.chunk;
-        let windows = &mut self.out.windows;
-        if !ws.pending.is_empty() {
-            for &(w, unit) in &ws.pending {
-                let (l, u) = if whole_range {
-                    match unit.inner {
-                        Some(inner) => inner,
-                        // Chunk-loop overhead: every thread runs it for its own chunks.
-                        None => continue,
-                    }
-                } else {
-                    unit.outer
-                };
-                let k = ws.units[&l].max(1);
-                let iteration = if chunk.is_none() || whole_range {
-                    // One unit per iteration, scaled when the unit count differs (vectorised
-                    // or unrotated loops).
-                    (u as u128 * iterations as u128 / k as u128) as u64
-                } else {
-                    // One unit per chunk.
-                    (u * chunk.unwrap_or(1)).min(iterations.saturating_sub(1))
-                };
-                windows[w as usize].placement = Placement::Iteration {
-                    workshare: ws.run,
-                    iteration,
-                };
-            }
-        } else {
-            // Fallback without loop metadata (see the module documentation).
-            // See: SASMM Alg. 1 lines 8-19 — one instance: copy; several: divide.
-            let range = ws.first_window as usize..windows.len();
-            let mut count: HashMap<u32, u64> = HashMap::new();
-            for w in &windows[range.clone()] {
-                if !w.continuation {
-                    *count.entry(w.bb).or_insert(0) += 1;
-                }
-            }
-            let mut seen: HashMap<u32, u64> = HashMap::new();
-            for w in &mut windows[range] {
-                let n = count.get(&w.bb).copied().unwrap_or(0);
-                if n > 1 && w.placement != Placement::Serial {
-                    let i = seen.entry(w.bb).or_insert(0);
-                    let iteration = (*i as u128 * iterations as u128 / n as u128) as u64;
-                    if !w.continuation {
-                        *i += 1;
-                    }
-                    w.placement = Placement::Iteration {
-                        workshare: ws.run,
-                        iteration,
-                    };
-                }
-            }
+        let table = RunTable {
+            run: ws.run,
+            iterations: run.iterations,
+            chunk: run.chunk,
+            whole_range,
+            units: ws.units,
+            fallback: (!ws.any_unit).then_some(ws.block_windows),
+        };
+        if let Some(spill) = self.spill.as_mut() {
+            spill.set_run(table);
+            return;
+        }
+        let mut seen = HashMap::new();
+        let mut pending = ws.pending.into_iter().peekable();
+        let first = ws.first_window as usize;
+        for (i, w) in self.out.windows.iter_mut().enumerate().skip(first) {
+            let unit = pending.next_if(|&(p, _)| p as usize == i).map(|(_, u)| u);
+            w.placement = table.resolve(unit, w.bb, w.continuation, &mut seen);
         }
     }
 
@@ -685,6 +980,9 @@ impl<'m, 's> Builder<'m, 's> {
                     units: HashMap::new(),
                     current: None,
                     pending: Vec::new(),
+                    any_unit: false,
+                    outer_loops: Vec::new(),
+                    block_windows: HashMap::new(),
                     first_window: self.out.windows.len() as u32,
                     lower,
                     upper,
@@ -721,10 +1019,17 @@ impl<'m, 's> Builder<'m, 's> {
         self.finish_workshare();
         self.close_section();
         // Sections closed while a worksharing construct was open.
-        self.flush(false);
+        if self.spill.is_some() {
+            self.finish_spill();
+        } else {
+            self.flush(false);
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
         if self.overflow {
             return Err(SasmmError::Config(
-                "a parallel section has more than 2^32 accesses; SASMM holds one section in memory"
+                "a parallel fragment held in memory has more than 2^32 accesses; lower RDTOOLS_SPILL_ACCESSES"
                     .into(),
             ));
         }

@@ -15,7 +15,7 @@ use crate::profile::{
     block_probabilities, concurrent_profile, private_block_probabilities, private_profile,
     sample_windows,
 };
-use crate::seq::{Placement, SequentialTrace};
+use crate::seq::{Placement, SequentialTrace, StreamLimits};
 use proptest::prelude::*;
 use rdcachesim::{CacheConfig, Hierarchy};
 use rdengines::{analyse, EngineConfig, EngineKind};
@@ -472,10 +472,17 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
     // The streamed model reads the file in one pass and agrees with the in-memory one.
     let cfg = crate::exact::ExactConfig::default();
     let seq_trace = rdtrace::Trace::open(&seq_path).unwrap();
-    for flush in [0, 1 << 20] {
+    let limits = [
+        StreamLimits { flush: 0, spill: 0 },
+        StreamLimits {
+            flush: 1 << 20,
+            spill: 1 << 20,
+        },
+    ];
+    for limits in limits {
         for cores in [1, 3] {
             assert_eq!(
-                crate::exact::predict_exact_trace_with(&seq_trace, &cfg, cores, flush).unwrap(),
+                crate::exact::predict_exact_trace_with(&seq_trace, &cfg, cores, limits).unwrap(),
                 crate::exact::predict_exact(&s, &cfg, cores).unwrap()
             );
         }
@@ -488,9 +495,9 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
         c.l2 = CacheConfig::new(1024, 4, 128).unwrap();
         c
     }];
-    for flush in [0, 1 << 20] {
+    for limits in limits {
         let streamed =
-            crate::formula::predict_many_trace_with(&seq_trace, &configs, &[1, 3], flush).unwrap();
+            crate::formula::predict_many_trace_with(&seq_trace, &configs, &[1, 3], limits).unwrap();
         for (c, per_core) in configs.iter().zip(&streamed) {
             for (m, p) in [1, 3].iter().zip(per_core) {
                 assert_eq!(p, &predict(&s, c, *m).unwrap());
@@ -805,12 +812,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// The exact model fed the streamed fragments equals it over the whole sequential trace,
-    /// for every flush threshold (0: a serial section is cut at every window), core count and
+    /// for every flush threshold (0: a serial section is cut at every window), spill threshold
+    /// (0: every parallel fragment goes through a temporary file), core count and
     /// interleaving; the fragments hold every access once.
     #[test]
     fn streamed_fragments_give_the_exact_model_of_the_whole_trace(
         events in random_program(),
         flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 2, 7, 1 << 20]),
     ) {
         use crate::exact::{predict_exact, ExactConfig, ExactRun};
         let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
@@ -831,12 +840,17 @@ proptest! {
                 let mut run = ExactRun::new(&c, cores).unwrap();
                 let mut accesses = 0;
                 let mut windows = 0;
-                let seen = SequentialTrace::stream_events(&meta(), events.clone(), flush, &mut |f| {
-                    accesses += f.accesses.len();
-                    windows += f.windows.len();
-                    run.feed(f);
+                let limits = StreamLimits { flush, spill };
+                let mut spilled = 0;
+                let seen = SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
+                    accesses += f.accesses() as usize;
+                    windows += f.windows() as usize;
+                    spilled += matches!(f, crate::Fragment::Spilled(_)) as usize;
+                    run.feed_fragment(f)
                 })
                 .unwrap();
+                let parallel = whole.sections.iter().any(|s| s.parallel);
+                prop_assert_eq!(spill == 0 && parallel, spill == 0 && spilled > 0);
                 prop_assert_eq!(seen as usize, whole.accesses.len());
                 prop_assert_eq!(accesses, whole.accesses.len());
                 prop_assert_eq!(windows, whole.windows.len());
@@ -857,6 +871,7 @@ proptest! {
     fn streamed_formula_equals_the_in_memory_formula(
         events in random_program(),
         flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 2, 7, 1 << 20]),
         rate in prop::sample::select(vec![1.0f64, 0.5, 0.2, 0.01]),
         min_samples in 0u64..3,
         seed in 0u64..4,
@@ -864,8 +879,11 @@ proptest! {
         use crate::formula::{BlockCounts, FormulaRun, WindowSample};
         let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
         let mut counts = BlockCounts::default();
-        SequentialTrace::stream_events(&meta(), events.clone(), flush, &mut |f| counts.add(f))
-            .unwrap();
+        let limits = StreamLimits { flush, spill };
+        SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
+            counts.add_fragment(f)
+        })
+        .unwrap();
         prop_assert_eq!(&counts, &BlockCounts::of(&whole));
         let sample = WindowSample::draw(&counts.windows, rate, min_samples, seed);
         let expected_flags = sample_windows(&whole, rate, min_samples, seed);
@@ -892,9 +910,8 @@ proptest! {
                 let expected = predict(&whole, &config, cores).unwrap();
                 let mut run = FormulaRun::new(&config, cores, whole.num_blocks()).unwrap();
                 let mut cursor = sample.cursor();
-                SequentialTrace::stream_events(&meta(), events.clone(), flush, &mut |f| {
-                    let s = cursor.mark(f);
-                    run.feed(f, s);
+                SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
+                    run.feed_fragment(f, &mut cursor)
                 })
                 .unwrap();
                 prop_assert_eq!(run.finish(&counts, &config), expected);

@@ -8,6 +8,9 @@
  * lines (512 and a few), memory instructions, paths and threads stay the same. Run with
  * OMP_NUM_THREADS=1 the trace is a sequential run for `predict`, each sweep one parallel
  * section (a region ends it).
+ *
+ * argv[2] = "one": the same S * N loads in ONE `parallel for` (one parallel section of the
+ * sequential run, which `predict` cannot hold in memory when S is large).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +24,16 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; i++)
         a[i] = i * 0.5;
     double s = 0;
-    for (long k = 0; k < sweeps; k++) {
+    if (argc > 2) {
 #pragma omp parallel for reduction(+ : s)
-        for (int i = 0; i < N; i++)
-            s += a[i];
+        for (long j = 0; j < sweeps * N; j++)
+            s += a[j % N];
+    } else {
+        for (long k = 0; k < sweeps; k++) {
+#pragma omp parallel for reduction(+ : s)
+            for (int i = 0; i < N; i++)
+                s += a[i];
+        }
     }
     printf("%.1f\n", s);
     return 0;

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Builds `long_sweeps.c` once into `dir` at `-O{opt}` and traces it with `sweeps` sweeps on
-/// `threads` threads.
-fn trace_with(dir: &Path, sweeps: u64, opt: u8, threads: u32) -> PathBuf {
+/// `threads` threads; `one_section`: all sweeps in one `parallel for`.
+fn trace_with(dir: &Path, sweeps: u64, opt: u8, threads: u32, one_section: bool) -> PathBuf {
     let exe = dir.join(format!("long_sweeps_o{opt}"));
     if !exe.exists() {
         rdcc(
@@ -29,9 +29,10 @@ fn trace_with(dir: &Path, sweeps: u64, opt: u8, threads: u32) -> PathBuf {
             &exe,
         );
     }
-    let path = dir.join(format!("s{sweeps}_o{opt}_t{threads}.rdtrace"));
+    let path = dir.join(format!("s{sweeps}_o{opt}_t{threads}_{one_section}.rdtrace"));
     let out = Command::new(&exe)
         .arg(sweeps.to_string())
+        .args(one_section.then_some("one"))
         .env("RDTRACE", &path)
         .env("RDTRACE_QUIET", "1")
         .env("OMP_NUM_THREADS", threads.to_string())
@@ -44,7 +45,12 @@ fn trace_with(dir: &Path, sweeps: u64, opt: u8, threads: u32) -> PathBuf {
 
 /// The sequential trace at `-O2` (what every command but `simt` reads).
 fn trace(dir: &Path, sweeps: u64) -> PathBuf {
-    trace_with(dir, sweeps, 2, 1)
+    trace_with(dir, sweeps, 2, 1, false)
+}
+
+/// The sequential trace at `-O2` of all sweeps in one parallel section (what `predict` spills).
+fn one_section_trace(dir: &Path, sweeps: u64) -> PathBuf {
+    trace_with(dir, sweeps, 2, 1, true)
 }
 
 /// Runs `rda-report args…` with its output discarded; returns its peak RSS in KiB.
@@ -108,8 +114,8 @@ fn peak_memory_does_not_grow_with_the_trace_length() {
     let exe = dir.path().join("long_sweeps_o2");
     let exe = exe.to_str().unwrap();
     let (omp_s, omp_l) = (
-        trace_with(dir.path(), 100, 1, 2),
-        trace_with(dir.path(), 400, 1, 2),
+        trace_with(dir.path(), 100, 1, 2, false),
+        trace_with(dir.path(), 400, 1, 2, false),
     );
     let (omp_s, omp_l) = (omp_s.to_str().unwrap(), omp_l.to_str().unwrap());
     // The traces really differ by 4x (the sweep count is the program's argument).
@@ -131,6 +137,30 @@ fn peak_memory_does_not_grow_with_the_trace_length() {
         );
         assert!(rl < 200 * 1024, "{a:?}: {rl} KiB");
     }
+    // One parallel section of 0.4 and 1.6 million accesses (Alg. 2 needs all of it to interleave
+    // the cores' n-th windows): `predict` spills it to a temporary file instead of holding it,
+    // so the longer section takes no more memory; held, the extra 1.2 million accesses would
+    // take about 90 MiB.
+    let (short, long) = (
+        one_section_trace(dir.path(), 100),
+        one_section_trace(dir.path(), 400),
+    );
+    let (s, l) = (short.to_str().unwrap(), long.to_str().unwrap());
+    let predict = |t: &'static str, model: &'static str| {
+        vec!["predict", t, "--cores", "1,3", "--model", model, "-q"]
+    };
+    let (s, l): (&'static str, &'static str) = (s.to_owned().leak(), l.to_owned().leak());
+    for model in ["exact", "formula"] {
+        let (rs, rl) = (
+            peak_rss_kib(&predict(s, model)),
+            peak_rss_kib(&predict(l, model)),
+        );
+        eprintln!("one section, {model}: {rs} KiB at S = 100, {rl} KiB at S = 400");
+        assert!(
+            rl <= rs + rs / 10 + 8 * 1024,
+            "predict --model {model} of one parallel section grew from {rs} KiB to {rl} KiB with 4x the section"
+        );
+    }
 }
 
 #[test]
@@ -145,8 +175,16 @@ fn hundred_million_events_stay_under_200_mib() {
         "{}",
         trace.total_events()
     );
+    // 12 300 sweeps in one parallel for: one parallel section of 5.04 * 10^7 accesses
+    // (1.0 * 10^8 events), which `predict` must spill to stay bounded.
+    let one = one_section_trace(dir.path(), 12_300);
+    let events = rdtrace::Trace::open(&one).unwrap().total_events();
+    assert!(events >= 100_000_000, "{events}");
+    let one = one.to_str().unwrap();
     let t = t.to_str().unwrap();
     for args in [
+        vec!["predict", one, "--cores", "1,4", "-q"],
+        vec!["predict", one, "--cores", "1,4", "--model", "formula", "-q"],
         vec!["dump", t, "--limit", "1000000000000", "--csv"],
         vec!["histogram", t, "-q"],
         vec!["predict", t, "--cores", "1,4", "-q"],

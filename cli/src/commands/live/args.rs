@@ -13,7 +13,8 @@ use std::path::PathBuf;
 #[command(
     after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n  rda-report live --shards-rate 0.01 -- ./app 100000\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file.\n\n\
 Memory: the reader's pending chunks (bounded by the runtime's buffer pool) plus the analysis's bound: `histogram`'s, or with \
---predict the exact model's caches for every core count at once and the largest parallel section. `--predict --model formula` \
+--predict the exact model's caches for every core count at once and at most 128 Ki accesses of a parallel section (a longer \
+one goes through a temporary file in $TMPDIR, as in `predict`). `--predict --model formula` \
 reads the run twice, so the stream is spooled to the --tee file (or a temporary file in $TMPDIR, removed afterwards) and \
 `predict`'s formula bound applies to it."
 )]

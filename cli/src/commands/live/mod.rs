@@ -363,8 +363,8 @@ fn analyse_predict(
             let n = SequentialTrace::stream_events(
                 &meta,
                 &mut events,
-                rdsasmm::seq::STREAM_FLUSH_ACCESSES,
-                &mut |fragment| runs.iter_mut().for_each(|r| r.feed(fragment)),
+                rdsasmm::StreamLimits::from_env()?,
+                &mut |fragment| runs.iter_mut().try_for_each(|r| r.feed_fragment(fragment)),
             );
             let preds = runs.into_iter().map(rdsasmm::ExactRun::finish).collect();
             match n {

@@ -215,12 +215,11 @@ rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1
 rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n  \
 rda-report predict huge.rdtrace --set-sample-rate 0.0625   # simulate 1/16 of the sets (approximate)\n\n\
 Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
-simulated caches' LRU stacks (bounded by the cache sizes) and the largest parallel section of the run (the accesses between two \
-synchronisation points of one parallel region, 16 bytes each); serial code is never held. `--model formula` streams the trace \
+simulated caches' LRU stacks (bounded by the cache sizes) and at most a parallel section's first 128 Ki accesses (about 75 bytes each while held); a longer one is written to an unlinked temporary file in $TMPDIR (3-5 bytes per access of regular code) and read back once per core, in batches of whole rounds (RDTOOLS_SPILL_ACCESSES sets the threshold); serial code is never held. `--model formula` streams the trace \
 once for the block counts, then once per core count and cache pair (as many at once as there are CPUs), each holding one LRU \
 stack per core and one shared (distinct lines), \
 exact histograms (distinct distances), per-block counters, the sampled windows' ranks (8 bytes per sampled window: the sample \
-rate times the run's windows, at least --min-samples per block) and the largest parallel section.")
+rate times the run's windows, at least --min-samples per block) and the same bounded part of a parallel section.")
 )]
 pub struct PredictArgs {
     /// Trace of a sequential run (OMP_NUM_THREADS=1).
@@ -274,8 +273,8 @@ pub struct MeasureArgs {
 and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
 the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone).\n\n\
 Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
-Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and the \
-largest parallel section), plus `measure`'s bound for each real run.")
+Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and at most \
+128 Ki accesses of a parallel section, the rest spilled to $TMPDIR), plus `measure`'s bound for each real run.")
 )]
 pub struct ValidateArgs {
     /// Trace of a sequential run (the model's input).

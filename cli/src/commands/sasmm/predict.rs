@@ -16,7 +16,7 @@ pub(super) fn pct(x: f64) -> String {
 /// Where `predict` reads the sequential run from.
 pub enum SeqSource<'a> {
     /// An open trace file: both models stream it (the exact model one pass per core count,
-    /// memory bounded by the caches and the largest parallel section; the formula model one
+    /// memory bounded by the caches and the spill threshold of a parallel section; the formula model one
     /// pass for the block counts and one per core count, memory bounded by the footprint and
     /// the sample).
     File(&'a rdtrace::Trace),
