@@ -610,8 +610,10 @@ impl<'m, 's> Builder<'m, 's> {
                 self.flush(true);
             } else if !serial
                 && self.spill.is_none()
+                && self.error.is_none()
                 && self.out.accesses.len().max(self.out.windows.len()) >= self.limits.spill
             {
+                // (After a failed temporary file the stream ends in that error; no retry.)
                 self.start_spill();
             }
             if self.spill.is_some() {

@@ -247,3 +247,41 @@ fn output_writes_the_report_to_a_file() {
     assert!(err.contains("/proc/rdtools-report.json"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `predict` spills a long parallel section to `$TMPDIR`: spilling everything
+/// (`RDTOOLS_SPILL_ACCESSES=0`) prints the same report as holding it, an unusable `$TMPDIR` is
+/// a failure (1) that names the temporary file, and a threshold that is not a number is a
+/// failure (1) naming the variable, never a panic.
+#[test]
+fn predict_spills_to_tmpdir_and_reports_its_failures() {
+    let omp = f("omp.rdtrace");
+    let run = |env: &[(&str, &str)], model: &str| {
+        let o = Command::new(&tools().rda_report)
+            .args(["predict", &omp, "--cores", "1,3", "--model", model, "--json"])
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!err.contains("panicked"), "{err}");
+        (o.status.code().unwrap(), o.stdout, err)
+    };
+    for model in ["exact", "formula"] {
+        let (code, held, err) = run(&[], model);
+        assert_eq!(code, 0, "{err}");
+        let (code, spilled, err) = run(&[("RDTOOLS_SPILL_ACCESSES", "0")], model);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(held, spilled, "--model {model}: spilling changed the report");
+        let (code, _, err) = run(
+            &[
+                ("RDTOOLS_SPILL_ACCESSES", "0"),
+                ("TMPDIR", "/nonexistent/rdtools-tmp"),
+            ],
+            model,
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("temporary file"), "{err}");
+        let (code, _, err) = run(&[("RDTOOLS_SPILL_ACCESSES", "lots")], model);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("RDTOOLS_SPILL_ACCESSES=lots"), "{err}");
+    }
+}
