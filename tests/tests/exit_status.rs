@@ -257,7 +257,9 @@ fn predict_spills_to_tmpdir_and_reports_its_failures() {
     let omp = f("omp.rdtrace");
     let run = |env: &[(&str, &str)], model: &str| {
         let o = Command::new(&tools().rda_report)
-            .args(["predict", &omp, "--cores", "1,3", "--model", model, "--json"])
+            .args([
+                "predict", &omp, "--cores", "1,3", "--model", model, "--json",
+            ])
             .envs(env.iter().copied())
             .output()
             .unwrap();
@@ -270,7 +272,10 @@ fn predict_spills_to_tmpdir_and_reports_its_failures() {
         assert_eq!(code, 0, "{err}");
         let (code, spilled, err) = run(&[("RDTOOLS_SPILL_ACCESSES", "0")], model);
         assert_eq!(code, 0, "{err}");
-        assert_eq!(held, spilled, "--model {model}: spilling changed the report");
+        assert_eq!(
+            held, spilled,
+            "--model {model}: spilling changed the report"
+        );
         let (code, _, err) = run(
             &[
                 ("RDTOOLS_SPILL_ACCESSES", "0"),
