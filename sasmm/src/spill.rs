@@ -396,6 +396,21 @@ impl<'f, 's> Cursor<'f, 's> {
     }
 
     fn varint(&mut self) -> Result<u64> {
+        // Fast path: a whole varint (at most 10 bytes) is in the buffer.
+        if let Some(bytes) = self.buf.get(self.at..self.at + 10) {
+            let mut v = 0u64;
+            for (i, &b) in bytes.iter().enumerate() {
+                v |= ((b & 0x7f) as u64) << (7 * i);
+                if b & 0x80 == 0 {
+                    self.at += i + 1;
+                    return Ok(v);
+                }
+            }
+            return Err(spill_error(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "a varint of the temporary file runs past 10 bytes",
+            )));
+        }
         let mut v = 0u64;
         let mut shift = 0;
         loop {
