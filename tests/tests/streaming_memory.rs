@@ -146,15 +146,11 @@ fn peak_memory_does_not_grow_with_the_trace_length() {
         one_section_trace(dir.path(), 400),
     );
     let (s, l) = (short.to_str().unwrap(), long.to_str().unwrap());
-    let predict = |t: &'static str, model: &'static str| {
-        vec!["predict", t, "--cores", "1,3", "--model", model, "-q"]
+    let predict = |t: &str, model: &str| {
+        peak_rss_kib(&["predict", t, "--cores", "1,3", "--model", model, "-q"])
     };
-    let (s, l): (&'static str, &'static str) = (s.to_owned().leak(), l.to_owned().leak());
     for model in ["exact", "formula"] {
-        let (rs, rl) = (
-            peak_rss_kib(&predict(s, model)),
-            peak_rss_kib(&predict(l, model)),
-        );
+        let (rs, rl) = (predict(s, model), predict(l, model));
         eprintln!("one section, {model}: {rs} KiB at S = 100, {rl} KiB at S = 400");
         assert!(
             rl <= rs + rs / 10 + 8 * 1024,
