@@ -251,7 +251,7 @@ fn output_writes_the_report_to_a_file() {
 /// `predict` spills a long parallel section to `$TMPDIR`: spilling everything
 /// (`RDTOOLS_SPILL_ACCESSES=0`) prints the same report as holding it, an unusable `$TMPDIR` is
 /// a failure (1) that names the temporary file, and a threshold that is not a number is a
-/// failure (1) naming the variable, never a panic.
+/// usage error (2) naming the variable, never a panic.
 #[test]
 fn predict_spills_to_tmpdir_and_reports_its_failures() {
     let omp = f("omp.rdtrace");
@@ -286,7 +286,7 @@ fn predict_spills_to_tmpdir_and_reports_its_failures() {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("temporary file"), "{err}");
         let (code, _, err) = run(&[("RDTOOLS_SPILL_ACCESSES", "lots")], model);
-        assert_eq!(code, 1, "{err}");
+        assert_eq!(code, 2, "{err}");
         assert!(err.contains("RDTOOLS_SPILL_ACCESSES=lots"), "{err}");
     }
 }

@@ -112,8 +112,18 @@ pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
     )
 }
 
-/// Checks `predict`'s model and cache flags before any trace is read (usage errors).
+/// Checks `RDTOOLS_SPILL_ACCESSES` (the models' spill threshold) before any trace is read: a
+/// value that is not a number is a usage error.
+pub fn check_spill_env() -> Result<()> {
+    rdsasmm::StreamLimits::from_env()
+        .map(|_| ())
+        .map_err(|e| usage(e.to_string()))
+}
+
+/// Checks `predict`'s model and cache flags and the spill threshold before any trace is read
+/// (usage errors).
 pub fn check_predict_flags(model: &ModelArgs, caches: &MultiCacheArgs) -> Result<()> {
+    check_spill_env()?;
     let (l1s, l2s) = (&caches.l1, &caches.l2);
     if l1s.is_empty() || l2s.is_empty() {
         return Err(usage("--l1 and --l2 need at least one cache each"));

@@ -37,6 +37,7 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
             "validate measures the models' own error; --set-sample-rate is for predict and live --predict",
         ));
     }
+    super::predict::check_spill_env()?;
     let cfg = a.model.config(l1, l2)?;
     let ecfg = a.model.exact_config(&[l1], &[l2])?;
     let mut reals = a.real.clone();
