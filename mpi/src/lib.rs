@@ -4,21 +4,23 @@
 //!
 //! The stream is a sequence of *source chunks* numbered `0..G` (a [`ChunkSource`] reads one of
 //! the input by its number; the CLI slices files by byte range or by trace chunk). A phase
-//! (Alg. 5) covers the next `P·k` source chunks (`k` = [`MpiPardaConfig::chunks_per_rank`]);
-//! the rank with *virtual* id `v` in that phase reads a run of consecutive ones, its *chunk*,
-//! and nothing else. Virtual rank 0 is the rank that holds the global state (the LRU stack of
-//! everything before the phase); virtual ids follow physical ranks in ring order from it. It
-//! gets fewer source chunks than the others, in proportion to the local infinities it resolved
-//! per reference of theirs in the last phase, weighed by what resolving one measurably cost
-//! against analysing one reference (the threaded engine's balance,
-//! [`rdengines::balance::split_phase`]; the paper splits evenly; any split is exact). In a phase
-//! each rank:
+//! (Alg. 5) is planned over the next `P·k` source chunks (`k` =
+//! [`MpiPardaConfig::chunks_per_rank`]); the rank with *virtual* id `v` in that phase reads a
+//! run of consecutive ones, its *chunk*, one source chunk at a time, and nothing else. Virtual
+//! rank 0 is the rank that holds the global state (the LRU stack of everything before the
+//! phase); virtual ids follow physical ranks in ring order from it. It gets fewer source
+//! chunks than the others, in proportion to the local infinities it resolved per reference of
+//! theirs in the last phase, weighed by what resolving one measurably cost against analysing
+//! one reference (the threaded engine's balance, [`rdengines::balance::split_phase`]; the paper
+//! splits evenly; any split is exact). The last rank's chunk has no fixed end: it stops when
+//! its left neighbour runs out of work, so the phase ends when the work does, whatever the
+//! estimate said (see `Node::phase`). In a phase each rank:
 //!
 //! 1. analyses its own chunk with a fresh stack (virtual 0: on the global stack), keeping the
 //!    first access of each block as a *local infinity* (Alg. 3; bounded: Alg. 7);
-//! 2. sends its local infinities to its left neighbour `v − 1` in pieces of [`PIECE`] blocks as
-//!    it finds them (non-blocking sends from a store the size of its chunk, so it goes on with
-//!    its chunk while the neighbour is still busy with its own), then receives the right
+//! 2. sends its local infinities to its left neighbour `v − 1` as it finds them, in messages
+//!    of [`INF_MESSAGE`] blocks (non-blocking sends from a store, so it goes on with its chunk
+//!    while the neighbour is still busy with its own), then receives the right
 //!    neighbour's pieces one by one, resolves each reference against its stack with Alg. 4 (a
 //!    hit is a global distance `distance + count` and is deleted; a miss is forwarded left at
 //!    once, so the lists flow down the pipeline), and closes its
@@ -40,10 +42,11 @@
 //!
 //! At the end the per-rank histograms are summed at rank 0 (Alg. 3's `reduce_sum`).
 //!
-//! Memory per rank: one chunk, the send store (one chunk), its stack (at most the chunk's
-//! distinct blocks, or B), the global stack at the holder (the distinct blocks so far, or B),
-//! and in bounded runs its share of the seen set: bounded by the footprint and the chunk size,
-//! never by the trace length.
+//! Memory per rank: one source chunk, the send store (resident only where its local
+//! infinities were written: at most its chunk's distinct blocks), its stack (at most the
+//! chunk's distinct blocks, or B), the global stack at the holder (the distinct blocks so far,
+//! or B), and in bounded runs its share of the seen set: bounded by the footprint, never by
+//! the trace length or the chunk size.
 //!
 //! Errors are agreed on collectively ([`agree`]): a rank that fails to open or read its slice
 //! makes every rank return an error in the same step, and only the lowest failing rank carries
@@ -68,10 +71,21 @@ use std::collections::VecDeque;
 
 pub use mpi;
 
-/// Blocks per message of a local-infinity stream or a state transfer (512 KiB): big enough to
-/// amortise a message, small enough that the left neighbour starts on a list while the rest
-/// is still being produced, and far below MPI's `int` element count.
+/// Blocks per message of a state transfer (512 KiB: big enough to amortise a message, far
+/// below MPI's `int` element count), and references of the own chunk between two sends of its
+/// local infinities.
 pub const PIECE: usize = 1 << 16;
+
+/// Blocks per message of a local-infinity stream: 3840 bytes, under OpenMPI's shared-memory
+/// eager limit (4 KiB with the header), so a message is copied to the receiver when it is sent
+/// and visible to a probe there at once. A larger one would go by rendezvous and move only
+/// when the sender, busy with its chunk, next enters MPI: the receiver would see it pending
+/// and wait for it, and could never tell that it has caught up (see `Node::phase`).
+pub const INF_MESSAGE: usize = 480;
+
+/// Most blocks a send store holds (1 GiB of address space, resident only where written); a
+/// rank with more local infinities in a phase sends the rest blocking.
+const MAX_STORE: u64 = 1 << 27;
 
 /// Tag of local-infinity streams (Alg. 3/4).
 const TAG_INF: i32 = 1;
@@ -79,6 +93,8 @@ const TAG_INF: i32 = 1;
 const TAG_STATE: i32 = 2;
 /// Tag of the final histogram and statistics.
 const TAG_RESULT: i32 = 3;
+/// Tag of the "stop your chunk" that the last rank of a phase gets from its left neighbour.
+const TAG_STOP: i32 = 4;
 
 /// Why a distributed run stopped.
 #[derive(Debug, thiserror::Error)]
@@ -105,6 +121,9 @@ pub trait ChunkSource {
     fn chunks(&self) -> u64;
     /// Appends the blocks of chunk `index` (`index < chunks()`) to `out`, in order.
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String>;
+    /// About how many blocks a chunk holds, at most (sizes the send store; a chunk with more
+    /// only makes some sends blocking).
+    fn chunk_refs(&self) -> u64;
 }
 
 /// Parameters of a distributed run.
@@ -127,7 +146,7 @@ impl Default for MpiPardaConfig {
 }
 
 /// Default source chunks per rank in a phase ([`MpiPardaConfig::chunks_per_rank`]).
-pub const CHUNKS_PER_RANK: u64 = 16;
+pub const CHUNKS_PER_RANK: u64 = 64;
 
 /// What one rank did, for the benchmark and `--mpi-stats`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -155,16 +174,16 @@ pub struct RankStats {
 /// waiting: a rank that waits shows it in the step it waits in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// Reading its slice of the input (Alg. 5's `read`), including the agreement that every
-    /// rank read it.
+    /// Reading its slice of the input (Alg. 5's `read`), one source chunk at a time.
     Read = 0,
     /// Alg. 3 on its own chunk, local infinities sent left as found.
     OwnChunk = 1,
     /// Alg. 4: the right neighbour's local infinities, waiting for them included, and the
     /// completion of its own sends.
     Infinities = 2,
-    /// Alg. 6/7: the state reduction and the bounded runs' classification of misses, waiting
-    /// for the other ranks included.
+    /// Alg. 6/7: where the phase ended, the state reduction, the bounded runs'
+    /// classification of misses and the agreement that every rank read its slice, waiting for
+    /// the other ranks included.
     Reduce = 3,
 }
 
@@ -227,24 +246,18 @@ pub fn run<C: Communicator>(
 
     let mut node = Node::new(world, cfg.bound);
     let per_phase = np as u64 * cfg.chunks_per_rank.max(1);
-    let mut chunk = Vec::new();
     let mut next = 0u64;
     while next < g {
-        // See: PARDA Alg. 5 — read(INPUT, S): this rank's share of the phase, nothing else.
+        // See: PARDA Alg. 5 — read(INPUT, S): this rank's share of the phase, nothing else,
+        // one source chunk at a time as the phase goes on.
         let len = per_phase.min(g - next);
-        let share = node.share(len);
+        let (read, end) = node.phase(source, next, len, g);
+        // A rank that could not read its slice went through the phase's messages with what it
+        // had, so no rank waits for it; now every rank learns of it and stops.
         let started = std::time::Instant::now();
-        let read = (|| {
-            chunk.clear();
-            for index in next + share.start..next + share.end {
-                source.read_chunk(index, &mut chunk)?;
-            }
-            Ok(())
-        })();
         agree(world, read)?;
-        node.wire.time(Step::Read, started);
-        next += len;
-        node.phase(&chunk, next == g);
+        node.wire.time(Step::Reduce, started);
+        next = end;
     }
     Ok(node.finish())
 }
@@ -270,8 +283,11 @@ struct Node<'c, C: Communicator> {
     seen: Option<BlockSet>,
     bound: Option<u64>,
     /// Room for this rank's own local infinities of a phase, sent without waiting for the left
-    /// neighbour (one per reference at most, so the size of the largest chunk).
+    /// neighbour (one per reference at most, so the size of the largest chunk; allocated
+    /// zeroed, so resident only where infinities were written).
     store: Vec<u64>,
+    /// The source chunk being analysed (one at a time: a phase's chunk is never held whole).
+    buf: Vec<u64>,
     /// Source chunks per rank of the phase just run, in virtual order ([`Node::share`]).
     split: Vec<usize>,
     /// Work of the local infinities that reached virtual rank 0 in the last phase, per
@@ -322,6 +338,24 @@ impl<C: Communicator> Wire<'_, C> {
             .0
     }
 
+    /// Whether a message with `tag` from `src` is waiting to be received.
+    fn piece_pending(&self, src: i32, tag: i32) -> bool {
+        let p = self.world.process_at_rank(src);
+        // OpenMPI's probe that finds nothing runs the progress engine and answers "no" without
+        // looking again, so what arrived meanwhile (after a long computation, everything the
+        // other rank sent) shows only to a second probe.
+        p.immediate_probe_with_tag(tag).is_some() || p.immediate_probe_with_tag(tag).is_some()
+    }
+
+    /// Whether the left neighbour's stop has arrived from `src` (then it is received).
+    fn stop_arrived(&self, src: i32) -> bool {
+        let here = self.piece_pending(src, TAG_STOP);
+        if here {
+            self.receive_piece(src, TAG_STOP);
+        }
+        here
+    }
+
     /// Receives a whole stream of pieces from `src`, appending to `out`.
     fn receive_all(&self, src: i32, tag: i32, out: &mut Vec<u64>) {
         loop {
@@ -352,6 +386,7 @@ impl<'c, C: Communicator> Node<'c, C> {
             seen: bound.map(|_| BlockSet::default()),
             bound,
             store: Vec::new(),
+            buf: Vec::new(),
             split: Vec::new(),
             inf_ratio: (INITIAL_INF_RATIO, 0),
             refs_now: 0,
@@ -376,36 +411,77 @@ impl<'c, C: Communicator> Node<'c, C> {
         (self.holder + v).rem_euclid(self.np)
     }
 
-    /// This rank's source chunks of a phase of `len` source chunks, relative to its first.
-    /// Every rank computes the same split from the same (all-gathered) measurements: virtual
-    /// rank 0 gets fewer, as it also resolves what the others could not (as in the threaded
-    /// engine, [`split_phase`]).
-    fn share(&mut self, len: u64) -> std::ops::Range<u64> {
+    /// Where this rank's chunk of a phase of `len` planned source chunks starts (relative to
+    /// the phase's first), and how many source chunks it analyses at least and at most. Every
+    /// rank computes the same split from the same (all-gathered) measurements: virtual rank 0
+    /// gets fewer, as it also resolves what the others could not (as in the threaded engine,
+    /// [`split_phase`]). The last virtual rank's chunk has no fixed end: it goes on until its
+    /// left neighbour has caught up with its local infinities (see [`Node::phase`]), up to
+    /// twice its planned share and the stream's end (`rest` source chunks from the phase's
+    /// first).
+    fn share(&mut self, len: u64, rest: u64) -> (u64, std::ops::Range<u64>) {
         let (ratio, measured) = self.inf_ratio;
         self.split = split_phase(len as usize, self.np as usize, ratio, measured);
         let v = self.virtual_rank() as usize;
-        let start: usize = self.split[..v].iter().sum();
-        start as u64..(start + self.split[v]) as u64
+        let start = self.split[..v].iter().sum::<usize>() as u64;
+        let planned = self.split[v] as u64;
+        if self.np > 1 && v == self.np as usize - 1 {
+            let most = (2 * planned).min(rest - start);
+            // At least one source chunk, so that every phase moves on.
+            (start, most.min(1)..most)
+        } else {
+            (start, planned..planned)
+        }
     }
 
-    /// One phase of Alg. 5 on this rank's chunk; the state is reduced for the next one unless
-    /// this is the `last`.
-    fn phase(&mut self, chunk: &[u64], last: bool) {
+    /// One phase of Alg. 5 starting at source chunk `first`, `len` source chunks planned, of
+    /// `g` in all; returns this rank's read outcome and the source chunk the phase ended at.
+    ///
+    /// The own chunk is read one source chunk at a time. The last virtual rank's chunk ends
+    /// dynamically: its left neighbour (virtual rank P − 2: the holder when P = 2) sends it a
+    /// stop when it has analysed its own chunk and resolved every local infinity that has
+    /// arrived (it would wait otherwise), and the last rank ends its chunk at the next source
+    /// chunk boundary (any end is exact: the next phase starts there, and the last rank
+    /// broadcasts where). So at P = 2 the phase ends when the holder runs out of work, not
+    /// when an estimate of its work says, and neither side waits for more than about one
+    /// source chunk's analysis.
+    ///
+    /// A read error stops the own chunk where it happened, the rest of the phase runs as usual
+    /// (so every other rank's messages are answered), and the error is returned for [`agree`].
+    fn phase(
+        &mut self,
+        source: &mut dyn ChunkSource,
+        first: u64,
+        len: u64,
+        g: u64,
+    ) -> (Result<(), String>, u64) {
         let v = self.virtual_rank();
         let np = self.np;
+        let (start, span) = self.share(len, g - first);
+        let dynamic = np > 1 && v == np - 1;
         self.wire.stats.phases += 1;
-        self.wire.stats.references += chunk.len() as u64;
-        self.refs_now = chunk.len() as u64;
         let received_before = self.wire.stats.received;
+        let references_before = self.wire.stats.references;
         if v != 0 {
             // A rank other than the holder starts every phase from an empty stack.
             self.core.clear();
         }
         let left = (v > 0).then(|| self.physical(v - 1));
         let right = (v < np - 1).then(|| self.physical(v + 1));
-        if left.is_some() && self.store.len() < chunk.len() {
-            self.store.resize(chunk.len(), 0);
+        let last_rank = self.physical(np - 1);
+        // The last rank's left neighbour tells it when to stop.
+        let stopper = self.physical(np - 2);
+        // A rank's local infinities are at most its references; the store is allocated zeroed
+        // (fresh pages from the system), so only the pages that infinities are written to
+        // become resident: about the chunk's distinct blocks, not its length.
+        let room = span.end.saturating_mul(source.chunk_refs()).min(MAX_STORE) as usize;
+        if left.is_some() && self.store.len() < room {
+            self.store = Vec::new();
+            self.store = vec![0; room];
         }
+        let mut done = 0u64;
+        let mut read = Ok(());
+        let buf = &mut self.buf;
         let wire = &mut self.wire;
         let store = &mut self.store[..];
         let mut rank = Rank::new(
@@ -417,22 +493,46 @@ impl<'c, C: Communicator> Node<'c, C> {
         );
         let (mut own_ns, mut resolve_ns) = (0u64, 0u64);
         mpi::request::scope(|scope| {
-            let started = std::time::Instant::now();
             let mut outbox = Outbox::new(scope, store);
             // See: PARDA Alg. 3 — stack_dist on the own chunk; local infinities go left as they
             // are found, piece by piece, so the left neighbour can resolve them as soon as it
             // has finished its own chunk, while this rank still works on the rest of its.
-            for piece in chunk.chunks(PIECE) {
-                let own = own_chunk(&mut rank, piece);
-                emit(wire, &mut outbox, &mut rank, left, own);
+            let mut stopped = !dynamic;
+            for index in 0..span.end {
+                if dynamic && !stopped && wire.stop_arrived(stopper) {
+                    stopped = true;
+                }
+                if index >= span.start && stopped {
+                    break;
+                }
+                let reading = std::time::Instant::now();
+                buf.clear();
+                read = source.read_chunk(first + start + index, buf);
+                done = index + 1;
+                wire.time(Step::Read, reading);
+                if read.is_err() {
+                    break;
+                }
+                let started = std::time::Instant::now();
+                wire.stats.references += buf.len() as u64;
+                for piece in buf.chunks(PIECE) {
+                    let own = own_chunk(&mut rank, piece);
+                    emit(wire, &mut outbox, &mut rank, left, own);
+                }
+                own_ns += started.elapsed().as_nanos() as u64;
+                wire.time(Step::OwnChunk, started);
             }
-            own_ns = started.elapsed().as_nanos() as u64;
-            wire.time(Step::OwnChunk, started);
             let started = std::time::Instant::now();
+            // The last rank's left neighbour stops it once it would otherwise wait for it.
+            let mut stop_sent = !(np > 1 && v == np - 2);
             if let Some(right) = right {
                 // See: PARDA Alg. 4 — the right neighbour's local infinities, piece by piece,
                 // with the running count; misses are forwarded left as they are found.
                 loop {
+                    if !stop_sent && !wire.piece_pending(right, TAG_INF) {
+                        wire.send_end(last_rank, TAG_STOP);
+                        stop_sent = true;
+                    }
                     let piece = wire.receive_piece(right, TAG_INF);
                     if piece.is_empty() {
                         break;
@@ -444,21 +544,45 @@ impl<'c, C: Communicator> Node<'c, C> {
                     resolve_ns += resolving.elapsed().as_nanos() as u64;
                 }
             }
+            if !stop_sent {
+                wire.send_end(last_rank, TAG_STOP);
+            }
             if let Some(left) = left {
                 wire.send_end(left, TAG_INF);
+            }
+            if !stopped {
+                // The stop comes at the latest when the left neighbour has had this rank's end.
+                wire.receive_piece(stopper, TAG_STOP);
             }
             outbox.complete();
             wire.time(Step::Infinities, started);
         });
         self.received_now = self.wire.stats.received - received_before;
+        self.refs_now = self.wire.stats.references - references_before;
         (self.own_ns_now, self.resolve_ns_now) = (own_ns, resolve_ns);
         let started = std::time::Instant::now();
+        // Where the last rank's chunk ended is where the next phase starts.
+        let mut last_len = if dynamic { done } else { 0 };
+        if np > 1 {
+            self.world
+                .process_at_rank(last_rank)
+                .broadcast_into(&mut last_len);
+            let n = self.split.len();
+            self.split[n - 1] = last_len as usize;
+        }
+        let end = if np > 1 {
+            first + self.split[..np as usize - 1].iter().sum::<usize>() as u64 + last_len
+        } else {
+            first + len
+        };
+        let last = end == g;
         self.classify_misses();
         if !last {
             // After the last phase only the histograms are summed: no state to pass on.
             self.reduce_state();
         }
         self.wire.time(Step::Reduce, started);
+        (read, end)
     }
 
     /// Bounded runs: classifies this phase's global misses as cold or overflow at the blocks'
@@ -711,7 +835,7 @@ impl<'a, 's> Outbox<'a, 's> {
         blocks: &[u64],
     ) {
         let p = wire.world.process_at_rank(dest);
-        for piece in blocks.chunks(PIECE) {
+        for piece in blocks.chunks(INF_MESSAGE) {
             if self.free.len() >= piece.len() {
                 let (copy, rest) = std::mem::take(&mut self.free).split_at_mut(piece.len());
                 copy.copy_from_slice(piece);

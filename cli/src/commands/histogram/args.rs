@@ -67,7 +67,7 @@ pub struct HistogramArgs {
     /// Bound B: distances ≥ B are counted as overflow (cache-bounded analysis).
     #[arg(long)]
     pub bound: Option<u64>,
-    /// References per chunk for PARDA (parda-mpi: per rank and phase, default 8388608).
+    /// References per chunk for PARDA (parda-mpi: per rank and phase, planned, default 33554432).
     #[arg(long)]
     pub chunk: Option<usize>,
     /// parda-mpi: write per-rank statistics (references, bytes sent, peak RSS) as JSON.

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 /// References per rank and phase when `--chunk` is not given: 2^23 (64 MiB of blocks per rank;
 /// at 2^22 a rank of the benchmark workload sent twice the local infinities, and P = 2 ran 5 %
 /// slower).
-pub const DEFAULT_CHUNK: usize = 1 << 23;
+pub const DEFAULT_CHUNK: usize = 1 << 25;
 /// Bytes per line assumed when cutting a text file into chunks.
 const TEXT_LINE_BYTES: u64 = 16;
 
@@ -142,6 +142,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 let plan = merged_plan(&world, &trace, chunk)?;
                 let mut source = MergedSource {
                     plan,
+                    window: chunk,
                     reader: rdmpi::agree(&world, trace.chunk_reader().map_err(|e| e.to_string()))
                         .map_err(|e| mpi_error(&world, e))?,
                     gran,
@@ -246,6 +247,8 @@ fn merged_plan<C: Communicator>(
 /// The merged order of a multi-threaded trace, one window per source chunk.
 struct MergedSource<'t> {
     plan: merged::MergedPlan,
+    /// Accesses per window, about.
+    window: u64,
     reader: rdtrace::reader::ChunkReader<'t>,
     gran: Granularity,
 }
@@ -258,6 +261,10 @@ impl ChunkSource for MergedSource<'_> {
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
         self.plan
             .read_window(&mut self.reader, index, self.gran, out)
+    }
+
+    fn chunk_refs(&self) -> u64 {
+        self.window
     }
 }
 
@@ -359,6 +366,10 @@ impl ChunkSource for BinarySource {
         (self.len / 8).div_ceil(self.chunk)
     }
 
+    fn chunk_refs(&self) -> u64 {
+        self.chunk
+    }
+
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
         use std::os::fd::AsRawFd;
         let start = index * self.chunk * 8;
@@ -437,6 +448,11 @@ impl ChunkSource for TextSource {
         self.len.div_ceil(self.chunk_bytes)
     }
 
+    fn chunk_refs(&self) -> u64 {
+        // Lines of the assumed mean length; shorter ones only make some sends blocking.
+        self.chunk_bytes / TEXT_LINE_BYTES
+    }
+
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
         let path = self.path.display().to_string();
         let io = |e: std::io::Error| format!("reading {path}: {e}");
@@ -482,6 +498,8 @@ struct TraceSource<'t> {
     chunks: Vec<EventChunkRef>,
     /// Trace chunks per rank chunk.
     per: usize,
+    /// Mean events per trace chunk.
+    mean_events: u64,
     gran: Granularity,
 }
 
@@ -499,6 +517,7 @@ impl<'t> TraceSource<'t> {
             trace,
             chunks,
             per: chunk.div_ceil(mean).max(1) as usize,
+            mean_events: mean,
             gran,
         }
     }
@@ -520,6 +539,11 @@ impl EventVisitor for Blocks<'_> {
 impl ChunkSource for TraceSource<'_> {
     fn chunks(&self) -> u64 {
         self.chunks.len().div_ceil(self.per) as u64
+    }
+
+    fn chunk_refs(&self) -> u64 {
+        // Accesses that span several blocks give more; they only make some sends blocking.
+        (self.per as u64).saturating_mul(self.mean_events)
     }
 
     fn read_chunk(&mut self, index: u64, out: &mut Vec<u64>) -> Result<(), String> {
