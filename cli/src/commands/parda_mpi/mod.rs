@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 /// at 2^22 a rank of the benchmark workload sent twice the local infinities, and P = 2 ran 5 %
 /// slower).
 pub const DEFAULT_CHUNK: usize = 1 << 25;
+/// Most references of a source chunk of PARDA binary input (512 KiB).
+const BINARY_SLICE: u64 = 1 << 16;
 /// Bytes per line assumed when cutting a text file into chunks.
 const TEXT_LINE_BYTES: u64 = 16;
 
@@ -91,13 +93,20 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             "--threads does not apply to parda-mpi (the ranks are `mpirun -np P`)".into(),
         ));
     }
-    let cfg = MpiPardaConfig {
+    let mut cfg = MpiPardaConfig {
         bound: args.bound,
         ..MpiPardaConfig::default()
     };
     // A rank's chunk of a phase is `chunks_per_rank` source chunks on average (fewer at the
     // holder, more elsewhere), so the phase stays `P × --chunk` references.
-    let chunk = (args.chunk.unwrap_or(DEFAULT_CHUNK).max(1) as u64).div_ceil(cfg.chunks_per_rank);
+    let planned = args.chunk.unwrap_or(DEFAULT_CHUNK).max(1) as u64;
+    let mut chunk = planned.div_ceil(cfg.chunks_per_rank);
+    if args.input_format == InputFormat::PardaBinary && chunk > BINARY_SLICE {
+        // Binary slices cost one read each and nothing to decode: small ones stay in the
+        // core's cache between the read and the analysis, and end a phase more finely.
+        chunk = BINARY_SLICE;
+        cfg.chunks_per_rank = planned.div_ceil(chunk);
+    }
     let gran = granularity(args.line);
     let mut per_thread = Vec::new();
     let mut stats: Vec<Vec<RankStats>> = Vec::new();
