@@ -445,3 +445,73 @@ fn output_file_and_statistics_from_rank_0() {
         }
     }
 }
+
+/// A rank reads its chunk one source chunk at a time and its send store is resident only
+/// where local infinities were written, so its peak RSS (`--mpi-stats`) does not grow with
+/// `--chunk`: 1.6·10^7 references over 4096 blocks at P = 2, one phase of 2^24 references per
+/// rank against 2^18 (a rank that held its chunk, or wrote its store in full, would hold
+/// 128 MiB more at 2^24).
+#[test]
+fn rank_memory_does_not_grow_with_the_chunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.bin");
+    {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+        let mut gen = rdengines::workload::Workload::new(4096, 5);
+        let mut buf = vec![0u64; 1 << 16];
+        for _ in 0..(16_000_000 / buf.len()) {
+            gen.fill(&mut buf);
+            for b in &buf {
+                w.write_all(&b.to_le_bytes()).unwrap();
+            }
+        }
+    }
+    let peak = |chunk: &str| -> Vec<u64> {
+        let stats = dir.path().join(format!("stats{chunk}.json"));
+        let out = dir.path().join(format!("out{chunk}.json"));
+        let o = mpirun(
+            2,
+            &[
+                "histogram",
+                file.to_str().unwrap(),
+                "--input-format",
+                "parda-binary",
+                "--line",
+                "1",
+                "--engine",
+                "parda-mpi",
+                "--chunk",
+                chunk,
+                "--json",
+                "--output",
+                out.to_str().unwrap(),
+                "--mpi-stats",
+                stats.to_str().unwrap(),
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let s: Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+        s["per_rank"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["peak_rss_bytes"].as_u64().unwrap())
+            .collect()
+    };
+    let small = peak("262144");
+    let large = peak("16777216");
+    let mib = |b: u64| b as f64 / (1 << 20) as f64;
+    for (rank, (s, l)) in small.iter().zip(&large).enumerate() {
+        assert!(*s > 0, "rank {rank}: no peak RSS measured");
+        assert!(
+            *l < *s + (24 << 20),
+            "rank {rank}: peak RSS {:.0} MiB at --chunk 2^24 against {:.0} MiB at 2^18",
+            mib(*l),
+            mib(*s)
+        );
+    }
+    let a = std::fs::read_to_string(dir.path().join("out262144.json")).unwrap();
+    let b = std::fs::read_to_string(dir.path().join("out16777216.json")).unwrap();
+    assert_eq!(a, b, "the histogram depends on the chunk");
+}
