@@ -83,9 +83,11 @@ pub const PIECE: usize = 1 << 16;
 /// and wait for it, and could never tell that it has caught up (see `Node::phase`).
 pub const INF_MESSAGE: usize = 480;
 
-/// Most blocks a send store holds (1 GiB of address space, resident only where written); a
-/// rank with more local infinities in a phase sends the rest blocking.
-const MAX_STORE: u64 = 1 << 27;
+/// Most blocks a send store holds (128 MiB of address space, resident only where written;
+/// reserving a chunk's worth of a large `--chunk` could fail where the system does not
+/// overcommit); a rank with more local infinities in a phase sends the rest blocking, which
+/// for messages under the eager limit waits only when the transport's buffers are full.
+const MAX_STORE: u64 = 1 << 24;
 
 /// Tag of local-infinity streams (Alg. 3/4).
 const TAG_INF: i32 = 1;
