@@ -563,20 +563,17 @@ impl<'c, C: Communicator> Node<'c, C> {
         self.refs_now = self.wire.stats.references - references_before;
         (self.own_ns_now, self.resolve_ns_now) = (own_ns, resolve_ns);
         let started = std::time::Instant::now();
-        // Where the last rank's chunk ended is where the next phase starts.
-        let mut last_len = if dynamic { done } else { 0 };
+        // Where the last rank's chunk ended is where the next phase starts: the split then
+        // holds the source chunks every rank analysed.
         if np > 1 {
+            let mut last_len = if dynamic { done } else { 0 };
             self.world
                 .process_at_rank(last_rank)
                 .broadcast_into(&mut last_len);
             let n = self.split.len();
             self.split[n - 1] = last_len as usize;
         }
-        let end = if np > 1 {
-            first + self.split[..np as usize - 1].iter().sum::<usize>() as u64 + last_len
-        } else {
-            first + len
-        };
+        let end = first + self.split.iter().sum::<usize>() as u64;
         let last = end == g;
         self.classify_misses();
         if !last {
