@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --release -p rdcc -p rda-report -p rdruntime --features rda-report/gpu,rda-report/mpi
 BIN="$PWD/target/release"
+bash scripts/aliases.sh "$BIN"   # rdclang, rdc++, rdclang++, rdflang beside rdcc
 OUT="$PWD/target/demo"
 mkdir -p "$OUT"
 

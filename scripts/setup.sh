@@ -7,7 +7,7 @@ set -euo pipefail
 # mesa-vulkan-drivers + libvulkan1: lavapipe, the Vulkan CPU driver the `gpu` feature's tests use.
 # libopenmpi-dev + openmpi-bin: OpenMPI (headers, mpicc, mpirun) for the `mpi` feature's
 # parda-mpi engine (rsmpi's bindgen finds libclang-19.so.1, which clang-19 already brings).
-PACKAGES=(clang-19 llvm-19-dev libomp-19-dev libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin)
+PACKAGES=(clang-19 llvm-19-dev libomp-19-dev flang-19 libpolly-19-dev zlib1g-dev libzstd-dev make chromium cmake valgrind mesa-vulkan-drivers libvulkan1 libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -15,6 +15,8 @@ cargo clippy --workspace --all-targets --features "$FEATURES" -- -D warnings
 # ...and without the optional features, whose code paths differ (`--engine hprda-gpu` refused).
 cargo clippy --workspace --all-targets -- -D warnings
 cargo build --workspace --all-targets --features "$FEATURES"
+# rdcc's other names (rdclang, rdc++, rdclang++, rdflang), which the e2e tests drive too.
+bash scripts/aliases.sh target/debug
 cargo test --workspace --no-fail-fast --features "$FEATURES"
 # The literal memory bound (a trace of >= 10^8 events, every command under 200 MiB) is
 # ignored in the debug run above (minutes per command there); a release build runs it in about

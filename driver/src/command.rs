@@ -8,6 +8,8 @@ use std::process::Command;
 
 use anyhow::{Context, Result};
 
+use crate::personality::Personality;
+
 /// Environment variable that makes rdcc print every command it runs to stderr.
 pub const VERBOSE_ENV: &str = "RDCC_VERBOSE";
 
@@ -34,6 +36,19 @@ where
     S: AsRef<OsStr>,
 {
     let mut command = Command::new(clang);
+    command.args(args);
+    command
+}
+
+/// Builds a clang command in `personality`'s driver mode (clang++ for `rdc++`) with the given
+/// arguments.
+pub fn compiler_command<I, S>(clang: &Path, personality: Personality, args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut command = Command::new(clang);
+    command.args(personality.clang_mode_args());
     command.args(args);
     command
 }

@@ -8,8 +8,9 @@
 //! 3. Code generation only: `clang <codegen flags> -Xclang -disable-llvm-passes -c N.instr.bc`.
 //!    No second IR optimisation, so the trace describes exactly the optimised code.
 //!
-//! LLVM IR inputs (`.ll`, `.bc`) start at step 2; assembly inputs are compiled by clang in one
-//! step and are not instrumented.
+//! Fortran sources take step 1 through flang (`flang-new-19 <front-end flags> -emit-llvm -c`),
+//! whose IR then goes through steps 2 and 3 like clang's. LLVM IR inputs (`.ll`, `.bc`) start at
+//! step 2; assembly inputs are compiled by clang in one step and are not instrumented.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::args::{Input, InputKind, Invocation};
-use crate::command::{clang_command, run};
+use crate::command::{compiler_command, run};
 
 /// What a compiled input becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +47,8 @@ pub struct DepNames {
 pub struct CompileJob<'a> {
     /// The clang to run.
     pub clang: &'a Path,
+    /// The flang that compiles Fortran sources (found when the command line has one).
+    pub flang: Option<&'a Path>,
     /// The classified command line.
     pub invocation: &'a Invocation,
     /// The input to compile.
@@ -71,7 +74,7 @@ pub struct CompileJob<'a> {
 /// Compiles one input; returns the pass's explain lines (empty unless asked for).
 pub fn compile(job: &CompileJob<'_>) -> Result<Vec<String>> {
     match job.input.kind {
-        InputKind::Source => {
+        InputKind::Source | InputKind::Fortran => {
             let bitcode = job.temp_dir.join(format!("{}.bc", job.temp_name));
             front_end(job, &bitcode)?;
             instrument_and_emit(job, &bitcode)
@@ -84,7 +87,7 @@ pub fn compile(job: &CompileJob<'_>) -> Result<Vec<String>> {
             compile_directly(job)?;
             Ok(Vec::new())
         }
-        InputKind::Header | InputKind::Linker => {
+        InputKind::Header | InputKind::Linker | InputKind::Unsupported => {
             anyhow::bail!("internal error: {} is not a compiled input", job.input.path)
         }
     }
@@ -93,13 +96,26 @@ pub fn compile(job: &CompileJob<'_>) -> Result<Vec<String>> {
 /// Step 1: source to optimised bitcode.
 fn front_end(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
     let inv = job.invocation;
-    let mut command = clang_command(job.clang, &inv.front_flags);
+    let fortran = job.input.kind == InputKind::Fortran;
+    let mut command = if fortran {
+        let flang = job
+            .flang
+            .context("internal error: no flang for a Fortran source")?;
+        let mut command = std::process::Command::new(flang);
+        command.args(&inv.front_flags);
+        command
+    } else {
+        compiler_command(job.clang, inv.personality, &inv.front_flags)
+    };
     if !inv.has_debug_flag {
         command.arg("-gline-tables-only");
     }
-    // Keep clang's block and value names (`for.cond`, `if.then`) so traces and reports can say
-    // which block is which; names never influence code generation.
-    command.arg("-fno-discard-value-names");
+    if !fortran {
+        // Keep clang's block and value names (`for.cond`, `if.then`) so traces and reports can
+        // say which block is which; names never influence code generation. (flang has no such
+        // flag; its block names carry no source meaning.)
+        command.arg("-fno-discard-value-names");
+    }
     add_dep_names(&mut command, job);
     command.args(["-emit-llvm", "-c"]);
     add_input(&mut command, job.input);
@@ -156,7 +172,11 @@ fn code_generation(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
         written.with_context(|| format!("cannot write {}", job.output.display()))?;
         return Ok(());
     }
-    let mut command = clang_command(job.clang, &job.invocation.codegen_flags);
+    let mut command = compiler_command(
+        job.clang,
+        job.invocation.personality,
+        &job.invocation.codegen_flags,
+    );
     // Front-end flags the user gave (kept out of here) would only draw "unused" warnings, and
     // so would the rest: the user did not write this command line.
     command.args([
@@ -177,7 +197,11 @@ fn code_generation(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
 /// Assembly inputs: one clang run, no instrumentation.
 fn compile_directly(job: &CompileJob<'_>) -> Result<()> {
     let inv = job.invocation;
-    let mut command = clang_command(job.clang, inv.front_flags.iter().chain(&inv.codegen_flags));
+    let mut command = compiler_command(
+        job.clang,
+        inv.personality,
+        inv.front_flags.iter().chain(&inv.codegen_flags),
+    );
     add_dep_names(&mut command, job);
     match job.output_kind {
         OutputKind::Object => command.arg("-c"),

@@ -14,8 +14,9 @@ pub mod args;
 pub mod command;
 pub mod compile;
 pub mod link;
+pub mod personality;
 pub mod pipeline;
 pub mod tempdir;
 pub mod tools;
 
-pub use pipeline::{main_with_args, VERSION};
+pub use pipeline::{main_with_args, main_with_program, VERSION};

@@ -4,7 +4,13 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mut args = Vec::new();
-    for arg in std::env::args_os().skip(1) {
+    let mut argv = std::env::args_os();
+    // The name it runs under picks the compiler it stands in for (rdc++, rdflang, ...).
+    let program = argv
+        .next()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for arg in argv {
         match arg.into_string() {
             Ok(arg) => args.push(arg),
             Err(arg) => {
@@ -16,5 +22,5 @@ fn main() -> ExitCode {
             }
         }
     }
-    rdcc::main_with_args(&args)
+    rdcc::main_with_program(&program, &args)
 }

@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::args::{self, Action, ExplainTarget, Input, Invocation, Stage, UsageError};
+use crate::args::{self, Action, ExplainTarget, Input, InputKind, Invocation, Stage, UsageError};
 use crate::command::{self, ClangFailed};
 use crate::compile::{self, CompileJob, DepNames, OutputKind};
 use crate::link;
+use crate::personality::Personality;
 use crate::tempdir::TempDir;
 use crate::tools;
 
@@ -21,19 +22,29 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Runs rdcc on a command line (without the program name) and returns its exit status:
 /// 0 on success, clang's status when clang fails, 2 for usage errors, 1 for other failures.
 pub fn main_with_args(args: &[String]) -> ExitCode {
-    match run(args) {
+    main_as(Personality::C, args)
+}
+
+/// Runs rdcc as it was called by `program` (`argv[0]`): under `rdc++`/`rdclang++` it is a
+/// drop-in clang++, under `rdflang` a drop-in flang (see [`Personality`]).
+pub fn main_with_program(program: &str, args: &[String]) -> ExitCode {
+    main_as(Personality::from_program_name(program), args)
+}
+
+fn main_as(personality: Personality, args: &[String]) -> ExitCode {
+    match run(personality, args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(err) => exit_code_for(&err),
+        Err(err) => exit_code_for(personality, &err),
     }
 }
 
 /// Prints an error the way rdcc reports it and returns the matching exit status.
-fn exit_code_for(err: &anyhow::Error) -> ExitCode {
+fn exit_code_for(personality: Personality, err: &anyhow::Error) -> ExitCode {
     if let Some(failed) = err.downcast_ref::<ClangFailed>() {
         // clang has printed its diagnostics; anything from rdcc would be noise.
         return ExitCode::from(u8::try_from(failed.status).unwrap_or(1));
     }
-    eprintln!("rdcc: error: {err:#}");
+    eprintln!("{}: error: {err:#}", personality.tool_name());
     if err.downcast_ref::<UsageError>().is_some() {
         ExitCode::from(2)
     } else {
@@ -41,8 +52,8 @@ fn exit_code_for(err: &anyhow::Error) -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<()> {
-    let invocation = args::parse(args)?;
+fn run(personality: Personality, args: &[String]) -> Result<()> {
+    let invocation = args::parse_as(personality, args)?;
     match invocation.action {
         Action::Version => print_version(),
         Action::RdHelp => {
@@ -72,17 +83,34 @@ fn print_version() -> Result<()> {
 /// status (including death by a signal) are exactly what the caller sees.
 fn passthrough(invocation: &Invocation) -> Result<()> {
     use std::os::unix::process::CommandExt;
-    let clang = tools::find_clang()?;
-    let mut cmd = command::clang_command(&clang, &invocation.clang_args);
+    let (compiler, mut cmd) = if invocation.personality == Personality::Fortran {
+        let flang = tools::find_flang()?;
+        let cmd = command::clang_command(&flang, &invocation.clang_args);
+        (flang, cmd)
+    } else {
+        let clang = tools::find_clang()?;
+        let cmd = command::compiler_command(&clang, invocation.personality, &invocation.clang_args);
+        (clang, cmd)
+    };
     command::echo_if_verbose(&cmd);
     let err = cmd.exec();
-    Err(err).with_context(|| format!("cannot run clang {}", clang.display()))
+    Err(err).with_context(|| format!("cannot run {}", compiler.display()))
 }
 
 /// The compile pipeline, then the link step when `stage` is [`Stage::Link`].
 fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
     let clang = tools::find_clang()?;
     let instrument = !invocation.rd.no_instrument;
+    // Fortran needs flang (and the link its runtime): look for it before compiling anything.
+    let fortran = invocation
+        .inputs
+        .iter()
+        .any(|input| input.kind == InputKind::Fortran);
+    let flang = if fortran || (stage == Stage::Link && link::needs_fortran_runtime(invocation)) {
+        Some(tools::find_flang()?)
+    } else {
+        None
+    };
     // Look for the runtime before compiling anything, so a missing runtime fails fast.
     let runtime = match (stage, instrument) {
         (Stage::Link, true) => Some(tools::find_runtime()?),
@@ -104,6 +132,7 @@ fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
         let (output, output_kind) = output_for(invocation, stage, input, index, temp_dir.path());
         let job = CompileJob {
             clang: &clang,
+            flang: flang.as_deref(),
             invocation,
             input,
             temp_dir: temp_dir.path(),
@@ -123,7 +152,17 @@ fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
     }
 
     if stage == Stage::Link {
-        link::link(&clang, invocation, &objects, runtime.as_deref())?;
+        let fortran_runtime = flang
+            .as_deref()
+            .filter(|_| link::needs_fortran_runtime(invocation))
+            .map(tools::fortran_runtime_dir);
+        link::link(
+            &clang,
+            invocation,
+            &objects,
+            runtime.as_deref(),
+            fortran_runtime.as_deref(),
+        )?;
     }
     Ok(())
 }
@@ -225,6 +264,15 @@ rdcc: a drop-in replacement for clang that instruments C/OpenMP programs for reu
 tracing. Every clang option is accepted; sources are compiled to optimised LLVM IR, instrumented,
 compiled to machine code without further IR optimisation, and linked with the rdtools runtime.
 
+The same program under other names (symbolic links beside rdcc; scripts/install.sh makes them):
+  rdclang            rdcc under a name with \"clang\" in it, for makefiles that pick flags by
+                     $(CC)'s name (findstring clang,$(CC))
+  rdc++, rdclang++   a drop-in clang++ (C++: links the C++ standard library)
+  rdflang            a drop-in flang-new-19 (Fortran; links flang's runtime)
+Fortran sources (.f .f90 .F90 .f95 .f03 .f08 ...) are compiled by flang-new-19 under any name,
+and a program with Fortran objects is linked with flang's runtime. Sources rdtools cannot
+instrument (Objective-C, CUDA, OpenCL) are an error, never a silent native build.
+
 rdcc options (never given to clang):
   --rd-explain           print how each memory instruction was classified (shared/private) to stderr
   --rd-explain=FILE      write the same to FILE
@@ -241,6 +289,8 @@ assembly inputs are compiled but not instrumented.
 
 Environment:
   RDCC_CLANG         clang to run (default: clang-19 on PATH, else /usr/lib/llvm-19/bin/clang)
+  RDCC_FLANG         flang for Fortran sources (default: flang-new-19 on PATH, else
+                     /usr/lib/llvm-19/bin/flang-new)
   RDCC_RUNTIME       librdruntime.a to link (default: beside rdcc, else ../lib/ relative to it)
   RDCC_KEEP_TEMPS=1  keep the intermediate files and print where they are
   RDCC_VERBOSE=1     print every command rdcc runs

@@ -26,6 +26,64 @@ pub const RUNTIME_FILE_NAME: &str = "librdruntime.a";
 /// System libraries the runtime (a Rust static library) needs at link time.
 pub const RUNTIME_SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
+/// Environment variable naming the flang to use for Fortran sources.
+pub const FLANG_ENV: &str = "RDCC_FLANG";
+/// The flang rdcc looks for on `PATH`.
+pub const DEFAULT_FLANG_NAME: &str = "flang-new-19";
+/// Where Debian installs LLVM 19's flang (package `flang-19`).
+pub const FALLBACK_FLANG: &str = "/usr/lib/llvm-19/bin/flang-new";
+/// Libraries a program with Fortran objects links: flang's runtime (which also defines the
+/// `main` that calls a Fortran main program) and what it needs.
+pub const FORTRAN_RUNTIME_LIBS: &[&str] = &["-lFortranRuntime", "-lFortranDecimal", "-lm"];
+
+/// Finds the flang that compiles Fortran sources.
+pub fn find_flang() -> Result<PathBuf> {
+    find_flang_with(env::var_os(FLANG_ENV), env::var_os("PATH"))
+}
+
+/// [`find_flang`] with its environment given explicitly.
+pub fn find_flang_with(flang_env: Option<OsString>, path_env: Option<OsString>) -> Result<PathBuf> {
+    if let Some(flang) = flang_env.filter(|value| !value.is_empty()) {
+        let flang = PathBuf::from(flang);
+        if flang.components().count() > 1 {
+            if flang.is_file() {
+                return Ok(flang);
+            }
+            bail!(
+                "{FLANG_ENV} names {}, which does not exist",
+                flang.display()
+            );
+        }
+        return search_path(&flang, path_env.as_deref()).with_context(|| {
+            format!(
+                "{FLANG_ENV} names {}, which is not on PATH",
+                flang.display()
+            )
+        });
+    }
+    if let Some(flang) = search_path(Path::new(DEFAULT_FLANG_NAME), path_env.as_deref()) {
+        return Ok(flang);
+    }
+    let fallback = Path::new(FALLBACK_FLANG);
+    if fallback.is_file() {
+        return Ok(fallback.to_path_buf());
+    }
+    bail!(
+        "cannot find flang to compile Fortran: set {FLANG_ENV}, put {DEFAULT_FLANG_NAME} on PATH, \
+         or install Debian's flang-19 (bash scripts/setup.sh does)"
+    )
+}
+
+/// The directory with flang's runtime libraries: `lib/` beside the `bin/` of the real flang
+/// (`/usr/bin/flang-new-19` is a link into `/usr/lib/llvm-19/bin`).
+pub fn fortran_runtime_dir(flang: &Path) -> PathBuf {
+    let real = flang.canonicalize().unwrap_or_else(|_| flang.to_path_buf());
+    real.parent()
+        .and_then(Path::parent)
+        .map(|prefix| prefix.join("lib"))
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-19/lib"))
+}
+
 /// Finds the clang to run.
 pub fn find_clang() -> Result<PathBuf> {
     find_clang_with(env::var_os(CLANG_ENV), env::var_os("PATH"))

@@ -1,8 +1,12 @@
 //! Classification of clang command lines (no processes are run).
 
 use rdcc::args::{
-    parse, Action, ExplainTarget, Input, InputKind, LinkItem, PassthroughReason, Stage,
+    parse, parse_as, Action, ExplainTarget, Input, InputKind, LinkItem, PassthroughReason, Stage,
 };
+
+fn args(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
 
 fn argv(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
@@ -247,4 +251,48 @@ fn double_dash_ends_options() {
     assert_eq!(inv.inputs.len(), 1);
     assert_eq!(inv.inputs[0].path, "-weird.c");
     assert_eq!(inv.inputs[0].kind, InputKind::Source);
+}
+
+#[test]
+fn fortran_sources_are_compiled_and_alien_sources_refused() {
+    let inv = parse(&args(&[
+        "-fopenmp", "heat.f90", "old.f", "pre.F90", "main.c", "-o", "app",
+    ]))
+    .unwrap();
+    assert_eq!(
+        kinds(&inv.inputs),
+        [
+            InputKind::Fortran,
+            InputKind::Fortran,
+            InputKind::Fortran,
+            InputKind::Source
+        ]
+    );
+    assert_eq!(inv.action, Action::Build(Stage::Link));
+    let inv = parse(&args(&["-x", "f95", "-c", "kernel.inc"])).unwrap();
+    assert_eq!(kinds(&inv.inputs), [InputKind::Fortran]);
+    for alien in [
+        &["-c", "k.cu"][..],
+        &["v.m", "-o", "v"],
+        &["-x", "cuda", "-c", "k.txt"],
+    ] {
+        let err = parse(&args(alien)).unwrap_err();
+        assert!(err.0.contains("cannot instrument"), "{alien:?}: {err}");
+    }
+    // Preprocessing an alien source is clang's business, not a build.
+    assert!(matches!(
+        parse(&args(&["-E", "k.cu"])).unwrap().action,
+        Action::Passthrough(_)
+    ));
+}
+
+#[test]
+fn the_program_name_picks_the_personality() {
+    use rdcc::personality::Personality;
+    let inv = parse_as(Personality::Cxx, &args(&["-c", "a.cpp"])).unwrap();
+    assert_eq!(inv.personality, Personality::Cxx);
+    assert_eq!(
+        parse(&args(&["-c", "a.c"])).unwrap().personality,
+        Personality::C
+    );
 }

@@ -27,6 +27,12 @@ pub fn program(rel: &str) -> PathBuf {
 pub struct Tools {
     /// Path of `rdcc`.
     pub rdcc: PathBuf,
+    /// `rdc++`: rdcc as a drop-in clang++ (a link to rdcc, made here if missing).
+    pub rdcxx: PathBuf,
+    /// `rdflang`: rdcc as a drop-in flang (a link to rdcc).
+    pub rdflang: PathBuf,
+    /// `rdclang`: rdcc under a name with "clang" in it (a link to rdcc).
+    pub rdclang: PathBuf,
     /// Path of `rda-report`.
     pub rda_report: PathBuf,
 }
@@ -67,7 +73,21 @@ pub fn tools() -> &'static Tools {
         }
         let status = cmd.status().expect("cargo runs");
         assert!(status.success(), "building the tools failed");
+        // rdcc's other names are links to it, as `scripts/aliases.sh` makes them.
+        let alias = |name: &str| {
+            let link = dir.join(name);
+            if std::fs::read_link(&link).is_err() {
+                let _ = std::fs::remove_file(&link);
+                // Several test processes may race here; one of them makes the link.
+                let _ = std::os::unix::fs::symlink("rdcc", &link);
+            }
+            link
+        };
+        alias("rdclang++");
         Tools {
+            rdcxx: alias("rdc++"),
+            rdflang: alias("rdflang"),
+            rdclang: alias("rdclang"),
             rdcc: dir.join("rdcc"),
             rda_report: dir.join("rda-report"),
         }

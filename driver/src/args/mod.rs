@@ -24,6 +24,8 @@ mod response;
 use flags::*;
 use response::expand_response_files;
 
+use crate::personality::Personality;
+
 /// A command-line error (exit status 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError(pub String);
@@ -64,6 +66,8 @@ pub struct RdOptions {
 pub enum InputKind {
     /// A source file clang compiles to LLVM IR (C, preprocessed C, C++); instrumented.
     Source,
+    /// A Fortran source file flang compiles to LLVM IR (`.f90`, `.f`, `.F90`, ...); instrumented.
+    Fortran,
     /// LLVM IR (`.ll`, `.bc`, `-x ir`); instrumented directly, without clang's optimiser.
     LlvmIr,
     /// Assembly (`.s`, `.S`, `.sx`); compiled by clang unchanged, not instrumented.
@@ -72,6 +76,9 @@ pub enum InputKind {
     Header,
     /// Anything else (`.o`, `.a`, `.so`, linker scripts, ...): given to the linker as is.
     Linker,
+    /// A source in a language rdcc cannot instrument (Objective-C, CUDA, OpenCL, ...): an error
+    /// when rdcc would compile it, never a silent native build.
+    Unsupported,
 }
 
 /// One input file in command-line order.
@@ -90,7 +97,7 @@ impl Input {
     pub fn is_compiled(&self) -> bool {
         matches!(
             self.kind,
-            InputKind::Source | InputKind::LlvmIr | InputKind::Assembly
+            InputKind::Source | InputKind::Fortran | InputKind::LlvmIr | InputKind::Assembly
         )
     }
 
@@ -167,6 +174,8 @@ pub struct DepOptions {
 /// A classified command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invocation {
+    /// The compiler rdcc stands in for (from the name it was run under).
+    pub personality: Personality,
     /// What to do.
     pub action: Action,
     /// The `--rd-*` options.
@@ -200,8 +209,14 @@ pub struct Invocation {
 /// Response files (`@file`) are expanded first. The result says what to do; it never runs
 /// anything.
 pub fn parse(args: &[String]) -> Result<Invocation, UsageError> {
+    parse_as(Personality::C, args)
+}
+
+/// [`parse`] for rdcc run under the name of another compiler (`rdc++`, `rdflang`).
+pub fn parse_as(personality: Personality, args: &[String]) -> Result<Invocation, UsageError> {
     let args = expand_response_files(args)?;
     let mut inv = Invocation {
+        personality,
         action: Action::Build(Stage::Link),
         rd: RdOptions::default(),
         clang_args: Vec::with_capacity(args.len()),
@@ -406,6 +421,21 @@ pub fn parse(args: &[String]) -> Result<Invocation, UsageError> {
         Action::Build(stage)
     };
 
+    if let Action::Build(_) | Action::Passthrough(PassthroughReason::NothingToCompile) = inv.action
+    {
+        // A source rdcc cannot instrument must never become a silently uninstrumented build.
+        if let Some(input) = inv
+            .inputs
+            .iter()
+            .find(|input| input.kind == InputKind::Unsupported)
+        {
+            return Err(UsageError(format!(
+                "cannot instrument {}: rdtools traces C, C++ and Fortran sources (and LLVM IR); \
+                 compile it with the plain compiler into an object and link that, or leave it out",
+                input.path
+            )));
+        }
+    }
     if let Action::Build(stage) = inv.action {
         let compiled = inv
             .inputs
@@ -463,6 +493,11 @@ fn kind_of_language(lang: &str) -> InputKind {
     match lang {
         "ir" | "lir" => InputKind::LlvmIr,
         "assembler" | "assembler-with-cpp" => InputKind::Assembly,
+        "f95" | "f95-cpp-input" | "f77" | "f77-cpp-input" | "fortran" => InputKind::Fortran,
+        l if l.starts_with("objective-c") || l.starts_with("cuda") || l.starts_with("hip") => {
+            InputKind::Unsupported
+        }
+        "cl" | "clcpp" | "renderscript" => InputKind::Unsupported,
         l if l.ends_with("-header") || l.ends_with("header-unit") => InputKind::Header,
         _ => InputKind::Source,
     }
@@ -479,6 +514,9 @@ fn kind_of_extension(path: &str) -> InputKind {
         "ll" | "bc" => InputKind::LlvmIr,
         "s" | "S" | "sx" | "asm" => InputKind::Assembly,
         "h" | "hh" | "hpp" | "hxx" => InputKind::Header,
+        "f" | "for" | "ftn" | "f77" | "f90" | "f95" | "f03" | "f08" | "F" | "FOR" | "FTN"
+        | "F77" | "F90" | "F95" | "F03" | "F08" | "fpp" | "FPP" => InputKind::Fortran,
+        "m" | "mm" | "M" | "mi" | "mii" | "cu" | "hip" | "cl" | "clcpp" => InputKind::Unsupported,
         _ => InputKind::Linker,
     }
 }
