@@ -21,7 +21,7 @@
 use crate::error::{Result, SasmmError};
 use crate::interleave::{Interleave, Interleaver};
 use crate::mimic::{MimicConfig, MimickedTrace};
-use crate::rates::HitRates;
+use crate::rates::{CoreCounts, CoreRates, HitRates};
 use crate::seq::{Fragment, SequentialTrace, StreamLimits};
 use crate::set_sample::{scaled, shared_bits, SetSample, SetSampleConfig};
 use rdcachesim::CacheConfig;
@@ -237,7 +237,11 @@ pub struct MultiHierarchy {
     l2_unfiltered: Vec<usize>,
     l1_counts: Vec<L1Counts>,
     l2_accesses: Vec<u64>,
-    l2_hits: Vec<u64>,
+    /// `l2_hits[j][core]`: hits of L2 request `j` on accesses by `core` (an L1 miss of that
+    /// core, or its reference for a cache with no L1 in front).
+    l2_hits: Vec<Vec<u64>>,
+    /// Cores seen so far: every per-core vector has this length.
+    cores: usize,
     /// The single L2 group when the request is one L1 and one L2 (the usual call): a direct
     /// path without the loops over configurations.
     single: Option<usize>,
@@ -342,7 +346,8 @@ impl MultiHierarchy {
             l2_unfiltered,
             l1_counts: vec![L1Counts::default(); l1.len()],
             l2_accesses: vec![0; l2.len()],
-            l2_hits: vec![0; l2.len()],
+            l2_hits: vec![Vec::new(); l2.len()],
+            cores: 0,
         };
         if let Some(cfg) = sample {
             sim.choose_samples(|shift, bits| SetSample::from_bits(shift, bits, cfg));
@@ -373,9 +378,31 @@ impl MultiHierarchy {
         }
     }
 
+    /// Makes room for cores `0..cores`: their L1 stacks and their counters.
+    #[cold]
+    fn add_cores(&mut self, cores: usize) {
+        for g in &mut self.l1_groups {
+            while g.stacks.len() < cores {
+                g.stacks
+                    .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
+            }
+        }
+        for c in &mut self.l1_counts {
+            c.references.resize(cores, 0);
+            c.hits.resize(cores, 0);
+        }
+        for h in &mut self.l2_hits {
+            h.resize(cores, 0);
+        }
+        self.cores = cores;
+    }
+
     /// One access of `len` bytes at `addr` by core `core`.
     pub fn access(&mut self, core: usize, addr: u64, len: u64) {
         let last_byte = addr.saturating_add(len.max(1) - 1);
+        if core >= self.cores {
+            self.add_cores(core + 1);
+        }
         let MultiHierarchy {
             l1,
             l2,
@@ -387,19 +414,15 @@ impl MultiHierarchy {
             l2_accesses,
             l2_hits,
             single,
+            ..
         } = self;
         if let Some(k) = *single {
             // One L1 and one L2: the same steps as below without the loops.
             let g = &mut l1_groups[0];
-            while g.stacks.len() <= core {
-                g.stacks
-                    .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
-                l1_counts[0].references.push(0);
-                l1_counts[0].hits.push(0);
-            }
             let (ways1, ways2) = (l1[0].ways, l2[0].1.ways);
             let stack = &mut g.stacks[core];
             let counts = &mut l1_counts[0];
+            let core_l2_hits = &mut l2_hits[0][core];
             let u = &mut l2_groups[k];
             for line in addr >> g.shift..=last_byte >> g.shift {
                 if g.sample.as_ref().is_some_and(|s| !s.keeps(line << g.shift)) {
@@ -414,21 +437,13 @@ impl MultiHierarchy {
                         .access((line << g.shift) >> u.shift)
                         .is_some_and(|d| d < ways2)
                     {
-                        l2_hits[0] += 1;
+                        *core_l2_hits += 1;
                     }
                 }
             }
             return;
         }
         for g in l1_groups.iter_mut() {
-            while g.stacks.len() <= core {
-                g.stacks
-                    .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
-                for &i in &g.configs {
-                    l1_counts[i].references.push(0);
-                    l1_counts[i].hits.push(0);
-                }
-            }
             for line in addr >> g.shift..=last_byte >> g.shift {
                 // See: set sampling — a dropped set's lines (and the L2 sets they map to) are
                 // not simulated at all.
@@ -453,7 +468,7 @@ impl MultiHierarchy {
                         for &j in &u.requests {
                             l2_accesses[j] += 1;
                             if d2.is_some_and(|d| d < l2[j].1.ways) {
-                                l2_hits[j] += 1;
+                                l2_hits[j][core] += 1;
                             }
                         }
                     }
@@ -470,7 +485,7 @@ impl MultiHierarchy {
                 for &j in &u.requests {
                     l2_accesses[j] += 1;
                     if d.is_some_and(|d| d < l2[j].1.ways) {
-                        l2_hits[j] += 1;
+                        l2_hits[j][core] += 1;
                     }
                 }
             }
@@ -506,14 +521,37 @@ impl MultiHierarchy {
 
     /// Accesses and hits of L2 request `j`.
     pub fn l2_counts(&self, j: usize) -> (u64, u64) {
-        (self.l2_accesses[j], self.l2_hits[j])
+        (self.l2_accesses[j], self.l2_hits[j].iter().sum())
     }
 
-    /// Rates of the hierarchy L1 configuration `i` + L2 request `j` (which must be behind `i`).
-    pub fn rates(&self, i: usize, j: usize) -> HitRates {
+    /// Hits of L2 request `j` per core: of the accesses each core's L1 misses caused (or each
+    /// core's references, for a cache with no L1 in front).
+    pub fn l2_hits_per_core(&self, j: usize) -> &[u64] {
+        &self.l2_hits[j]
+    }
+
+    /// Cores seen so far (the length of every per-core count).
+    pub fn cores(&self) -> usize {
+        self.cores
+    }
+
+    /// Each core's counts in the hierarchy L1 configuration `i` + L2 request `j` (which must be
+    /// behind `i`): its references, L1 hits and the L2 hits of the accesses its L1 misses
+    /// caused. Index = core; cores not seen yet are absent.
+    pub fn core_counts(&self, i: usize, j: usize) -> Vec<CoreCounts> {
         debug_assert_eq!(self.l2[j].0, Some(i));
         let (refs, hits) = self.l1_counts(i);
-        HitRates::from_counts(refs.iter().sum(), hits.iter().sum(), self.l2_hits[j])
+        refs.iter()
+            .zip(hits)
+            .zip(&self.l2_hits[j])
+            .map(|((&r, &h), &h2)| CoreCounts::new(r, h, h2))
+            .collect()
+    }
+
+    /// Rates of the hierarchy L1 configuration `i` + L2 request `j` (which must be behind `i`):
+    /// those of the sum of [`core_counts`](Self::core_counts).
+    pub fn rates(&self, i: usize, j: usize) -> HitRates {
+        CoreCounts::sum(&self.core_counts(i, j)).rates()
     }
 }
 
@@ -565,6 +603,13 @@ pub struct HierarchyPrediction {
     pub references: u64,
     /// L1 hit rate per core.
     pub l1_hit_per_core: Vec<f64>,
+    /// Each core's counts and rates, cores `0..m` (a core with no reference has zero counts
+    /// and rates): its references, L1 hits and misses, the shared-L2 accesses its L1 misses
+    /// cause and their hits. The counts add up to the combined counts and `rates` is the rate
+    /// of their sum (the reference-weighted combination of the per-core rates). When
+    /// set-sampled, each count is scaled like `references` (the sums may then differ from the
+    /// scaled totals by rounding) and the rates are those of the simulated sets.
+    pub per_core: Vec<CoreRates>,
     /// Fraction of the sets simulated when set-sampled (the rates are those of these sets, the
     /// references are scaled by its inverse); absent when every set was simulated.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -773,6 +818,22 @@ impl ExactRun {
             let i = behind.expect("pairs are behind an L1");
             let (refs, hits) = sim.l1_counts(i);
             let sample = sim.l1_sample(i);
+            let counts = sim.core_counts(i, j);
+            let per_core = (0..cores)
+                .map(|c| {
+                    let n = counts.get(c).copied().unwrap_or_default();
+                    let rates = n.rates();
+                    let counts = match sample {
+                        None => n,
+                        Some(s) => CoreCounts::new(
+                            s.scale(n.references),
+                            s.scale(n.l1_hits),
+                            s.scale(n.l2_hits),
+                        ),
+                    };
+                    CoreRates { counts, rates }
+                })
+                .collect();
             hierarchies.push(HierarchyPrediction {
                 l1: l1[i],
                 l2: l2c,
@@ -784,6 +845,7 @@ impl ExactRun {
                     .zip(hits)
                     .map(|(&r, &h)| if r == 0 { 0.0 } else { h as f64 / r as f64 })
                     .collect(),
+                per_core,
             });
         }
         let ratio = |miss: u64, refs: u64| {
@@ -1033,6 +1095,8 @@ mod tests {
                 .iter()
                 .map(|&(i, c)| Hierarchy::new(l1[i.unwrap()], c, 0))
                 .collect();
+            // Per simulation and core: L2 hits of the accesses that core's L1 misses caused.
+            let mut sim_l2_hits = vec![[0u64; 3]; sims.len()];
             let mut alone = Cache::new(l2s[0]);
             // One L1 and one L2 take the direct path.
             let mut single = MultiHierarchy::new(&l1[2..], &[(Some(0), l2s[2])]).unwrap();
@@ -1042,8 +1106,10 @@ mod tests {
                 single.access(core, addr, len);
                 single_sim.access(core, addr, len);
                 multi.access(core, addr, len);
-                for h in &mut sims {
-                    h.access(core, addr, len);
+                for (h, hits) in sims.iter_mut().zip(&mut sim_l2_hits) {
+                    h.access_with(core, addr, len, |s| {
+                        hits[core] += u64::from(s == rdcachesim::Served::L2);
+                    });
                 }
                 alone.access(addr, len);
             }
@@ -1056,6 +1122,19 @@ mod tests {
                     prop_assert_eq!(hits.get(c).copied().unwrap_or(0), s.hits);
                 }
                 prop_assert_eq!(multi.l2_counts(j), (st.l2.accesses, st.l2.hits));
+                // Each L2 access belongs to the core whose L1 missed; the per-core counts add
+                // up to the combined ones.
+                let per_core = multi.core_counts(i, j);
+                prop_assert_eq!(per_core.len(), multi.cores());
+                for (c, n) in per_core.iter().enumerate() {
+                    prop_assert_eq!(n.l2_hits, sim_l2_hits[j][c]);
+                    prop_assert_eq!(n.l2_accesses, st.l1[c].misses());
+                }
+                let sum = CoreCounts::sum(&per_core);
+                prop_assert_eq!(
+                    (sum.references, sum.l1_hits, sum.l2_accesses, sum.l2_hits),
+                    (st.references(), st.l1_total().hits, st.l2.accesses, st.l2.hits)
+                );
                 let r = multi.rates(i, j);
                 prop_assert!((r.l2_hit_global - st.l2_global_hit_rate()).abs() < 1e-12);
                 prop_assert!((r.l2_hit_local - st.l2_local_hit_rate()).abs() < 1e-12);

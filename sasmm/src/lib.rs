@@ -12,7 +12,9 @@
 //! 7. [`measure`](mod@measure): exact simulation and real PRD/CRD of a threaded run (validation).
 //! 8. [`exact`]: the exact model — hit rates of the mimicked traces from set-aware stack
 //!    distances (no eq. 5 approximation), many cache configurations and a miss-ratio curve in
-//!    one streamed pass; [`rates`] names the rates every report prints.
+//!    one streamed pass; [`rates`] names the rates every report prints, combined and per core
+//!    ([`CoreRates`]: counts and rates of one core's private L1 and of the shared-L2 accesses
+//!    its L1 misses cause, in the exact model and the measured runs).
 //! 9. [`spill`]: parallel sections too long to hold, streamed through a temporary file.
 //! 10. [`formula`]: the formula model (4–5) over the streamed trace in two passes (block
 //!     counts, then the sampled profiles), in memory bounded by the footprint and the sample.
@@ -42,11 +44,11 @@ pub use exact::{
 };
 pub use formula::{predict_many_trace, BlockCounts, FormulaRun, WindowSample};
 pub use interleave::Interleave;
-pub use measure::{measure, MeasureConfig, Measurement};
+pub use measure::{measure, MeasureConfig, Measurement, ThreadRates};
 pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
 pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};
-pub use rates::HitRates;
+pub use rates::{CoreCounts, CoreRates, HitRates};
 pub use seq::{Fragment, SequentialTrace, StreamLimits};
 pub use set_sample::{SetSample, SetSampleConfig};
 #[cfg(test)]

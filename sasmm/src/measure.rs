@@ -4,8 +4,8 @@
 
 use crate::error::Result;
 use crate::model::Profile;
-use crate::rates::HitRates;
-use rdcachesim::{CacheConfig, Hierarchy, LevelStats};
+use crate::rates::{CoreCounts, CoreRates, HitRates};
+use rdcachesim::{CacheConfig, Hierarchy, LevelStats, Served};
 use rdengines::{FastCore, Histogram};
 use rdtrace::{Event, Trace};
 use serde::Serialize;
@@ -63,6 +63,11 @@ pub struct Measurement {
     pub l1_hit_from_prd: f64,
     /// Eq. 7 over the real CRD.
     pub l2_hit_from_crd: f64,
+    /// Each thread's counts and rates: its references, its private L1's hits and misses, the
+    /// shared-L2 accesses its L1 misses caused and their hits. One entry per thread of the
+    /// trace in thread-index order (a thread without accesses has zero counts); the counts add
+    /// up to the combined ones (`references`, `l2`).
+    pub per_thread: Vec<ThreadRates>,
     /// Per-thread PRD histograms (L1 lines).
     #[serde(skip)]
     pub prd: Vec<Histogram>,
@@ -71,12 +76,27 @@ pub struct Measurement {
     pub crd: Histogram,
 }
 
+/// One thread's measured counts and rates.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ThreadRates {
+    /// The trace's thread index (a [`Measurer`] fed by hand: the core index).
+    pub thread: u32,
+    /// Its OpenMP thread number: the `omp_thread` of its first region entry (`None` when it
+    /// entered no region).
+    pub omp_thread: Option<u32>,
+    /// Its counts and rates.
+    #[serde(flatten)]
+    pub rates: CoreRates,
+}
+
 /// Accumulates a measurement from accesses in global order.
 pub struct Measurer {
     config: MeasureConfig,
     hierarchy: Hierarchy,
     prd: Vec<(FastCore, Histogram)>,
     crd: (FastCore, Histogram),
+    /// Per core: L2 hits of the accesses its L1 misses caused.
+    l2_hits: Vec<u64>,
 }
 
 fn add(h: &mut Histogram, d: Option<u64>) {
@@ -94,15 +114,23 @@ impl Measurer {
             hierarchy: Hierarchy::new(config.l1, config.l2, 0),
             prd: Vec::new(),
             crd: (FastCore::default(), Histogram::new_exact()),
+            l2_hits: Vec::new(),
         }
     }
 
     /// One access of `len` bytes at `addr` by core `core`.
     pub fn access(&mut self, core: usize, addr: u64, len: u64) {
-        self.hierarchy.access(core, addr, len);
         while self.prd.len() <= core {
             self.prd.push((FastCore::default(), Histogram::new_exact()));
+            self.l2_hits.push(0);
         }
+        // Each L2 access is the L1 miss of this core: its hit counts for this core.
+        let l2_hits = &mut self.l2_hits[core];
+        self.hierarchy.access_with(core, addr, len, |s| {
+            if s == Served::L2 {
+                *l2_hits += 1;
+            }
+        });
         let (stack, h) = &mut self.prd[core];
         self.config
             .l1
@@ -124,6 +152,21 @@ impl Measurer {
             all.merge(h);
         }
         let crd = self.crd.1;
+        let per_thread = stats
+            .l1
+            .iter()
+            .enumerate()
+            .map(|(core, s)| ThreadRates {
+                thread: core as u32,
+                omp_thread: None,
+                rates: CoreCounts::new(
+                    s.accesses,
+                    s.hits,
+                    self.l2_hits.get(core).copied().unwrap_or(0),
+                )
+                .into(),
+            })
+            .collect();
         Measurement {
             threads: stats.l1.iter().filter(|s| s.accesses > 0).count(),
             references: stats.references(),
@@ -137,6 +180,7 @@ impl Measurer {
             l2_mpka: rates.l2_mpka,
             omp_thread: vec![None; stats.l1.len()],
             l2: stats.l2,
+            per_thread,
             l1_hit_from_prd: Profile::from_histogram(&all).hit_rate(&self.config.l1),
             l2_hit_from_crd: Profile::from_histogram(&crd).hit_rate(&self.config.l2),
             prd,
@@ -167,8 +211,21 @@ pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
         }
     }
     let mut out = m.finish();
-    for (slot, o) in out.omp_thread.iter_mut().zip(omp) {
-        *slot = o;
+    for (slot, o) in out.omp_thread.iter_mut().zip(&omp) {
+        *slot = *o;
+    }
+    // One entry per trace thread, named by its trace index and OpenMP number.
+    out.per_thread.resize(
+        threads.len().max(out.per_thread.len()),
+        ThreadRates {
+            thread: 0,
+            omp_thread: None,
+            rates: CoreRates::default(),
+        },
+    );
+    for (core, t) in out.per_thread.iter_mut().enumerate() {
+        t.thread = threads.get(core).copied().unwrap_or(core as u32);
+        t.omp_thread = omp.get(core).copied().flatten();
     }
     Ok(out)
 }

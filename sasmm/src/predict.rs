@@ -80,6 +80,15 @@ pub struct Prediction {
     pub crd: Histogram,
 }
 
+impl Prediction {
+    /// Line references of each core's mimicked private trace at the L1's line size (the
+    /// weights of [`Prediction::l1_per_core`]: the references-weighted mean of the per-core
+    /// rates is `l1.hit_exact_profile`, eq. 7 being linear in the profile).
+    pub fn l1_references_per_core(&self) -> Vec<u64> {
+        self.prd.iter().map(Histogram::total).collect()
+    }
+}
+
 /// Predicts L1 and L2 hit rates for `cores` cores from the sequential trace.
 pub fn predict(seq: &SequentialTrace, config: &SasmmConfig, cores: usize) -> Result<Prediction> {
     config.profile.validate()?;

@@ -60,9 +60,107 @@ impl HitRates {
     }
 }
 
+/// One core's (or one thread's) counts in a private-L1 / shared-L2 hierarchy and its rates:
+/// its references, its private L1's hits and misses, the shared L2 accesses its L1 misses cause
+/// (each L2 access is attributed to the core whose L1 missed) and how many of them hit.
+///
+/// The rates are [`HitRates::from_counts`] of this core's counts, so the combined rates of all
+/// cores are the reference-weighted combination of the per-core ones: the combined L1 hit rate
+/// is `Σ l1_hits / Σ references`, the L1 MPKA `1000 · Σ l1_misses / Σ references`, and the
+/// per-core `l2_hit_global` is the fraction of this core's references served without memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CoreCounts {
+    /// Line references the core issued (at the L1's line size).
+    pub references: u64,
+    /// References that hit the core's private L1.
+    pub l1_hits: u64,
+    /// References that missed it.
+    pub l1_misses: u64,
+    /// Shared-L2 accesses this core's L1 misses caused (equal to `l1_misses`: the L2 is looked
+    /// up on every L1 miss).
+    pub l2_accesses: u64,
+    /// Of them, L2 hits.
+    pub l2_hits: u64,
+    /// Of them, L2 misses (references of this core served from memory).
+    pub l2_misses: u64,
+}
+
+impl CoreCounts {
+    /// Counts from `references`, the L1 hits among them and the L2 hits among the L1 misses.
+    pub fn new(references: u64, l1_hits: u64, l2_hits: u64) -> Self {
+        let l1_misses = references.saturating_sub(l1_hits);
+        CoreCounts {
+            references,
+            l1_hits,
+            l1_misses,
+            l2_accesses: l1_misses,
+            l2_hits,
+            l2_misses: l1_misses.saturating_sub(l2_hits),
+        }
+    }
+
+    /// The counts of several cores added up (what the combined rates are computed from).
+    pub fn sum<'a>(cores: impl IntoIterator<Item = &'a CoreCounts>) -> CoreCounts {
+        let (mut r, mut h1, mut h2) = (0u64, 0u64, 0u64);
+        for c in cores {
+            r += c.references;
+            h1 += c.l1_hits;
+            h2 += c.l2_hits;
+        }
+        CoreCounts::new(r, h1, h2)
+    }
+
+    /// This core's rates.
+    pub fn rates(&self) -> HitRates {
+        HitRates::from_counts(self.references, self.l1_hits, self.l2_hits)
+    }
+}
+
+/// One core's counts with its rates, as reports print them (`per_core` of `predict`,
+/// `per_thread` of `measure`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct CoreRates {
+    /// The counts.
+    #[serde(flatten)]
+    pub counts: CoreCounts,
+    /// The rates of these counts.
+    #[serde(flatten)]
+    pub rates: HitRates,
+}
+
+impl From<CoreCounts> for CoreRates {
+    fn from(counts: CoreCounts) -> Self {
+        CoreRates {
+            counts,
+            rates: counts.rates(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn per_core_counts_combine_to_the_total() {
+        // Core 0: 100 references, 10 L1 hits, 30 of its 90 misses hit the L2. Core 1: 300
+        // references, 290 L1 hits, none of its 10 misses hit the L2.
+        let a = CoreCounts::new(100, 10, 30);
+        let b = CoreCounts::new(300, 290, 0);
+        assert_eq!((a.l1_misses, a.l2_accesses, a.l2_misses), (90, 90, 60));
+        let all = CoreCounts::sum([&a, &b]);
+        assert_eq!(all, CoreCounts::new(400, 300, 30));
+        let (ra, rb, r) = (a.rates(), b.rates(), all.rates());
+        assert_eq!(r, HitRates::from_counts(400, 300, 30));
+        // The reference-weighted combination of the per-core rates.
+        let w = |f: fn(&HitRates) -> f64| (100.0 * f(&ra) + 300.0 * f(&rb)) / 400.0;
+        assert!((w(|h| h.l1_hit) - r.l1_hit).abs() < 1e-15);
+        assert!((w(|h| h.l1_mpka) - r.l1_mpka).abs() < 1e-12);
+        assert!((w(|h| h.l2_hit_global) - r.l2_hit_global).abs() < 1e-15);
+        assert!((w(|h| h.l2_mpka) - r.l2_mpka).abs() < 1e-12);
+        let cr = CoreRates::from(a);
+        assert_eq!((cr.counts, cr.rates), (a, ra));
+    }
 
     #[test]
     fn counts_by_hand() {

@@ -453,6 +453,112 @@ fn measurer_matches_hierarchy_and_hand_counts() {
     assert_eq!(r.prd[1].cold, 2);
     assert_eq!(r.crd.counts.get(&0), Some(&1));
     assert_eq!(r.crd.cold, 3);
+    // Per thread: core 0 has 3 references, 1 L1 hit, and its 2 misses (0, 64) both miss the
+    // L2; core 1 has 2 references, no L1 hit, and its miss on 0 hits the L2 (core 0 brought it
+    // there), its miss on 128 does not.
+    let per: Vec<(u64, u64, u64, u64)> = r
+        .per_thread
+        .iter()
+        .map(|t| {
+            let c = t.rates.counts;
+            (c.references, c.l1_hits, c.l2_accesses, c.l2_hits)
+        })
+        .collect();
+    assert_eq!(per, [(3, 1, 2, 0), (2, 0, 2, 1)]);
+    assert_eq!(r.per_thread[1].thread, 1);
+    assert!((r.per_thread[1].rates.rates.l2_hit_local - 0.5).abs() < 1e-12);
+}
+
+/// Two cores, round-robin: core 0 streams 1024 lines (64 KiB) four times, core 1 sweeps 16
+/// lines four times as often. With the paper's L1 (8K:8:64: 16 sets of 8 ways) core 0 puts 64
+/// lines into every set per pass, so its L1 misses every reference; core 1's 16 lines take one
+/// way of each set, so it misses only their first touch. The shared L2 (128K:16:64: 128 sets
+/// of 16 ways) holds all 1024 + 16 lines (at most 9 per set): core 0's misses hit from its
+/// second pass on (3 × 1024 L2 hits), core 1's 16 misses are first touches.
+#[test]
+fn per_core_counts_of_a_streaming_and_a_reusing_core_by_hand() {
+    let config = MeasureConfig::default();
+    let mut exact =
+        crate::exact::MultiHierarchy::new(&[config.l1], &[(Some(0), config.l2)]).unwrap();
+    let mut meas = Measurer::new(config);
+    let (big, small) = (0x100_0000u64, 0x200_0000u64);
+    for pass in 0..4u64 {
+        for k in 0..1024u64 {
+            let (a, b) = (big + 64 * k, small + 8 * ((pass * 1024 + k) % 128));
+            for (core, addr) in [(0, a), (1, b)] {
+                exact.access(core, addr, 8);
+                meas.access(core, addr, 8);
+            }
+        }
+    }
+    let expected = [
+        crate::CoreCounts::new(4096, 0, 3 * 1024),
+        crate::CoreCounts::new(4096, 4096 - 16, 0),
+    ];
+    assert_eq!(exact.core_counts(0, 0), expected);
+    let m = meas.finish();
+    let measured: Vec<crate::CoreCounts> = m.per_thread.iter().map(|t| t.rates.counts).collect();
+    assert_eq!(measured, expected);
+    // Core 0 never hits its L1 (1000 misses per 1000 references), core 1 almost always does.
+    let (r0, r1) = (expected[0].rates(), expected[1].rates());
+    assert_eq!((r0.l1_hit, r0.l1_mpka), (0.0, 1000.0));
+    assert!(r1.l1_hit > 0.99 && r1.l1_mpka < 4.0);
+    assert_eq!(r0.l2_hit_local, 0.75);
+    // The combined rates are those of the summed counts: the per-core rates weighted by
+    // references.
+    let all = exact.rates(0, 0);
+    assert_eq!(all, crate::CoreCounts::sum(&expected).rates());
+    assert_eq!(all.l1_hit, (r0.l1_hit + r1.l1_hit) / 2.0);
+    assert_eq!(all, m.rates());
+    assert_eq!(m.l2.hits, 3 * 1024);
+}
+
+/// Through the whole exact model: a static loop of 2K iterations whose first half (core 0's
+/// under the balanced split) streams K distinct lines and whose second half (core 1's)
+/// cycles over 4 lines. Besides the loop, core 0 runs the serial accesses (G before the
+/// region, G after it) and each core its copy of the region's entry block (its private
+/// STACK slot, offset per core, and the shared N_VAR), all first touches except the last G,
+/// which the stream has pushed out of its L1 set (set 0 takes G, N_VAR, STACK and 16 stream
+/// lines).
+#[test]
+fn exact_model_attributes_each_core_its_own_references() {
+    const K: u64 = 256;
+    let mut e = events(2 * K);
+    let mut i = 0;
+    for ev in e.iter_mut() {
+        if let Event::Access { mi: 2, addr, .. } = ev {
+            *addr = if i < K {
+                A + 64 * i
+            } else {
+                A + 64 * (K + i % 4)
+            };
+            i += 1;
+        }
+    }
+    assert_eq!(i, 2 * K);
+    let s = SequentialTrace::from_events(&meta(), e).unwrap();
+    let p = crate::exact::predict_exact(&s, &crate::exact::ExactConfig::default(), 2).unwrap();
+    let h = &p.hierarchies[0];
+    let c: Vec<(u64, u64)> = h
+        .per_core
+        .iter()
+        .map(|x| (x.counts.references, x.counts.l1_hits))
+        .collect();
+    assert_eq!(c, [(K + 4, 0), (K + 2, K - 4)]);
+    // Core 0's misses go to memory except perhaps the shared N_VAR (core 1 may have brought
+    // it into the L2 first) and the last G (still in the L2).
+    let c0 = h.per_core[0].counts;
+    assert!((1..=2).contains(&c0.l2_hits), "{c0:?}");
+    assert!(h.per_core[1].counts.l2_hits <= 1);
+    assert_eq!(h.per_core[0].rates.l1_hit, 0.0);
+    assert!(h.per_core[1].rates.l1_hit > 0.97);
+    assert_eq!(sum_of(&h.per_core).rates(), h.rates);
+    assert_eq!(h.l1_hit_per_core, [0.0, h.per_core[1].rates.l1_hit]);
+}
+
+/// The per-core counts added up.
+fn sum_of(per_core: &[crate::CoreRates]) -> crate::CoreCounts {
+    crate::CoreCounts::sum(per_core.iter().map(|c| &c.counts))
 }
 
 #[test]
@@ -516,6 +622,14 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
     let m = measure(&trace, MeasureConfig::default()).unwrap();
     assert_eq!(m.threads, 2);
     assert_eq!(m.references, 2 * 12);
+    // One entry per trace thread, by trace index, with its OpenMP number; each ran the 12
+    // references of the program.
+    let named: Vec<(u32, Option<u32>, u64)> = m
+        .per_thread
+        .iter()
+        .map(|t| (t.thread, t.omp_thread, t.rates.counts.references))
+        .collect();
+    assert_eq!(named, [(0, Some(0), 12), (1, Some(0), 12)]);
 }
 
 /// The hand program with a `schedule(static, 2)` loop: clang's chunk loop (loop 0, header
@@ -698,6 +812,11 @@ fn exact_model_equals_measuring_the_materialised_mimicked_trace() {
                 "m={m}"
             );
             assert_eq!(h.l1_hit_per_core.len(), m);
+            // Per core, the same counts as the simulation of each core's thread.
+            assert_eq!(h.per_core.len(), m);
+            for (c, t) in h.per_core.iter().zip(&r.per_thread) {
+                assert_eq!(c, &t.rates, "m={m}");
+            }
         }
         // The curve: private caches over each core's trace, one shared cache over all.
         assert_eq!(p.mrc.len(), 2);
@@ -915,6 +1034,74 @@ proptest! {
                 })
                 .unwrap();
                 prop_assert_eq!(run.finish(&counts, &config), expected);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Per-core counts add up to the combined ones, and the combined rates are exactly the
+    /// rates of the summed counts (the reference-weighted combination of the per-core rates),
+    /// for every hierarchy, core count and interleaving; on one core the one per-core entry is
+    /// the combined rates. The formula model's per-core rates (eq. 7 on each core's exact PRD)
+    /// combine, weighted by each core's references, to its exact-profile rate.
+    #[test]
+    fn per_core_counts_add_up_to_the_combined_counts(events in random_program()) {
+        use crate::exact::{predict_exact, ExactConfig};
+        let whole = SequentialTrace::from_events(&meta(), events).unwrap();
+        for interleave in [Interleave::RoundRobin, Interleave::Uniform { seed: 5 }] {
+            let cfg = ExactConfig {
+                l1: vec![
+                    CacheConfig::new(256, 2, 64).unwrap(),
+                    CacheConfig::new(512, 1, 32).unwrap(),
+                ],
+                l2: vec![
+                    CacheConfig::new(1024, 4, 64).unwrap(),
+                    CacheConfig::parse("512:full:64").unwrap(),
+                ],
+                interleave,
+                ..ExactConfig::default()
+            };
+            for cores in [1, 2, 3] {
+                let p = predict_exact(&whole, &cfg, cores).unwrap();
+                for h in &p.hierarchies {
+                    prop_assert_eq!(h.per_core.len(), cores);
+                    let sum = sum_of(&h.per_core);
+                    prop_assert_eq!(sum.references, h.references);
+                    prop_assert_eq!(sum.rates(), h.rates);
+                    for (c, x) in h.per_core.iter().enumerate() {
+                        prop_assert_eq!(x.rates, x.counts.rates());
+                        prop_assert_eq!(x.counts.l2_accesses, x.counts.l1_misses);
+                        prop_assert!(x.counts.l2_hits <= x.counts.l2_accesses);
+                        if let Some(&rate) = h.l1_hit_per_core.get(c) {
+                            prop_assert_eq!(rate, x.rates.l1_hit);
+                        }
+                    }
+                    if cores == 1 {
+                        prop_assert_eq!(h.per_core[0].rates, h.rates);
+                    }
+                }
+                let config = SasmmConfig {
+                    l1: cfg.l1[0],
+                    l2: cfg.l2[0],
+                    interleave,
+                    ..SasmmConfig::default()
+                };
+                let f = predict(&whole, &config, cores).unwrap();
+                let refs = f.l1_references_per_core();
+                prop_assert_eq!(refs.len(), cores);
+                prop_assert_eq!(refs.iter().sum::<u64>(), f.l1.references);
+                if f.l1.references > 0 {
+                    let weighted: f64 = refs
+                        .iter()
+                        .zip(&f.l1_per_core)
+                        .map(|(&r, &h)| r as f64 * h)
+                        .sum::<f64>()
+                        / f.l1.references as f64;
+                    prop_assert!((weighted - f.l1.hit_exact_profile).abs() < 1e-12);
+                }
             }
         }
     }

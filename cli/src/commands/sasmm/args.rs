@@ -210,6 +210,14 @@ L2 local hit = L2 hits / L2 accesses (the L1 misses); MPKA = misses per 1000 ref
     after_help = format!("{RATES_HELP}\n\nThe exact model (default) simulates a private set-associative LRU L1 per core and a shared, \
 non-inclusive L2 on the traces SASMM mimics from the sequential run (Alg. 1-2), from per-set stack distances; \
 `--model formula` applies the paper's eq. 5-7 to the sampled reuse profile instead.\n\n\
+Per core: every JSON row has `per_core`, one entry per core 0..m-1. Exact model: {{core, references, l1_hits, l1_misses, \
+l2_accesses (the shared-L2 lookups its L1 misses cause), l2_hits, l2_misses, l1_hit, l2_hit_global, l2_hit, l2_hit_local, \
+l1_mpka, l2_mpka}}, the rates of that core's counts; the counts add up to the row's and the row's rates are those of the sums \
+(the per-core rates weighted by references). Formula: eq. 7 gives probabilities, not counts, so only {{core, references, \
+l1_hit, l1_mpka}} (eq. 7 on the core's exact PRD; weighted by references they give l1_hit_exact_profile, not the sampled \
+l1_hit) and no per-core L2 (its L2 rate is the shared CRD's). `per_core_combines_to` names the row's rate the per-core \
+l1_hit values combine to. With --set-sample-rate the per-core counts are scaled like `references` (their sums may \
+differ from it by rounding) and the rates are those of the simulated sets. The table prints them too.\n\n\
 Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
 rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
 rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n  \
@@ -247,6 +255,10 @@ pub struct PredictArgs {
 #[command(
     after_help = format!("{RATES_HELP}\n\nPer-thread rows are ordered by OpenMP thread number. `--csv` prints the \
 one hit-rate table (one CSV table per stream); `--csv-dir DIR` writes every table as its own file.\n\n\
+Per thread: the JSON's `per_thread` has one entry per thread of the trace (trace index order): {{thread (the trace's \
+thread index), omp_thread (its OpenMP thread number, null if it entered no region), references, l1_hits, l1_misses, \
+l2_accesses (the shared-L2 lookups its L1 misses cause), l2_hits, l2_misses, l1_hit, l2_hit_global, l2_hit, l2_hit_local, \
+l1_mpka, l2_mpka}}. The counts add up to the combined ones; the master thread's rates often differ from the workers'.\n\n\
 Examples:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64\n  \
 rda-report measure t4.rdtrace --csv-dir out/\n\n\
 Memory: the simulated caches, one reuse stack per thread and one over all threads (distinct lines), and one decoded chunk per \
@@ -259,7 +271,8 @@ pub struct MeasureArgs {
     pub open: crate::tracefile::OpenArgs,
     #[command(flatten)]
     pub caches: CacheArgs,
-    /// Write each table as a CSV file into this directory (levels.csv, profile_model.csv).
+    /// Write each table as a CSV file into this directory (levels.csv, per_thread.csv,
+    /// profile_model.csv).
     #[arg(long, value_name = "DIR")]
     pub csv_dir: Option<PathBuf>,
     #[command(flatten)]
@@ -271,7 +284,9 @@ pub struct MeasureArgs {
 #[command(
     after_help = format!("{RATES_HELP}\n\nShows, per core count and level, the measured rate, the exact model and the formula, \
 and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
-the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone).\n\n\
+the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone). \
+Per core, the L1 hit rate of model core c is set beside the real run's OpenMP thread c (JSON: `per_core` in the model rows, \
+`per_thread` in `measured`, as in predict and measure).\n\n\
 Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
 Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and at most \
 128 Ki accesses of a parallel section, the rest spilled to $TMPDIR), plus `measure`'s bound for each real run.")

@@ -1,6 +1,8 @@
 //! The `--json` documents of `predict`, `measure` and `validate`.
 
-use rdsasmm::{ExactPrediction, HitRates, Measurement, Prediction, SasmmConfig};
+use rdsasmm::{
+    CoreRates, ExactPrediction, HitRates, Measurement, Prediction, SasmmConfig, ThreadRates,
+};
 use serde::Serialize;
 
 /// One core count and hierarchy of `predict`'s JSON.
@@ -29,6 +31,57 @@ pub(super) struct PredictRow {
     /// Fraction of the sets simulated (`--set-sample-rate`); absent when exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) set_sample_rate: Option<f64>,
+    /// Each core's rates, cores 0..m-1.
+    pub(super) per_core: Vec<PerCore>,
+    /// The combined rate the per-core `l1_hit`s give when weighted by their `references`:
+    /// `l1_hit` (exact model: counts), `l1_hit_exact_profile` (formula: eq. 7 on each core's
+    /// exact PRD, whose weighted mean is the exact-profile rate, not the sampled `l1_hit`).
+    pub(super) per_core_combines_to: &'static str,
+}
+
+/// One core of `predict`'s `per_core`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(super) enum PerCore {
+    /// The exact model: the core's counts (its L1, and the shared-L2 accesses its L1 misses
+    /// cause) and their rates.
+    Exact {
+        core: usize,
+        #[serde(flatten)]
+        rates: CoreRates,
+    },
+    /// The formula: eq. 7 gives a hit probability per reference, so only the core's references
+    /// and its L1 rates (eq. 7 on its exact PRD); it has no per-core L2 (its L2 rate comes from
+    /// the shared CRD of all cores).
+    Formula {
+        core: usize,
+        references: u64,
+        l1_hit: f64,
+        l1_mpka: f64,
+    },
+}
+
+impl PerCore {
+    /// The core's L1 hit rate and references.
+    pub(super) fn l1(&self) -> (usize, f64, u64) {
+        match self {
+            PerCore::Exact { core, rates } => (*core, rates.rates.l1_hit, rates.counts.references),
+            PerCore::Formula {
+                core,
+                l1_hit,
+                references,
+                ..
+            } => (*core, *l1_hit, *references),
+        }
+    }
+
+    /// The core's local L2 hit rate (exact model only).
+    pub(super) fn l2_local(&self) -> Option<f64> {
+        match self {
+            PerCore::Exact { rates, .. } => Some(rates.rates.l2_hit_local),
+            PerCore::Formula { .. } => None,
+        }
+    }
 }
 
 impl PredictRow {
@@ -49,6 +102,19 @@ impl PredictRow {
             l2_hit_paper_weights: Some(p.l2.hit_paper_weights),
             shared_references: Some(p.l2.references),
             set_sample_rate: None,
+            per_core: p
+                .l1_references_per_core()
+                .into_iter()
+                .zip(&p.l1_per_core)
+                .enumerate()
+                .map(|(core, (references, &l1_hit))| PerCore::Formula {
+                    core,
+                    references,
+                    l1_hit,
+                    l1_mpka: 1000.0 * (1.0 - l1_hit),
+                })
+                .collect(),
+            per_core_combines_to: "l1_hit_exact_profile",
         }
     }
 
@@ -69,6 +135,13 @@ impl PredictRow {
             l2_hit_paper_weights: None,
             shared_references: None,
             set_sample_rate: h.sample_rate,
+            per_core: h
+                .per_core
+                .iter()
+                .enumerate()
+                .map(|(core, &rates)| PerCore::Exact { core, rates })
+                .collect(),
+            per_core_combines_to: "l1_hit",
         }
     }
 }
@@ -162,6 +235,8 @@ pub(super) struct MeasuredRow {
     pub(super) l1_hit_from_prd: f64,
     pub(super) l2_hit_from_crd: f64,
     pub(super) references: u64,
+    /// Each thread's counts and rates (as in `measure`'s JSON).
+    pub(super) per_thread: Vec<ThreadRates>,
 }
 
 #[derive(Serialize)]

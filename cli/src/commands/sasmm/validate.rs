@@ -100,6 +100,7 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
                 l1_hit_from_prd: meas.l1_hit_from_prd,
                 l2_hit_from_crd: meas.l2_hit_from_crd,
                 references: meas.references,
+                per_thread: meas.per_thread.clone(),
             },
         });
     }
@@ -191,6 +192,43 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
             pct(get(&e.formula_real_profile)),
         ]);
     }
+    // Model core c runs what OpenMP thread c runs (static chunk c), so each core is set beside
+    // the real thread of that number.
+    let mut per_core = Table::new([
+        "cores",
+        "core",
+        "measured L1 hit %",
+        "exact %",
+        "exact err (pp)",
+        "formula %",
+        "formula err (pp)",
+    ])
+    .titled("Per core: L1 hit rate of model core c and of the real run's OpenMP thread c");
+    for r in &json.rows {
+        for (c, x) in r.exact.per_core.iter().enumerate() {
+            let measured = r
+                .measured
+                .per_thread
+                .iter()
+                .find(|t| t.omp_thread == Some(c as u32))
+                .map(|t| t.rates.rates.l1_hit);
+            let exact = x.l1().1;
+            let formula = r.formula.per_core.get(c).map(|f| f.l1().1);
+            let err = |model: Option<f64>| match (model, measured) {
+                (Some(p), Some(m)) => pct((p - m).abs()),
+                _ => "-".to_string(),
+            };
+            per_core.row([
+                r.cores.to_string(),
+                c.to_string(),
+                measured.map_or("-".to_string(), pct),
+                pct(exact),
+                err(Some(exact)),
+                formula.map_or("-".to_string(), pct),
+                err(formula),
+            ]);
+        }
+    }
     if let Some(path) = &a.plot {
         use crate::plot::{line_chart, write_svg, Series};
         let series = |name: &str, dashed: bool, f: &dyn Fn(&ValidateRow) -> f64| Series {
@@ -218,5 +256,5 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
         );
         write_svg(path, &svg)?;
     }
-    a.out.emit(&json, &[t, s])
+    a.out.emit(&json, &[t, per_core, s])
 }
