@@ -15,6 +15,11 @@
 //! | pointer loaded from an `alloca` | class of the pointers stored there, when they agree | `%x loaded -> ...` |
 //! | pointer loaded from elsewhere | shared | `pointer loaded from memory at %p -> ` how `%p` was derived |
 //!
+//! The array a Fortran descriptor describes (the data of a flang runtime call such as
+//! `_FortranAAssign`) is classified by [`Classifier::classify_descriptor_data`]: for a descriptor
+//! in an `alloca`, the class of the `base_addr` stored into it; otherwise the descriptor
+//! pointer's own class.
+//!
 //! The alloca rule sees through clang `-O0` code, where a shared argument is spilled to
 //! `%A.addr = alloca ptr` and reloaded before every use. Parameters of a function that an
 //! outlined function calls with its own parameters (the `-O0` `..._debug__` body) are treated as
@@ -24,7 +29,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use rdtrace::meta::VarClass;
 
 use crate::ir::{self, ValueKind, ValueRef};
@@ -90,6 +95,47 @@ impl<'a> Classifier<'a> {
     pub(crate) fn classify(&mut self, ptr: ValueRef) -> Derivation {
         self.trace(ptr, 0)
             .unwrap_or_else(|| Derivation::shared("cyclic pointer".into()))
+    }
+
+    /// Classifies the array a Fortran descriptor at `desc` describes (the data a flang runtime
+    /// call reads or writes, see [`crate::fortran`]). A descriptor in an `alloca` is filled in
+    /// place by the code that calls the runtime (at `-O2` field by field), so the array is what
+    /// was stored in its first field, `base_addr`; any other descriptor (a global, an argument,
+    /// a loaded pointer) is classified like an address, since the array is reached through it.
+    pub(crate) fn classify_descriptor_data(&mut self, desc: ValueRef) -> Derivation {
+        let slot = ir::strip_pointer_casts(desc);
+        let label = format!("base_addr of descriptor {}", self.names.value(slot));
+        if ir::value_kind(slot) != ValueKind::Alloca {
+            let d = self.classify(desc);
+            return d.prefixed(label);
+        }
+        // At `-O2` the first field is stored on its own; at `-O0` the whole descriptor is
+        // stored as one aggregate built by a chain of `insertvalue`s.
+        let stored: Vec<ValueRef> = ir::stores_to(slot)
+            .into_iter()
+            .filter_map(|s| ir::operand(s, 0))
+            .filter_map(|v| {
+                if ir::type_kind(ir::type_of(v)) == LLVMTypeKind::LLVMPointerTypeKind {
+                    Some(v)
+                } else {
+                    first_field(v)
+                }
+            })
+            .collect();
+        if stored.is_empty() {
+            return Derivation::shared(format!("{label} not stored as a pointer, assumed shared"));
+        }
+        let found: Vec<Derivation> = stored.iter().filter_map(|&s| self.trace(s, 1)).collect();
+        let Some(first) = found.first().cloned() else {
+            return Derivation::shared(format!("{label}: cyclic pointer"));
+        };
+        if found.iter().all(|d| d.class == first.class) {
+            first.prefixed(label)
+        } else {
+            Derivation::shared(format!(
+                "{label}: mixed (shared and private pointers stored)"
+            ))
+        }
     }
 
     /// `None` when `v` is already on the walk (a PHI cycle contributes no new root).
@@ -272,6 +318,20 @@ impl<'a> Classifier<'a> {
             )))
         }
     }
+}
+
+/// The value inserted as field 0 of an aggregate built by a chain of `insertvalue`s.
+fn first_field(mut aggregate: ValueRef) -> Option<ValueRef> {
+    for _ in 0..MAX_DEPTH {
+        if ir::opcode(aggregate) != Some(LLVMOpcode::LLVMInsertValue) {
+            return None;
+        }
+        if ir::aggregate_indices(aggregate) == [0] {
+            return ir::operand(aggregate, 1);
+        }
+        aggregate = ir::operand(aggregate, 0)?;
+    }
+    None
 }
 
 /// The pointer an integer was computed from: `ptrtoint p`, or `ptrtoint p` plus/minus/masked by

@@ -16,6 +16,7 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionV
 use rdtrace::abi;
 use rdtrace::meta::{AccessKind, BranchKind};
 
+use crate::fortran;
 use crate::ir::{self, ValueRef};
 use crate::loops::LoopForest;
 
@@ -49,6 +50,9 @@ pub(crate) struct MemSite<'ctx> {
     pub ptr: ValueRef,
     /// Length operand for ranges (memcpy/memmove/memset); `None` for fixed-size accesses.
     pub len: Option<ValueRef>,
+    /// `ptr` is a Fortran array descriptor passed to a flang runtime call that reads or writes
+    /// the array (see [`crate::fortran`]); the ranges come from the descriptor.
+    pub descriptor: bool,
     /// Static size in bytes (0 for ranges).
     pub size: u32,
     /// Whether the accessed type is a vector.
@@ -63,6 +67,8 @@ pub(crate) struct UntracedSite<'ctx> {
     pub function: u32,
     /// What it is, e.g. `llvm.masked.load.v4f64.p0`.
     pub what: String,
+    /// Why it is not traced.
+    pub reason: &'static str,
 }
 
 /// One branch to trace.
@@ -225,6 +231,7 @@ impl<'ctx> ModuleLayout<'ctx> {
                 inst,
                 function,
                 what: format!("scalable-vector {}", kind.name()),
+                reason: UNTRACED_VECTOR,
             });
             return;
         }
@@ -234,6 +241,7 @@ impl<'ctx> ModuleLayout<'ctx> {
             kind,
             ptr,
             len: None,
+            descriptor: false,
             size: ir::store_size(module, ty) as u32,
             vector: ir::is_vector(ty),
         });
@@ -251,6 +259,10 @@ impl<'ctx> ModuleLayout<'ctx> {
             callee_name: callee_name.clone(),
         });
         let Some(callee) = callee else { return };
+        if ir::is_declaration(callee) && !ir::is_intrinsic(callee) {
+            self.scan_fortran_runtime_call(inst, function, block, callee_name);
+            return;
+        }
         if !ir::is_intrinsic(callee) {
             return;
         }
@@ -261,6 +273,7 @@ impl<'ctx> ModuleLayout<'ctx> {
             kind,
             ptr,
             len: Some(len),
+            descriptor: false,
             size: 0,
             vector: false,
         };
@@ -277,6 +290,42 @@ impl<'ctx> ModuleLayout<'ctx> {
                 inst,
                 function,
                 what: callee_name,
+                reason: UNTRACED_VECTOR,
+            });
+        }
+    }
+
+    /// Calls into flang's runtime that move array data (see [`crate::fortran`]).
+    fn scan_fortran_runtime_call(
+        &mut self,
+        inst: InstructionValue<'ctx>,
+        function: u32,
+        block: u32,
+        callee_name: String,
+    ) {
+        if let Some(transfer) = fortran::runtime_transfer(&callee_name) {
+            let raw = inst.as_value_ref();
+            for (kind, arg) in fortran::transfer_sites(transfer) {
+                let Some(ptr) = ir::operand(raw, arg) else {
+                    continue;
+                };
+                self.mem_sites.push(MemSite {
+                    inst,
+                    block,
+                    kind,
+                    ptr,
+                    len: None,
+                    descriptor: true,
+                    size: 0,
+                    vector: false,
+                });
+            }
+        } else if fortran::untraced_runtime_call(&callee_name) {
+            self.untraced.push(UntracedSite {
+                inst,
+                function,
+                what: callee_name,
+                reason: "flang runtime call whose array traffic is not recorded",
             });
         }
     }
@@ -319,6 +368,9 @@ impl<'ctx> ModuleLayout<'ctx> {
         });
     }
 }
+
+/// Why masked, gathered and scalable-vector accesses are not traced.
+const UNTRACED_VECTOR: &str = "no event for masked or gathered accesses";
 
 /// Intrinsics that touch memory through masks or vectors of addresses. The ABI has no event
 /// for them, so they are listed in explain output instead of being traced.

@@ -159,6 +159,9 @@ pub(crate) fn insert_hooks<'ctx>(
     // Inline records per block since the block hook or the last check.
     let mut since_check = vec![0usize; layout.blocks.len()];
     for (mi, site) in layout.mem_sites.iter().enumerate() {
+        if site.descriptor {
+            continue; // crate::fortran::insert_array_accesses
+        }
         position_before(builder, site.inst);
         let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
         let addr = generic_pointer(builder, hooks, site.ptr)?;

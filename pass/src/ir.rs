@@ -320,3 +320,18 @@ pub(crate) fn stores_to(slot: ValueRef) -> Vec<ValueRef> {
         .filter(|&u| opcode(u) == Some(LLVMOpcode::LLVMStore) && operand(u, 1) == Some(slot))
         .collect()
 }
+
+/// The indices of an `insertvalue` or `extractvalue` instruction.
+pub(crate) fn aggregate_indices(v: ValueRef) -> Vec<u32> {
+    // Safety: only called on `insertvalue`/`extractvalue` instructions (checked by opcode by
+    // the caller), for which LLVM returns a pointer to `LLVMGetNumIndices` indices owned by the
+    // instruction; they are copied out immediately.
+    unsafe {
+        let n = LLVMGetNumIndices(v) as usize;
+        let p = LLVMGetIndices(v);
+        if p.is_null() || n == 0 {
+            return Vec::new();
+        }
+        std::slice::from_raw_parts(p, n).to_vec()
+    }
+}

@@ -9,8 +9,9 @@
 //! the runtime's implementation, the trace file format, or the analyses.
 //!
 //! Code map: `ids` walks the original module and numbers everything, `dominators` and `loops`
-//! find natural loops, `openmp` recognises clang's libomp lowering, `classify` labels addresses
-//! shared or private, `debugloc` reads source locations, `names` prints values as the textual
+//! find natural loops, `openmp` recognises the libomp lowering of clang and flang, `classify`
+//! labels addresses shared or private, `debugloc` reads source locations, `fortran` records the
+//! array traffic of flang's runtime calls, `names` prints values as the textual
 //! IR does, `hooks` and `instrument` insert the calls, `embed` adds the blob and constructor.
 //!
 //! If instrumentation fails part-way (an error other than a read error), the module is left
@@ -21,6 +22,7 @@ mod debugloc;
 pub mod dominators;
 mod embed;
 mod error;
+mod fortran;
 mod hooks;
 mod ids;
 mod instrument;
@@ -89,6 +91,10 @@ pub fn instrument_module(
     let layout = ModuleLayout::scan(module);
     let omp = openmp::analyse(&layout);
     let mut files = FileTable::default();
+    if fortran::is_flang_module(module) {
+        let functions = layout.functions.iter();
+        files.inherit_missing(functions.map(|f| (f.blocks.as_slice(), f.succs.as_slice())));
+    }
     let mut meta = ModuleMeta {
         name: cfg
             .module_name
@@ -99,6 +105,12 @@ pub fn instrument_module(
     };
     let explain = build_meta(&mut meta, &mut files, &layout, &omp, &names, cfg.explain);
     meta.files = files.into_files();
+    if cfg.module_name.is_none() && fortran::is_flang_module(module) {
+        // Every flang module is called `FIRModule`; its first source file says more.
+        if let Some(source) = meta.files.first() {
+            meta.name = source.clone();
+        }
+    }
 
     let ctx = module.get_context();
     let builder = ctx.create_builder();
@@ -109,6 +121,7 @@ pub fn instrument_module(
         None
     };
     instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref())?;
+    fortran::insert_array_accesses(module, &builder, &hooks, &layout)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     module
         .verify()
@@ -226,7 +239,11 @@ fn build_meta(
     let mut classifier = Classifier::new(names, omp);
     let mut lines = Vec::new();
     for (mi, site) in layout.mem_sites.iter().enumerate() {
-        let derivation = classifier.classify(site.ptr);
+        let derivation = if site.descriptor {
+            classifier.classify_descriptor_data(site.ptr)
+        } else {
+            classifier.classify(site.ptr)
+        };
         let loc = files.loc_of(site.inst);
         if explain {
             let class = match derivation.class {
@@ -255,9 +272,10 @@ fn build_meta(
             let loc = files.loc_of(site.inst);
             let func = &layout.functions[site.function as usize].name;
             lines.push(format!(
-                "- {} {} in {func}: not traced (no event for masked or gathered accesses)",
+                "- {} {} in {func}: not traced ({})",
                 files.format(loc),
-                site.what
+                site.what,
+                site.reason
             ));
         }
     }
@@ -280,6 +298,13 @@ fn build_meta(
         });
     }
     for w in &omp.workshares {
+        // flang's init calls have no location of their own, and the one they would inherit
+        // can be a neighbouring construct's (flang hoists shared code): the loop's is safer.
+        let loop_loc = w.loop_id.and_then(|l| meta.loops[l as usize].loc);
+        let loc = files
+            .own_loc(w.call)
+            .or(loop_loc)
+            .or_else(|| files.loc_of(w.call));
         meta.workshares.push(WorkshareMeta {
             function: w.function,
             block: w.block,
@@ -287,7 +312,7 @@ fn build_meta(
             schedule: w.schedule,
             chunk: w.chunk,
             loop_id: w.loop_id,
-            loc: files.loc_of(w.call),
+            loc,
         });
     }
     lines

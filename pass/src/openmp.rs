@@ -1,4 +1,4 @@
-//! Recognition of clang's OpenMP lowering (libomp ABI, as emitted by clang-19 `-fopenmp`).
+//! Recognition of the libomp lowering of OpenMP, as clang-19 and flang-19 `-fopenmp` emit it.
 //!
 //! * A parallel region is a call `__kmpc_fork_call(loc, nargs, microtask, shared...)`; the
 //!   microtask (after stripping casts) is the *outlined* function. Outlined functions and every
@@ -7,17 +7,23 @@
 //! * The outlined function's parameters are `(ptr gtid, ptr btid, shared...)`. At `-O0 -g` clang
 //!   adds a `..._debug__` body that the outlined wrapper calls with the same arguments, stored
 //!   to and reloaded from allocas first; [`OmpAnalysis::forwarded_params`] maps the body's
-//!   parameters back to the wrapper's so that classification treats both alike.
+//!   parameters back to the wrapper's so that classification treats both alike. flang's
+//!   OpenMPIRBuilder (`F..omp_par`) passes one shared argument, a struct of pointers to the
+//!   shared variables that the outlined function loads them from (classified through that
+//!   load, see `classify`).
 //! * Worksharing loops are the call sites of `__kmpc_for_static_init_{4,4u,8,8u}` (static) and
-//!   `__kmpc_dispatch_init_{4,4u,8,8u}` (dynamic, guided, runtime). `__kmpc_dispatch_next_*`,
-//!   `__kmpc_for_static_fini`, `__kmpc_dispatch_fini_*`, `__kmpc_dispatch_deinit` (clang 19 ends
-//!   every dispatch loop with it) and `__kmpc_barrier` are hooked after they return.
+//!   `__kmpc_dispatch_init_{4,4u,8,8u}` (dynamic, guided, runtime); flang calls the unsigned
+//!   ones, with the same arguments. `__kmpc_dispatch_next_*`, `__kmpc_for_static_fini`,
+//!   `__kmpc_dispatch_fini_*`, `__kmpc_dispatch_deinit` (clang 19 ends every dispatch loop with
+//!   it; flang 19 never calls it) and `__kmpc_barrier` are hooked after they return. The loop a
+//!   worksharing init drives is found by dominance, not layout ([`find_workshare_loop`]).
 
 use std::collections::{HashMap, HashSet};
 
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use rdtrace::meta::WorkshareKind;
 
+use crate::dominators::Dominators;
 use crate::ids::{CallSite, ModuleLayout};
 use crate::ir::{self, ValueKind, ValueRef};
 
@@ -340,9 +346,21 @@ fn worksharing<'ctx>(
             bounds,
             schedule,
             chunk,
-            loop_id: find_workshare_loop(layout, call),
+            loop_id: None,
         });
         init_positions.push(pos);
+    }
+    // Loops are matched once every init is known, since each init's loops end at the next one.
+    let boundaries: Vec<usize> = (0..layout.calls.len())
+        .filter(|&pos| is_construct_boundary(&layout.calls[pos].callee_name))
+        .collect();
+    let mut dominators: HashMap<u32, Dominators> = HashMap::new();
+    for (w, &pos) in workshares.iter_mut().zip(&init_positions) {
+        let dom = dominators.entry(w.function).or_insert_with(|| {
+            let info = &layout.functions[w.function as usize];
+            Dominators::compute(&info.succs, 0)
+        });
+        w.loop_id = find_workshare_loop(layout, pos, w.kind, &boundaries, dom);
     }
 
     // The workshare a next/fini call belongs to: same function and kind, the nearest init
@@ -406,28 +424,102 @@ fn worksharing<'ctx>(
     (workshares, runtime_calls)
 }
 
-/// Best effort: the loop a worksharing init drives. Among the loops of the init's function whose
-/// header comes at or after the init's block in layout order and that do not contain the init,
-/// skip those that call `__kmpc_dispatch_next_*` (for dynamic schedules that is the chunk loop,
-/// not the iteration loop) and take the outermost, earliest one. With vectorised `-O2` code this
-/// is the first of the vector/remainder loops.
-fn find_workshare_loop(layout: &ModuleLayout<'_>, init: &CallSite<'_>) -> Option<u32> {
+/// Best effort: the loop a worksharing init drives.
+///
+/// A construct's loops run after its init and before the next construct boundary (another init,
+/// `__kmpc_for_static_fini`, `__kmpc_dispatch_deinit` or a barrier; see [`is_construct_boundary`]),
+/// so the candidates are the loops of the init's function that do not contain the init and
+/// whose header the init dominates with no boundary call in between (the init is the nearest
+/// dominating boundary). Block layout says nothing here: flang's OpenMPIRBuilder appends the
+/// bodies of a function's loops after their exits, so a later construct's loop can come before
+/// an earlier one's.
+///
+/// For a dispatch init, the candidate loop that calls `__kmpc_dispatch_next_*` is the chunk
+/// loop and the iteration loop is its first inner loop (flang ends a dispatch loop without a
+/// boundary call, so a serial loop after it is a candidate too, and must not win by being
+/// outermost). Otherwise, or when that finds nothing, the outermost, earliest candidate that
+/// calls no `__kmpc_dispatch_next_*` is taken; with vectorised `-O2` code this is the first of
+/// the vector/remainder loops. When dominance finds no candidate, the older layout rule decides:
+/// the outermost, earliest loop whose header comes at or after the init's block.
+fn find_workshare_loop(
+    layout: &ModuleLayout<'_>,
+    init_pos: usize,
+    kind: WorkshareKind,
+    boundaries: &[usize],
+    dominators: &Dominators,
+) -> Option<u32> {
+    let init = &layout.calls[init_pos];
     let info = &layout.functions[init.function as usize];
-    let init_local = (init.block - info.first_block) as usize;
+    let local = |call: &CallSite<'_>| (call.block - info.first_block) as usize;
+    let init_local = local(init);
     let next_blocks: HashSet<usize> = layout
         .calls
         .iter()
         .filter(|c| {
             c.function == init.function && c.callee_name.starts_with("__kmpc_dispatch_next_")
         })
-        .map(|c| (c.block - info.first_block) as usize)
+        .map(local)
         .collect();
-    info.loops
-        .loops
+    // Boundaries the init dominates: calls after it in its own block, or in blocks it dominates.
+    let later: Vec<usize> = boundaries
         .iter()
-        .enumerate()
-        .filter(|(_, l)| l.header >= init_local && !l.contains(init_local))
-        .filter(|(_, l)| !l.blocks.iter().any(|b| next_blocks.contains(b)))
-        .min_by_key(|(_, l)| (l.depth, l.header))
-        .map(|(i, _)| info.first_loop + i as u32)
+        .filter(|&&pos| pos != init_pos && layout.calls[pos].function == init.function)
+        .map(|&pos| (pos, local(&layout.calls[pos])))
+        .filter(|&(pos, b)| {
+            if b == init_local {
+                pos > init_pos
+            } else {
+                dominators.dominates(init_local, b)
+            }
+        })
+        .map(|(_, b)| b)
+        .collect();
+    let loops = &info.loops.loops;
+    let calls_next = |l: usize| loops[l].blocks.iter().any(|b| next_blocks.contains(b));
+    let outermost_earliest = |ids: &mut dyn Iterator<Item = usize>| {
+        ids.min_by_key(|&l| (loops[l].depth, loops[l].header))
+    };
+    let candidates: Vec<usize> = (0..loops.len())
+        .filter(|&l| !loops[l].contains(init_local))
+        .filter(|&l| {
+            let header = loops[l].header;
+            dominators.dominates(init_local, header)
+                && !later.iter().any(|&b| dominators.dominates(b, header))
+        })
+        .collect();
+    let found = if candidates.is_empty() {
+        outermost_earliest(
+            &mut (0..loops.len())
+                .filter(|&l| loops[l].header >= init_local && !loops[l].contains(init_local))
+                .filter(|&l| !calls_next(l)),
+        )
+    } else {
+        let chunk_loop = (kind == WorkshareKind::Dispatch)
+            .then(|| outermost_earliest(&mut candidates.iter().copied().filter(|&l| calls_next(l))))
+            .flatten();
+        let iteration_loop = chunk_loop.and_then(|c| {
+            outermost_earliest(
+                &mut candidates
+                    .iter()
+                    .copied()
+                    .filter(|&l| loops[l].parent == Some(c) && !calls_next(l)),
+            )
+        });
+        iteration_loop.or_else(|| {
+            outermost_earliest(&mut candidates.iter().copied().filter(|&l| !calls_next(l)))
+        })
+    };
+    found.map(|l| info.first_loop + l as u32)
+}
+
+/// Whether a libomp call ends the region of code a preceding worksharing init drives: the init
+/// of another construct, the end of a construct, or a barrier.
+fn is_construct_boundary(callee: &str) -> bool {
+    matches!(
+        worksharing_entry(callee),
+        Some(("static_init" | "dispatch_init", _))
+    ) || matches!(
+        callee,
+        "__kmpc_for_static_fini" | "__kmpc_dispatch_deinit" | "__kmpc_barrier"
+    )
 }
