@@ -121,7 +121,9 @@ pub struct LineStats {
     pub file: String,
     /// 1-based line (0 when unknown).
     pub line: u32,
-    /// Functions whose instructions sit on this line (inlining can make several).
+    /// Symbols of the functions whose instructions on this line executed (inlining can make
+    /// several; functions that only *could* run this line, such as never-called copies of an
+    /// inlined header function, are left out), in metadata order.
     pub functions: Vec<String>,
     /// Memory instructions on this line.
     pub mem_instrs: Vec<u32>,
@@ -133,7 +135,8 @@ pub struct LineStats {
 /// One function.
 #[derive(Clone, Debug, Serialize)]
 pub struct FunctionStats {
-    /// Symbol name.
+    /// Symbol name (the linker's: `_Z6kernelPdi` for C++; see `rdtrace::demangle` for the
+    /// readable form).
     pub name: String,
     /// `file:line` of its first located instruction (`?` when unknown).
     pub location: String,
@@ -153,7 +156,7 @@ pub struct Annotation {
     pub total: Counts,
     /// Source lines that made accesses, most L1 misses first (then L2 misses, then accesses).
     pub lines: Vec<LineStats>,
-    /// Functions that made accesses, in the same order.
+    /// Functions that made accesses (never one that did not execute), in the same order.
     pub functions: Vec<FunctionStats>,
     /// Reuse-distance histogram over all threads in stamp order (L1 lines).
     #[serde(skip)]
@@ -168,6 +171,8 @@ pub struct Annotation {
 struct Target {
     line: usize,
     function: usize,
+    /// Index of the (line, function) pair in `Annotator::pair_accesses`.
+    pair: usize,
 }
 
 /// The streaming part: feed accesses in global order with [`Annotator::access`].
@@ -182,8 +187,10 @@ pub struct Annotator {
     line_counts: Vec<Counts>,
     function_names: Vec<(String, String)>,
     function_counts: Vec<Counts>,
-    /// Functions seen per line key.
-    line_functions: Vec<Vec<usize>>,
+    /// Functions with instructions on each line key, with the index of the pair's access count.
+    line_functions: Vec<Vec<(usize, usize)>>,
+    /// Accesses per (line, function) pair: a line lists only the functions that executed it.
+    pair_accesses: Vec<u64>,
     line_mis: Vec<Vec<u32>>,
     /// Where each line of the current access was served (reused to avoid an allocation per
     /// access; ranges can span many lines).
@@ -215,7 +222,7 @@ impl Annotator {
             .collect();
         function_names.push(("?".into(), "?".into()));
         let unknown_function = function_names.len() - 1;
-        let mut targets = Vec::with_capacity(meta.mem_instrs.len() + 1);
+        let mut targets: Vec<Target> = Vec::with_capacity(meta.mem_instrs.len() + 1);
         for m in &meta.mem_instrs {
             let (file, line) = match m.loc {
                 Some(l) if l.line > 0 => (
@@ -236,20 +243,31 @@ impl Annotator {
             targets.push(Target {
                 line: key_of(file, line, &mut line_keys),
                 function,
+                pair: 0,
             });
         }
         // Slot for ids outside the metadata (a damaged trace): counted, never dropped.
         targets.push(Target {
             line: key_of("?".into(), 0, &mut line_keys),
             function: unknown_function,
+            pair: 0,
         });
-        let mut line_functions = vec![Vec::new(); line_keys.len()];
+        let mut line_functions: Vec<Vec<(usize, usize)>> = vec![Vec::new(); line_keys.len()];
         let mut line_mis = vec![Vec::new(); line_keys.len()];
-        for (mi, t) in targets.iter().enumerate().take(meta.mem_instrs.len()) {
-            if !line_functions[t.line].contains(&t.function) {
-                line_functions[t.line].push(t.function);
+        let mut pairs = 0;
+        for (mi, t) in targets.iter_mut().enumerate() {
+            let fs = &mut line_functions[t.line];
+            t.pair = match fs.iter().find(|&&(f, _)| f == t.function) {
+                Some(&(_, pair)) => pair,
+                None => {
+                    fs.push((t.function, pairs));
+                    pairs += 1;
+                    pairs - 1
+                }
+            };
+            if mi < meta.mem_instrs.len() {
+                line_mis[t.line].push(mi as u32);
             }
-            line_mis[t.line].push(mi as u32);
         }
         Ok(Annotator {
             config,
@@ -263,6 +281,7 @@ impl Annotator {
             function_names,
             targets,
             line_functions,
+            pair_accesses: vec![0; pairs],
             line_mis,
             served: Vec::new(),
         })
@@ -281,6 +300,7 @@ impl Annotator {
         }
         self.line_counts[target.line].accesses += 1;
         self.function_counts[target.function].accesses += 1;
+        self.pair_accesses[target.pair] += 1;
         // The hierarchy reports L1 lines in address order, the same order for_each_line walks.
         let served = &mut self.served;
         served.clear();
@@ -327,7 +347,8 @@ impl Annotator {
                 line,
                 functions: fs
                     .iter()
-                    .map(|&f| self.function_names[f].0.clone())
+                    .filter(|&&(_, pair)| self.pair_accesses[pair] > 0)
+                    .map(|&(f, _)| self.function_names[f].0.clone())
                     .collect(),
                 mem_instrs: mis,
                 counts,

@@ -171,3 +171,35 @@ fn different_line_sizes_are_refused() {
         Err(AnnotateError::LineSizes { l1: 32, l2: 64 })
     ));
 }
+
+#[test]
+fn only_functions_that_executed_are_listed() {
+    // Instruction 4 belongs to a third function `never` and sits on line 10 of a.c, beside f's
+    // instructions 0 and 1 (an inlined header function does this: every function that inlined
+    // it has instructions on its lines). `never` never runs: line 10 names f alone, and the
+    // function table has no row for `never` (nor for g, which did not run either).
+    let mut m = meta();
+    m.tables
+        .functions
+        .push(rdtrace::testing::function("never", 2, 1));
+    m.tables.blocks.push(rdtrace::testing::block(2, "entry"));
+    let mut extra = m.tables.mem_instrs[0].clone();
+    extra.block = 2;
+    m.tables.mem_instrs.push(extra);
+    let mut a = Annotator::new(&m, small_caches()).unwrap();
+    a.access(0, 0, 0, 8);
+    a.access(0, 1, 64, 8);
+    let r = a.finish(&[0]);
+    let l10 = r.lines.iter().find(|l| l.line == 10).unwrap();
+    assert_eq!(l10.functions, vec!["f".to_string()]);
+    let names: Vec<&str> = r.functions.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["f"]);
+
+    // Once `never` runs line 10 too, the line names both, in metadata order.
+    let mut a = Annotator::new(&m, small_caches()).unwrap();
+    a.access(0, 4, 0, 8);
+    a.access(0, 0, 0, 8);
+    let r = a.finish(&[0]);
+    let l10 = r.lines.iter().find(|l| l.line == 10).unwrap();
+    assert_eq!(l10.functions, vec!["f".to_string(), "never".to_string()]);
+}

@@ -19,6 +19,7 @@ pub mod abi;
 pub mod check;
 pub mod chunk;
 pub mod codec;
+pub mod demangle;
 pub mod error;
 pub mod event;
 pub mod meta;

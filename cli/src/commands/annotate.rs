@@ -7,6 +7,7 @@ use crate::output::{Format, OutputArgs, Table};
 use anyhow::{Context, Result};
 use rdannotate::{annotate_with_progress, AnnotateConfig, Annotation, Counts, LineStats};
 use rdcachesim::CacheConfig;
+use rdtrace::demangle::{demangled, display_name, is_mangled, short_name};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,19 @@ its memory instruction: accesses (events), references (cache lines), cold misses
 a line by any thread), reuse-distance percentiles (distinct other lines between two references \
 to a line, all threads in stamp order, cold references excluded; exact below 1024, rounded down \
 to 1/16 of a power of two above), and L1/L2 misses of the exact LRU simulator (a private L1 per \
-thread, one shared L2). Rows are sorted by L1 misses, then L2 misses.",
+thread, one shared L2). Rows are sorted by L1 misses, then L2 misses.
+
+Only functions that executed are listed: the function table has a row for each function with at \
+least one executed memory access, and a source line names only the functions that executed it (an \
+inlined header function has instructions in every function that inlined it, most of which may \
+never run).
+
+C++ and Fortran names are shown readable: `kernel(double*, int)` in the function table, \
+`Domain::update` (no parameters) beside a source line, `heat::step` for flang's `_QMheatPstep`; \
+C names are shown as they are. --json keeps the linker symbol where it always was (`name` of a \
+function row, `functions` of a line row) and adds the readable form beside it for the names that \
+differ: `name_demangled` (\"kernel(double*, int)\" beside \"_Z6kernelPdi\") and \
+`functions_demangled` (all of the line's functions, in the same order).",
     after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv\n\nMemory: one reuse stack over all threads and one per thread (distinct lines), the simulated caches, and one row per source line and function; the events stream in stamp order."
 )]
 pub struct AnnotateArgs {
@@ -49,8 +62,11 @@ pub const PERCENTILES: [f64; 3] = [50.0, 90.0, 99.0];
 /// One row of the JSON output.
 #[derive(Serialize)]
 pub struct RowJson {
-    /// `file:line` or function name.
+    /// `file:line` or function name (the linker symbol).
     pub name: String,
+    /// A function row's readable name, when it differs from the symbol (C++, Fortran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_demangled: Option<String>,
     /// Counts.
     #[serde(flatten)]
     pub counts: Counts,
@@ -62,6 +78,7 @@ pub struct RowJson {
 pub fn row_json(name: String, c: &Counts) -> RowJson {
     RowJson {
         name,
+        name_demangled: None,
         counts: c.clone(),
         distance_percentiles: PERCENTILES.map(|p| c.percentile(p)),
     }
@@ -86,8 +103,23 @@ struct LineJson {
     file: String,
     line: u32,
     functions: Vec<String>,
+    /// The readable names of `functions`, when one of them differs from its symbol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    functions_demangled: Option<Vec<String>>,
     #[serde(flatten)]
     row: RowJson,
+}
+
+/// The readable names of a line's functions (without C++ parameter lists), comma-separated as
+/// symbols always were; with "; " when a name itself has a comma (`std::map<int, double>::at`).
+pub fn line_functions(l: &LineStats) -> String {
+    let names: Vec<_> = l.functions.iter().map(|f| short_name(f)).collect();
+    let separator = if names.iter().any(|n| n.contains(',')) {
+        "; "
+    } else {
+        ","
+    };
+    names.join(separator)
 }
 
 /// `file:line` of a row.
@@ -150,7 +182,7 @@ pub fn tables(a: &Annotation, top: usize) -> Vec<Table> {
         a.lines.len()
     ));
     for l in take(&a.lines, top) {
-        let mut row = vec![line_label(l), l.functions.join(",")];
+        let mut row = vec![line_label(l), line_functions(l)];
         row.extend(counts_cells(&l.counts));
         lines.rows.push(row);
     }
@@ -169,7 +201,7 @@ pub fn tables(a: &Annotation, top: usize) -> Vec<Table> {
         a.functions.len()
     ));
     for f in take(&a.functions, top) {
-        let mut row = vec![f.name.clone(), f.location.clone()];
+        let mut row = vec![display_name(&f.name).into_owned(), f.location.clone()];
         row.extend(counts_cells(&f.counts));
         funcs.rows.push(row);
     }
@@ -368,12 +400,21 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
                 file: l.file.clone(),
                 line: l.line,
                 functions: l.functions.clone(),
+                functions_demangled: l.functions.iter().any(|f| is_mangled(f)).then(|| {
+                    l.functions
+                        .iter()
+                        .map(|f| display_name(f).into_owned())
+                        .collect()
+                }),
                 row: row_json(line_label(l), &l.counts),
             })
             .collect(),
         functions: take(&a.functions, args.top)
             .iter()
-            .map(|f| row_json(f.name.clone(), &f.counts))
+            .map(|f| RowJson {
+                name_demangled: demangled(&f.name),
+                ..row_json(f.name.clone(), &f.counts)
+            })
             .collect(),
         source: if args.out.format() == Format::Json {
             excerpts.clone()

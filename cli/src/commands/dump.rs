@@ -2,9 +2,11 @@
 
 use crate::output::{csv_line, text_head, text_line, widen, Format, OutputArgs};
 use anyhow::{Context, Result};
+use rdtrace::demangle::{demangled, short_name};
 use rdtrace::meta::ProgramMeta;
 use rdtrace::Event;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,7 +14,13 @@ use std::path::PathBuf;
 /// Arguments of `dump`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report dump app.rdtrace --limit 50\n  rda-report dump app.rdtrace --thread 1 --skip 1000 --json\n\nMemory: one decoded chunk per thread and the metadata, whatever the trace length or --limit: rows are printed as they are read (a text table of more than 4096 rows reads the trace twice, once for the column widths)."
+    long_about = "Prints the events of a trace in readable form, in the order they happened (all \
+threads merged in stamp order, or one thread).\n\nBlock events name their function readably \
+(C++ `Particles::step(double)`, Fortran `heat::step`; C names as they are), and so do block \
+labels that the inliner made of a callee's symbol. --json keeps the linker symbols in `what` \
+and adds `what_demangled`, the same description with readable names, to the rows whose names \
+demangle.",
+    after_help = "Examples:\n  rda-report dump app.rdtrace --limit 50\n  rda-report dump app.rdtrace --thread 1 --skip 1000 --json\n\nMemory: one decoded chunk per thread and the metadata (with the readable names of its functions and blocks), whatever the trace length or --limit: rows are printed as they are read (a text table of more than 4096 rows reads the trace twice, once for the column widths)."
 )]
 pub struct DumpArgs {
     /// Trace file.
@@ -40,21 +48,91 @@ struct Row {
     index: u64,
     thread: u32,
     event: Event,
+    /// The description, naming functions by their linker symbols.
     what: String,
+    /// The description with readable function names, when it differs (C++, Fortran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    what_demangled: Option<String>,
     location: String,
 }
 
-/// A readable description and source location of one event.
+impl Row {
+    /// The description the text and CSV output show.
+    fn shown(&self) -> &str {
+        self.what_demangled.as_deref().unwrap_or(&self.what)
+    }
+}
+
+/// A readable description and source location of one event, naming functions by their linker
+/// symbols.
 pub fn describe(meta: &ProgramMeta, e: &Event) -> (String, String) {
+    describe_named(meta, e, None)
+}
+
+/// The readable names of a program's functions and block labels, where they differ from the
+/// symbols (C++, Fortran), demangled once per run rather than once per event.
+pub struct ReadableNames {
+    /// By function id: [`rdtrace::demangle::display_name`].
+    functions: Vec<Option<String>>,
+    /// By block id: the [`short_name`] of a label that LLVM's inliner made of a callee's symbol
+    /// (`_ZN3sim9ParticlesC2Em.exit` → `sim::Particles::Particles.exit`).
+    labels: Vec<Option<String>>,
+}
+
+impl ReadableNames {
+    /// The readable names of `meta`'s functions and blocks.
+    pub fn new(meta: &ProgramMeta) -> Self {
+        ReadableNames {
+            functions: meta.functions.iter().map(|f| demangled(&f.name)).collect(),
+            labels: meta
+                .blocks
+                .iter()
+                .map(|b| match short_name(&b.name) {
+                    Cow::Owned(label) => Some(label),
+                    Cow::Borrowed(_) => None,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The description of a block event with readable names, when it differs from [`describe`]'s
+/// (only blocks name functions).
+pub fn describe_demangled(meta: &ProgramMeta, names: &ReadableNames, e: &Event) -> Option<String> {
+    let Event::Block { bb } = *e else {
+        return None;
+    };
+    let b = meta.blocks.get(bb as usize)?;
+    let differs = |v: &[Option<String>], i: usize| v.get(i).is_some_and(Option::is_some);
+    (differs(&names.functions, b.function as usize) || differs(&names.labels, bb as usize))
+        .then(|| describe_named(meta, e, Some(names)).0)
+}
+
+/// [`describe`], with the readable function names and block labels of `names` when given.
+fn describe_named(
+    meta: &ProgramMeta,
+    e: &Event,
+    names: Option<&ReadableNames>,
+) -> (String, String) {
+    let readable = |v: &[Option<String>], i: u32| v.get(i as usize).cloned().flatten();
     let fname = |f: u32| {
-        meta.functions
+        let symbol = meta
+            .functions
             .get(f as usize)
-            .map_or("?", |f| f.name.as_str())
+            .map_or("?", |f| f.name.as_str());
+        names
+            .and_then(|n| readable(&n.functions, f))
+            .unwrap_or_else(|| symbol.to_string())
+    };
+    let label = |bb: u32, name: &str| {
+        names
+            .and_then(|n| readable(&n.labels, bb))
+            .unwrap_or_else(|| name.to_string())
     };
     match *e {
         Event::Block { bb } => match meta.blocks.get(bb as usize) {
             Some(b) => (
-                format!("block {bb} {}:{}{}", fname(b.function), b.name, if b.parallel { " [parallel]" } else { "" }),
+                format!("block {bb} {}:{}{}", fname(b.function), label(bb, &b.name), if b.parallel { " [parallel]" } else { "" }),
                 meta.format_loc(b.loc),
             ),
             None => (format!("block {bb} (unknown)"), "?".into()),
@@ -120,6 +198,7 @@ fn for_each_row(
     args: &DumpArgs,
     mut f: impl FnMut(Row) -> Result<bool>,
 ) -> Result<()> {
+    let names = ReadableNames::new(&trace.meta);
     let mut index = 0u64;
     let mut printed = 0u64;
     let mut take = |thread: u32, e: Event| -> Result<bool> {
@@ -138,6 +217,7 @@ fn for_each_row(
         let more = f(Row {
             index: index - 1,
             thread,
+            what_demangled: describe_demangled(&trace.meta, &names, &e),
             event: e,
             what,
             location,
@@ -174,7 +254,7 @@ fn cells(r: &Row) -> [String; 4] {
     [
         r.index.to_string(),
         r.thread.to_string(),
-        r.what.clone(),
+        r.shown().to_string(),
         r.location.clone(),
     ]
 }

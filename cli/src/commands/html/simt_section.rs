@@ -45,11 +45,12 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
     let skipped = for_each_launch(trace, &simt, &mut |l| -> Result<()> {
         launches += 1;
         analysis_failed = true;
-        let r = run_scenario(&l.kernel, &config)
-            .with_context(|| format!("analysing {}", l.kernel.name))?;
+        let name = crate::commands::simt::kernel_name_demangled(&l.kernel.name, Some(&l.function))
+            .unwrap_or_else(|| l.kernel.name.clone());
+        let r = run_scenario(&l.kernel, &config).with_context(|| format!("analysing {name}"))?;
         analysis_failed = false;
         t.row([
-            l.kernel.name.clone(),
+            name,
             l.location.clone(),
             l.threads.to_string(),
             r.total.mis.to_string(),

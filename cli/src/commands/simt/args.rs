@@ -40,7 +40,11 @@ pub enum PolicyArg {
         "SIMT data reuse degree (DS vs RD): worksharing-loop iterations of an rdtools trace \
          become GPU threads (or kernels come from a GPU text trace), a scenario turns their \
          blocks into MI streams, and the command reports how much data MIs share at each \
-         distance.",
+         distance.\n\nA loop's kernel is named after its function, C++ and Fortran names \
+         readable (`Particles::step(double).omp_outlined (particles.cpp:86:1) workshare 0 \
+         launch 0`; C names as they are). --json keeps the linker symbol in a kernel's `name` \
+         and `origin.function` and adds `name_demangled` and `origin.function_demangled` where \
+         the readable form differs.",
         crate::terms::SIMT,
     ),
     after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: an rdtools trace is read once, all threads merged in stamp order, and each worksharing-loop launch is analysed and dropped as soon as every thread of its team has finished it: memory is the launches in flight (one, when each loop ends before the next starts), about 24 bytes per access of a launch plus its memory instructions (SIMT reuse needs a kernel's address arrays whole: the thesis's MIs merge the threads of a block in lockstep, and scenarios 3-6 interleave its blocks), one decoded chunk per thread, and a few numbers per kernel for the report; never the trace length. A GPU text file is read one kernel at a time: memory is its largest kernel."

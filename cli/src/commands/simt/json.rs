@@ -45,7 +45,11 @@ pub(super) struct StreamJson {
 #[derive(Serialize)]
 pub(super) struct KernelJson {
     pub(super) index: usize,
+    /// The kernel's name, naming the loop's function by its linker symbol.
     pub(super) name: String,
+    /// The same with the function's readable name, when it differs (C++, Fortran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) name_demangled: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) origin: Option<Origin>,
     pub(super) blocks: usize,

@@ -18,7 +18,11 @@ pub(super) struct Source {
 pub(super) struct Origin {
     pub(super) workshare: u32,
     pub(super) launch: u32,
+    /// The loop's function (linker symbol).
     pub(super) function: String,
+    /// Its readable name, when it differs (C++, Fortran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) function_demangled: Option<String>,
     pub(super) location: String,
     pub(super) first_iteration: i64,
     pub(super) threads: u64,
@@ -33,6 +37,7 @@ impl Source {
             origin: Some(Origin {
                 workshare: l.workshare,
                 launch: l.launch,
+                function_demangled: rdtrace::demangle::demangled(&l.function),
                 function: l.function,
                 location: l.location,
                 first_iteration: l.first_iteration,

@@ -19,6 +19,19 @@ use rdsimt::openmp::{MiScope, SimtConfig};
 use rdsimt::{run_scenario, DsHistogram, Scenario, ScenarioConfig, SchedulePolicy};
 use render::{plots, tables};
 
+/// The readable name of a kernel named `name` (for an OpenMP loop, `"{function} ({loc})
+/// workshare {ws} launch {n}"`) whose loop lies in `function` (`None` for a GPU text kernel,
+/// named as a whole), when it differs from `name`: C++ and Fortran functions demangled.
+pub(crate) fn kernel_name_demangled(name: &str, function: Option<&str>) -> Option<String> {
+    match function {
+        Some(f) => {
+            let rest = name.strip_prefix(f)?;
+            rdtrace::demangle::demangled(f).map(|d| d + rest)
+        }
+        None => rdtrace::demangle::demangled(name),
+    }
+}
+
 /// Runs `simt`.
 pub fn run(args: &SimtArgs) -> Result<()> {
     let scenario = Scenario::from_number(args.scenario).expect("clap checks the range");
@@ -70,12 +83,21 @@ pub fn run(args: &SimtArgs) -> Result<()> {
             write_gpu_text_kernel(w, &s.kernel)
                 .with_context(|| format!("writing {}", path.display()))?;
         }
-        let r = run_scenario(&s.kernel, &config)
-            .with_context(|| format!("analysing {}", s.kernel.name))?;
+        let name_demangled = kernel_name_demangled(
+            &s.kernel.name,
+            s.origin.as_ref().map(|o| o.function.as_str()),
+        );
+        let r = run_scenario(&s.kernel, &config).with_context(|| {
+            format!(
+                "analysing {}",
+                name_demangled.as_deref().unwrap_or(&s.kernel.name)
+            )
+        })?;
         total.merge(&r.total);
         kernels.push(KernelJson {
             index,
             name: s.kernel.name.clone(),
+            name_demangled,
             origin: s.origin,
             blocks: s.kernel.blocks.len(),
             mis: s.kernel.mis(),

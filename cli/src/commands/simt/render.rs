@@ -52,7 +52,7 @@ pub(super) fn tables(
     for k in &out.kernels {
         kt.row([
             k.index.to_string(),
-            k.name.clone(),
+            k.name_demangled.clone().unwrap_or_else(|| k.name.clone()),
             opt(k.origin.as_ref().map(|o| o.threads)),
             k.blocks.to_string(),
             k.mis.to_string(),
