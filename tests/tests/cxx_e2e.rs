@@ -22,7 +22,7 @@ const FLAGS: [&str; 3] = ["-fopenmp", "-O2", "-g"];
 /// The rdtools C++ compiler and the flags it needs beyond clang++'s. Until `tools()` knows
 /// `rdc++`: `rdcc` (clang reads `.cpp` as C++) linking the C++ standard library itself.
 fn rdcxx() -> (PathBuf, &'static [&'static str]) {
-    (tools().rdcc.clone(), &["-lstdc++"])
+    (tools().rdcxx.clone(), &[])
 }
 
 /// The native and traced builds and the traces of a run at 1 and at 4 threads, made once per
