@@ -43,35 +43,19 @@ pub fn find_flang() -> Result<PathBuf> {
 
 /// [`find_flang`] with its environment given explicitly.
 pub fn find_flang_with(flang_env: Option<OsString>, path_env: Option<OsString>) -> Result<PathBuf> {
-    if let Some(flang) = flang_env.filter(|value| !value.is_empty()) {
-        let flang = PathBuf::from(flang);
-        if flang.components().count() > 1 {
-            if flang.is_file() {
-                return Ok(flang);
-            }
-            bail!(
-                "{FLANG_ENV} names {}, which does not exist",
-                flang.display()
-            );
-        }
-        return search_path(&flang, path_env.as_deref()).with_context(|| {
-            format!(
-                "{FLANG_ENV} names {}, which is not on PATH",
-                flang.display()
-            )
-        });
-    }
-    if let Some(flang) = search_path(Path::new(DEFAULT_FLANG_NAME), path_env.as_deref()) {
-        return Ok(flang);
-    }
-    let fallback = Path::new(FALLBACK_FLANG);
-    if fallback.is_file() {
-        return Ok(fallback.to_path_buf());
-    }
-    bail!(
-        "cannot find flang to compile Fortran: set {FLANG_ENV}, put {DEFAULT_FLANG_NAME} on PATH, \
-         or install Debian's flang-19 (bash scripts/setup.sh does)"
-    )
+    find_compiler(
+        FLANG_ENV,
+        flang_env,
+        path_env,
+        DEFAULT_FLANG_NAME,
+        FALLBACK_FLANG,
+    )?
+    .with_context(|| {
+        format!(
+            "cannot find flang to compile Fortran: set {FLANG_ENV}, put {DEFAULT_FLANG_NAME} on \
+             PATH, or install Debian's flang-19 (bash scripts/setup.sh does)"
+        )
+    })
 }
 
 /// The directory with flang's runtime libraries: `lib/` beside the `bin/` of the real flang
@@ -91,35 +75,48 @@ pub fn find_clang() -> Result<PathBuf> {
 
 /// [`find_clang`] with its environment given explicitly.
 pub fn find_clang_with(clang_env: Option<OsString>, path_env: Option<OsString>) -> Result<PathBuf> {
-    if let Some(clang) = clang_env.filter(|value| !value.is_empty()) {
-        let clang = PathBuf::from(clang);
-        if clang.components().count() > 1 {
-            if clang.is_file() {
-                return Ok(clang);
+    find_compiler(
+        CLANG_ENV,
+        clang_env,
+        path_env,
+        DEFAULT_CLANG_NAME,
+        FALLBACK_CLANG,
+    )?
+    .with_context(|| {
+        format!(
+            "cannot find clang: set {CLANG_ENV}, put {DEFAULT_CLANG_NAME} on PATH, or install \
+             LLVM 19 in /usr/lib/llvm-19"
+        )
+    })
+}
+
+/// A compiler named by the environment variable `var` (a path, or a name looked up on `PATH`),
+/// else `default` on `PATH`, else `fallback`; `None` when neither is there. A variable that
+/// names a missing compiler is an error.
+fn find_compiler(
+    var: &str,
+    value: Option<OsString>,
+    path_env: Option<OsString>,
+    default: &str,
+    fallback: &str,
+) -> Result<Option<PathBuf>> {
+    if let Some(named) = value.filter(|value| !value.is_empty()) {
+        let named = PathBuf::from(named);
+        if named.components().count() > 1 {
+            if named.is_file() {
+                return Ok(Some(named));
             }
-            bail!(
-                "{CLANG_ENV} names {}, which does not exist",
-                clang.display()
-            );
+            bail!("{var} names {}, which does not exist", named.display());
         }
-        return search_path(&clang, path_env.as_deref()).with_context(|| {
-            format!(
-                "{CLANG_ENV} names {}, which is not on PATH",
-                clang.display()
-            )
-        });
+        return search_path(&named, path_env.as_deref())
+            .map(Some)
+            .with_context(|| format!("{var} names {}, which is not on PATH", named.display()));
     }
-    if let Some(clang) = search_path(Path::new(DEFAULT_CLANG_NAME), path_env.as_deref()) {
-        return Ok(clang);
+    if let Some(found) = search_path(Path::new(default), path_env.as_deref()) {
+        return Ok(Some(found));
     }
-    let fallback = Path::new(FALLBACK_CLANG);
-    if fallback.is_file() {
-        return Ok(fallback.to_path_buf());
-    }
-    bail!(
-        "cannot find clang: set {CLANG_ENV}, put {DEFAULT_CLANG_NAME} on PATH, or install LLVM 19 \
-         in /usr/lib/llvm-19"
-    )
+    let fallback = Path::new(fallback);
+    Ok(fallback.is_file().then(|| fallback.to_path_buf()))
 }
 
 /// Looks `name` up in the directories of a `PATH` value.
