@@ -110,6 +110,13 @@ fn front_end(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
     if !inv.has_debug_flag {
         command.arg("-gline-tables-only");
     }
+    if !fortran && job.instrument {
+        // `rdtrace.h`'s markers call the runtime only under rdcc (see `runtime/include`).
+        command.arg(format!("-D{}=1", rdtrace::abi::RDTRACE_MACRO));
+        if let Some(dir) = crate::tools::marker_include_dir() {
+            command.arg("-idirafter").arg(dir);
+        }
+    }
     if !fortran {
         // Keep clang's block and value names (`for.cond`, `if.then`) so traces and reports can
         // say which block is which; names never influence code generation. (flang has no such

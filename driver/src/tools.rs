@@ -173,6 +173,24 @@ fn runtime_candidates(exe: &Path) -> Vec<PathBuf> {
     ]
 }
 
+/// File name of the region-of-interest marker header.
+pub const MARKER_HEADER: &str = "rdtrace.h";
+
+/// The directory holding `rdtrace.h` (the region-of-interest markers) for `-idirafter`: the
+/// installed `../include` beside the executable, or the source tree's `runtime/include` for a
+/// build in `target/<profile>/`. `None` when neither exists (an `#include <rdtrace.h>` then
+/// fails with clang's own message).
+pub fn marker_include_dir() -> Option<PathBuf> {
+    let exe = env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    [
+        dir.join("..").join("include"),
+        dir.join("..").join("..").join("runtime").join("include"),
+    ]
+    .into_iter()
+    .find(|d| d.join(MARKER_HEADER).is_file())
+}
+
 /// Asks clang for its version (`19.1.7` from `Debian clang version 19.1.7 (3~deb12u1)`) and
 /// returns it with clang's whole `--version` text.
 pub fn clang_version(clang: &Path) -> Result<(String, String)> {

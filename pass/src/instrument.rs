@@ -3,6 +3,9 @@
 //! Insertion order matters where several hooks share an anchor instruction, and is chosen so
 //! that the runtime sees events in execution order:
 //!
+//! 0. `__rdt_roi_enter` at the entry of every function, before anything else it records (a
+//!    thread entering the region of interest must record the function's first block), and
+//!    `__rdt_roi_exit` before every `ret` and `resume`, after everything else;
 //! 1. `__rdt_omp_region_enter` at the entry of outlined functions, so the thread knows its
 //!    region before its first block event;
 //! 2. `__rdt_bb` before each block's first non-PHI, non-landingpad instruction;
@@ -142,6 +145,13 @@ pub(crate) fn insert_hooks<'ctx>(
         .iter()
         .map(|&bb| first_insertion_point(bb))
         .collect();
+    for (function, f) in layout.functions.iter().enumerate() {
+        if let Some(anchor) = anchors[f.first_block as usize] {
+            position_before(builder, anchor);
+            let id = hooks.global_id(builder, IdKind::Function, function as u32)?;
+            hooks.call(builder, hooks.roi_enter, &[id.into()])?;
+        }
+    }
     for (region, r) in omp.regions.iter().enumerate() {
         let entry = layout.functions[r.function as usize].first_block as usize;
         if let Some(anchor) = anchors[entry] {
@@ -221,7 +231,44 @@ pub(crate) fn insert_hooks<'ctx>(
             hooks.call(builder, hooks.check, &[])?;
         }
     }
-    insert_openmp(builder, hooks, layout, omp)
+    insert_openmp(builder, hooks, layout, omp)?;
+    insert_roi_exits(builder, hooks, layout)
+}
+
+/// `__rdt_roi_exit` before every `ret` and `resume` (after the region-exit hook, which
+/// [`insert_openmp`] put there first). A `ret` after a `musttail` call must follow the call
+/// directly: such a function's return is not marked (see `docs/deviations.md`).
+fn insert_roi_exits<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    layout: &ModuleLayout<'ctx>,
+) -> Result<(), PassError> {
+    for (function, f) in layout.functions.iter().enumerate() {
+        for bb in &f.blocks {
+            let Some(term) = bb.get_terminator() else {
+                continue;
+            };
+            if !matches!(
+                term.get_opcode(),
+                InstructionOpcode::Return | InstructionOpcode::Resume
+            ) {
+                continue;
+            }
+            let after_musttail = term.get_previous_instruction().is_some_and(|prev| {
+                prev.get_opcode() == InstructionOpcode::Call
+                    && prev.get_tail_call_kind().is_ok_and(|k| {
+                        k == inkwell::values::LLVMTailCallKind::LLVMTailCallKindMustTail
+                    })
+            });
+            if after_musttail {
+                continue;
+            }
+            position_before(builder, term);
+            let id = hooks.global_id(builder, IdKind::Function, function as u32)?;
+            hooks.call(builder, hooks.roi_exit, &[id.into()])?;
+        }
+    }
+    Ok(())
 }
 
 /// Outcome of a branch as an `i32`: the index of the successor taken.

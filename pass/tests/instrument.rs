@@ -379,6 +379,8 @@ fn hooks_are_declared_with_the_abi_signatures() {
         (abi::OMP_DISPATCH_NEXT, "void (i32, i32, i64, i64)"),
         (abi::OMP_FOR_FINI, "void (i32)"),
         (abi::OMP_BARRIER, "void ()"),
+        (abi::ROI_ENTER, "void (i32)"),
+        (abi::ROI_EXIT, "void (i32)"),
         (abi::CHECK, "void ()"),
     ];
     assert_eq!(expect.len(), abi::ALL_HOOKS.len());

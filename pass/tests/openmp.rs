@@ -120,13 +120,13 @@ fn region_enter_precedes_the_entry_block_event() {
             .filter_map(callee_name)
             .filter(|n| n.starts_with("__rdt_"))
             .collect();
-        assert_eq!(hooks[0], abi::OMP_REGION_ENTER, "{f}: {hooks:?}");
-        assert_eq!(hooks[1], abi::BASIC_BLOCK, "{f}: {hooks:?}");
-        assert_eq!(
-            hooks.last().unwrap(),
-            abi::OMP_REGION_EXIT,
-            "{f}: {hooks:?}"
-        );
+        // The region-of-interest hooks come first and last (a thread entering the region of
+        // interest must record the region entry; leaving it, the region exit).
+        assert_eq!(hooks[0], abi::ROI_ENTER, "{f}: {hooks:?}");
+        assert_eq!(hooks[1], abi::OMP_REGION_ENTER, "{f}: {hooks:?}");
+        assert_eq!(hooks[2], abi::BASIC_BLOCK, "{f}: {hooks:?}");
+        assert_eq!(hooks[hooks.len() - 2], abi::OMP_REGION_EXIT, "{f}: {hooks:?}");
+        assert_eq!(hooks.last().unwrap(), abi::ROI_EXIT, "{f}: {hooks:?}");
     }
 }
 

@@ -18,6 +18,8 @@
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
 //! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
 //!   background writer thread.
+//! - `RDTRACE_ROI=f1,f2`: record only while one of these functions is on a thread's stack
+//!   (a region of interest, see [`crate::roi`]).
 
 use std::sync::OnceLock;
 
@@ -40,6 +42,8 @@ pub struct Config {
     pub quiet: bool,
     /// Hand full buffers to a background writer thread.
     pub background_writer: bool,
+    /// `RDTRACE_ROI`, as given.
+    pub roi_functions: Option<String>,
 }
 
 static CONFIG: OnceLock<Config> = OnceLock::new();
@@ -107,6 +111,7 @@ pub fn get() -> &'static Config {
             stamp_every: env_num("RDTRACE_STAMP_EVERY", 16u32, |&n| n >= 1),
             quiet: std::env::var("RDTRACE_QUIET").is_ok_and(|v| v != "0"),
             background_writer: std::env::var("RDTRACE_WRITER").map_or(true, |v| v != "0"),
+            roi_functions: std::env::var(rdtrace::roi::ENV_FUNCTIONS).ok(),
         }
     })
 }

@@ -18,6 +18,7 @@ mod config;
 mod endframe;
 mod flusher;
 mod output;
+mod roi;
 mod signals;
 mod thread;
 mod writer;
@@ -103,6 +104,7 @@ pub(crate) fn ensure_init() {
                 runtime_version: env!("CARGO_PKG_VERSION").into(),
             };
             write_meta_chunk(ChunkKind::Program, 0, &postcard_bytes(&info));
+            roi::init_from_env();
             // Safety: registering plain extern "C" fns with atexit and pthread_atfork.
             unsafe {
                 libc::atexit(at_exit);
@@ -158,6 +160,15 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
         output::write_parts(&[&header, payload], true);
     } else {
         write_meta_chunk(ChunkKind::End, 0, payload);
+        let unmatched = roi::unmatched_names();
+        if !unmatched.is_empty() {
+            diag(&format!(
+                "{}: no function of the program is named {} (misspelt, or inlined into every \
+                 caller: mark it noinline); nothing it would select was recorded",
+                rdtrace::roi::ENV_FUNCTIONS,
+                unmatched.join(", ")
+            ));
+        }
         if !config::get().quiet {
             diag(&format!(
                 "{total} events from {threads} threads written to {}",
@@ -208,6 +219,7 @@ pub unsafe extern "C" fn __rdt_register_module(blob: *const u8, len: u64, bases:
         next[i] += counts[i];
     }
     TOTAL_MEM_INSTRS.store(next[IdKind::MemInstr as usize], Ordering::Relaxed);
+    roi::add_module(blob, &assigned);
     write_meta_chunk(
         ChunkKind::Module,
         0,
@@ -263,9 +275,23 @@ pub extern "C" fn __rdt_check() {
     thread::check();
 }
 
+/// `__rdt_roi_enter`: see [`rdtrace::abi::ROI_ENTER`].
+#[no_mangle]
+pub extern "C" fn __rdt_roi_enter(function: u32) {
+    roi::enter(function);
+}
+
+/// `__rdt_roi_exit`: see [`rdtrace::abi::ROI_EXIT`].
+#[no_mangle]
+pub extern "C" fn __rdt_roi_exit(function: u32) {
+    roi::exit(function);
+}
+
 /// `__rdt_omp_fork`: see [`rdtrace::abi::OMP_FORK`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_fork(region: u32) {
+    roi::sync();
+    roi::fork(region);
     thread::stamp();
     thread::record(RawEvent::new(TAG_FORK, 0, region, 0));
 }
@@ -273,6 +299,8 @@ pub extern "C" fn __rdt_omp_fork(region: u32) {
 /// `__rdt_omp_join`: see [`rdtrace::abi::OMP_JOIN`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_join(region: u32) {
+    roi::join(region);
+    roi::sync();
     thread::stamp();
     thread::record(RawEvent::new(TAG_JOIN, 0, region, 0));
 }
@@ -280,6 +308,7 @@ pub extern "C" fn __rdt_omp_join(region: u32) {
 /// `__rdt_omp_region_enter`: see [`rdtrace::abi::OMP_REGION_ENTER`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threads: i32) {
+    roi::sync();
     thread::stamp();
     let v = (thread_num.max(0) as u64) << 32 | num_threads.max(0) as u64;
     thread::record(RawEvent::new(TAG_REGION_ENTER, 0, region, v));
@@ -289,6 +318,7 @@ pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threa
 /// `__rdt_omp_region_exit`: see [`rdtrace::abi::OMP_REGION_EXIT`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_region_exit(region: u32) {
+    roi::sync();
     thread::stamp();
     thread::record(RawEvent::new(TAG_REGION_EXIT, 0, region, 0));
     // A worker now waits in libomp until the next region: in a stream, hand its events over
@@ -307,6 +337,7 @@ pub extern "C" fn __rdt_omp_for_init(
     incr: i64,
     chunk: i64,
 ) {
+    roi::sync();
     thread::stamp();
     thread::record_many(&[
         RawEvent::new(TAG_WS_INIT, schedule as u32, ws, lower as u64),
@@ -320,6 +351,7 @@ pub extern "C" fn __rdt_omp_for_init(
 /// `__rdt_omp_dispatch_next`: see [`rdtrace::abi::OMP_DISPATCH_NEXT`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_dispatch_next(ws: u32, more: i32, lower: i64, upper: i64) {
+    roi::sync();
     thread::stamp();
     thread::record_many(&[
         RawEvent::new(TAG_WS_NEXT, (more != 0) as u32, ws, lower as u64),
@@ -330,6 +362,7 @@ pub extern "C" fn __rdt_omp_dispatch_next(ws: u32, more: i32, lower: i64, upper:
 /// `__rdt_omp_for_fini`: see [`rdtrace::abi::OMP_FOR_FINI`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_for_fini(ws: u32) {
+    roi::sync();
     thread::stamp();
     thread::record(RawEvent::new(TAG_WS_FINI, 0, ws, 0));
 }
@@ -337,6 +370,7 @@ pub extern "C" fn __rdt_omp_for_fini(ws: u32) {
 /// `__rdt_omp_barrier`: see [`rdtrace::abi::OMP_BARRIER`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_barrier() {
+    roi::sync();
     thread::stamp();
     thread::record(RawEvent::new(TAG_BARRIER, 0, 0, 0));
 }
@@ -361,6 +395,8 @@ mod tests {
             (OMP_DISPATCH_NEXT, "__rdt_omp_dispatch_next"),
             (OMP_FOR_FINI, "__rdt_omp_for_fini"),
             (OMP_BARRIER, "__rdt_omp_barrier"),
+            (ROI_ENTER, "__rdt_roi_enter"),
+            (ROI_EXIT, "__rdt_roi_exit"),
             (CHECK, "__rdt_check"),
         ];
         for (abi, defined) in ours {

@@ -30,7 +30,7 @@ use crate::flusher::{write_raw_chunk, Compressor};
 use crate::{clock, config, writer};
 use rdtrace::chunk::{ChunkKind, ThreadInfo};
 use rdtrace::codec::ChunkEncoder;
-use rdtrace::raw::{RawEvent, TAG_ACCESS, TAG_ACCESS_RANGE, TAG_STAMP};
+use rdtrace::raw::{RawEvent, TAG_ACCESS, TAG_ACCESS_RANGE, TAG_GAP, TAG_STAMP};
 use rdtrace::stream::Floor;
 use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -96,6 +96,10 @@ pub struct ThreadState {
     /// Address of the owning thread's `__rdt_cursor`: the next free record of `events`.
     /// Written by the owner (inline code and hooks), read by flushers.
     cursor: AtomicPtr<AtomicPtr<RawEvent>>,
+    /// While the owner is outside the region of interest ([`set_recording`]): where its cursor
+    /// was (its TLS cursor then points at [`DISCARD`]); null while it records. Changed under
+    /// `busy`, so a flusher sees either the cursor or this.
+    saved_cursor: AtomicPtr<RawEvent>,
     /// Held while records are encoded or a chunk is closed, by the owner or by an exit/signal
     /// flusher.
     busy: AtomicBool,
@@ -152,8 +156,14 @@ const _: () = assert!(std::mem::align_of::<[RawEvent; 1]>() == rdtrace::abi::REC
 /// every hook; its records go to [`DISCARD`]. Never dereferenced.
 const UNTRACED: *const ThreadState = std::ptr::dangling();
 
+/// `CURRENT` of a thread outside the region of interest ([`set_recording`]): its records go to
+/// [`DISCARD`] and its state (if it has one yet) waits in `PAUSED`. Never dereferenced.
+const ROI_OFF: *const ThreadState = std::ptr::dangling::<ThreadState>().wrapping_add(1);
+
 thread_local! {
     static CURRENT: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
+    /// The state of a thread whose `CURRENT` is [`ROI_OFF`] (null before it first recorded).
+    static PAUSED: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
     static EXIT_GUARD: ExitGuard = const { ExitGuard };
 }
 
@@ -184,7 +194,10 @@ struct ExitGuard;
 
 impl Drop for ExitGuard {
     fn drop(&mut self) {
-        let s = CURRENT.with(|c| c.replace(std::ptr::null()));
+        let mut s = CURRENT.with(|c| c.replace(std::ptr::null()));
+        if s == ROI_OFF {
+            s = PAUSED.with(|p| p.replace(std::ptr::null()));
+        }
         if s.is_null() || s == UNTRACED {
             return;
         }
@@ -211,6 +224,8 @@ impl Drop for ExitGuard {
         discard_records();
         if s.lock(false) {
             s.cursor.store(std::ptr::null_mut(), Ordering::Release);
+            s.saved_cursor
+                .store(std::ptr::null_mut(), Ordering::Release);
             s.busy.store(false, Ordering::Release);
         }
         // The thread's count stays in its slot (published by every flush).
@@ -237,6 +252,7 @@ impl ThreadState {
             wake_word: AtomicU32::new(0),
             threshold: cfg.buffer_events,
             cursor: AtomicPtr::new(std::ptr::null_mut()),
+            saved_cursor: AtomicPtr::new(std::ptr::null_mut()),
             busy: AtomicBool::new(false),
             in_use: AtomicBool::new(true),
             thread: AtomicU32::new(0),
@@ -277,7 +293,12 @@ impl ThreadState {
         let Some(cursor) = self.cursor_var() else {
             return 0;
         };
-        let cur = cursor.load(Ordering::Acquire) as usize;
+        let saved = self.saved_cursor.load(Ordering::Acquire);
+        let cur = if saved.is_null() {
+            cursor.load(Ordering::Acquire) as usize
+        } else {
+            saved as usize
+        };
         let base = self.base() as usize;
         let n = cur.wrapping_sub(base) / std::mem::size_of::<RawEvent>();
         if cur < base || n > self.events().len() {
@@ -297,7 +318,9 @@ impl ThreadState {
 
     /// Empties the buffer.
     fn reset_cursor(&self) {
-        if let Some(cursor) = self.cursor_var() {
+        if !self.saved_cursor.load(Ordering::Acquire).is_null() {
+            self.saved_cursor.store(self.base(), Ordering::Release);
+        } else if let Some(cursor) = self.cursor_var() {
             cursor.store(self.base(), Ordering::Release);
         }
     }
@@ -581,6 +604,18 @@ impl ThreadState {
         self.countdown.set(config::get().stamp_every);
     }
 
+    /// Closes the chunk and parks (live streams, see [`park_if_worker`]).
+    fn park(&self) {
+        self.flush(false, true);
+        self.wait_idle();
+        let word = pack_park(
+            self.thread.load(Ordering::Relaxed),
+            self.seq.load(Ordering::Relaxed),
+        );
+        self.parked.set(true);
+        self.park_word.store(word, Ordering::SeqCst);
+    }
+
     /// Flushes when the buffer is past its threshold (the slack is for inline records).
     #[inline(always)]
     fn check(&self) {
@@ -655,6 +690,7 @@ fn register_current_thread() -> *const ThreadState {
     s.recorded.store(0, Ordering::Relaxed);
     // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
     let tls = unsafe { __rdt_cursor_address() };
+    s.saved_cursor.store(std::ptr::null_mut(), Ordering::Release);
     s.cursor.store(tls, Ordering::Release);
     s.use_buffer(s.cur_buf.load(Ordering::Relaxed));
     s.reset_cursor();
@@ -689,12 +725,18 @@ fn register_current_thread() -> *const ThreadState {
 #[inline(always)]
 fn current() -> Option<&'static ThreadState> {
     let mut p = CURRENT.try_with(|c| c.get()).unwrap_or(std::ptr::null());
-    if p == UNTRACED {
+    if p == UNTRACED || p == ROI_OFF {
         // Inline records land in the scratch buffer, which every hook rewinds.
         discard_records();
         return None;
     }
     if p.is_null() {
+        if crate::roi::armed() && !crate::roi::wanted() {
+            // Outside the region of interest from its start: not registered until it records.
+            let _ = CURRENT.try_with(|c| c.set(ROI_OFF));
+            discard_records();
+            return None;
+        }
         p = register_current_thread();
         if p.is_null() {
             // Registry full: remember it, so later hooks do not try again.
@@ -755,14 +797,68 @@ pub fn park_if_worker() {
     if !s.worker.get() || s.parked.get() {
         return;
     }
-    s.flush(false, true);
-    s.wait_idle();
-    let word = pack_park(
-        s.thread.load(Ordering::Relaxed),
-        s.seq.load(Ordering::Relaxed),
-    );
-    s.parked.set(true);
-    s.park_word.store(word, Ordering::SeqCst);
+    s.park();
+}
+
+/// Starts or stops the calling thread's recording (the region of interest, [`crate::roi`]).
+/// Stopping appends a [`TAG_GAP`] record, sets the cursor aside and points it at [`DISCARD`]
+/// (in a live stream the thread also parks, so it does not hold a live merge back while it
+/// records nothing); starting puts the cursor back and stamps. A thread that never recorded
+/// registers at its first event after starting.
+pub fn set_recording(on: bool) {
+    let Ok(p) = CURRENT.try_with(|c| c.get()) else {
+        return;
+    };
+    if p == UNTRACED || (p == ROI_OFF) == !on {
+        return;
+    }
+    if on {
+        let paused = PAUSED.with(|x| x.replace(std::ptr::null()));
+        CURRENT.with(|c| c.set(paused));
+        if paused.is_null() {
+            // Register now, so inline records from here on land in the thread's buffer.
+            let _ = current();
+            return;
+        }
+        // Safety: states are never freed.
+        let s = unsafe { &*paused };
+        if s.lock(false) {
+            let saved = s.saved_cursor.swap(std::ptr::null_mut(), Ordering::AcqRel);
+            if let Some(cursor) = s.cursor_var() {
+                cursor.store(saved, Ordering::Release);
+            }
+            s.busy.store(false, Ordering::Release);
+        }
+        if !s.parked.get() {
+            // (A parked thread stamps when it unparks, at its next event.)
+            s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now_ordered())]);
+            s.countdown.set(config::get().stamp_every);
+        }
+        return;
+    }
+    if !p.is_null() {
+        // Safety: states are never freed.
+        let s = unsafe { &*p };
+        // A parked thread (a live stream's worker after its region) has closed its segment at
+        // a region exit, and its next events start at a region entry: no gap to mark, and no
+        // reason to unpark and park again.
+        if !s.parked.get() {
+            s.push_slice(&[RawEvent::new(TAG_GAP, 0, 0, 0)]);
+            if crate::output::is_stream() {
+                s.park();
+            }
+        }
+        if s.lock(false) {
+            if let Some(cursor) = s.cursor_var() {
+                let at = cursor.load(Ordering::Acquire);
+                s.saved_cursor.store(at, Ordering::Release);
+            }
+            s.busy.store(false, Ordering::Release);
+        }
+    }
+    discard_records();
+    PAUSED.with(|x| x.set(p));
+    CURRENT.with(|c| c.set(ROI_OFF));
 }
 
 const PARKED_BIT: u64 = 1 << 63;

@@ -137,5 +137,5 @@ fn the_live_merge_of_a_real_run_equals_the_offline_merge_of_its_tee_copy() {
         merged.push(x);
     }
     assert_eq!(merged, offline);
-    assert_eq!(trace.version, rdtrace::version::V_INITIAL);
+    assert_eq!(trace.version, rdtrace::version::CURRENT);
 }

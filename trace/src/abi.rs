@@ -61,6 +61,13 @@ macro_rules! for_each_hook {
             OMP_FOR_FINI, omp_for_fini: __rdt_omp_for_fini(ws: u32);
             /// `void __rdt_omp_barrier(void)`: after `__kmpc_barrier` returned.
             OMP_BARRIER, omp_barrier: __rdt_omp_barrier();
+            /// `void __rdt_roi_enter(uint32_t function)`: entry of `function` (before anything else
+            /// the function records), so the runtime can follow which functions are on the
+            /// thread's stack for a region of interest (`RDTRACE_ROI`).
+            ROI_ENTER, roi_enter: __rdt_roi_enter(function: u32);
+            /// `void __rdt_roi_exit(uint32_t function)`: return (or exception propagation) from
+            /// `function`, after everything else the function records.
+            ROI_EXIT, roi_exit: __rdt_roi_exit(function: u32);
             /// `void __rdt_check(void)`: makes sure the calling thread's buffer has room for
             /// [`INLINE_RECORDS_BETWEEN_CHECKS`] more inline records (called after calls and inside
             /// very long blocks by code that appends records inline).
@@ -130,6 +137,19 @@ macro_rules! define_hooks {
 }
 
 for_each_hook!(define_hooks);
+
+/// `void __rdtrace_start(void)`: the program's `RDTRACE_START()` marker (`rdtrace.h`): every
+/// thread records from here (called by user code, not by the pass).
+pub const MARKER_START: &str = "__rdtrace_start";
+/// `void __rdtrace_stop(void)`: the program's `RDTRACE_STOP()` marker: no thread records from
+/// here until the next start.
+pub const MARKER_STOP: &str = "__rdtrace_stop";
+/// `void __rdtrace_markers_used(void)`: called before `main` by every translation unit that
+/// includes `rdtrace.h` under rdcc, so the run starts with recording off.
+pub const MARKERS_USED: &str = "__rdtrace_markers_used";
+/// The macro rdcc defines for the programs it compiles, which makes `rdtrace.h`'s markers call
+/// the runtime (without it, under a plain compiler, they compile to nothing).
+pub const RDTRACE_MACRO: &str = "__RDTRACE__";
 
 /// `__thread void *__rdt_cursor`: where the calling thread's next raw record goes. Instrumented
 /// code built with inline records writes a [`crate::raw::RawEvent`] there and advances it by 16

@@ -20,6 +20,11 @@
 //!   does a branch, as when `setjmp` returns a second time); a branch event belongs to the
 //!   current block, and the next block
 //!   of the frame is the successor its outcome names.
+//!
+//! A trace of a region of interest ([`crate::chunk::RoiInfo`]) may start a thread's recording
+//! anywhere, and a [`Event::Gap`] ends what came before: there, a block of a function not on the
+//! frame stack starts a frame, and a close (`Join`, `RegionExit`, `WorkshareNext`/`Fini`) with
+//! nothing open is accepted, since its opening event was not recorded.
 
 use crate::meta::ProgramMeta;
 use crate::{Event, EventVisitor, Result, Trace};
@@ -77,6 +82,9 @@ pub fn check_trace(trace: &Trace, limit: usize) -> Result<CheckReport> {
     let mut report = CheckReport::default();
     for thread in trace.thread_indices() {
         let mut c = ThreadChecker::new(&trace.meta, thread, limit, &mut report);
+        if trace.roi.is_some() {
+            c = c.starting_anywhere();
+        }
         trace.visit_thread(thread, &mut c)?;
         c.finish(exited_normally);
         report.threads += 1;
@@ -108,6 +116,9 @@ pub struct ThreadChecker<'a> {
     regions: Vec<(bool, u32)>,
     /// Open worksharing loops: `(ws, done)` (`done` after `WorkshareNext { more: false }`).
     workshares: Vec<(u32, bool)>,
+    /// Whether regions and loops may have opened before the recording (re)started, so a close
+    /// with nothing open is not a violation.
+    opened_unseen: bool,
 }
 
 impl<'a> ThreadChecker<'a> {
@@ -129,7 +140,23 @@ impl<'a> ThreadChecker<'a> {
             truncated: false,
             regions: Vec::new(),
             workshares: Vec::new(),
+            opened_unseen: false,
         }
+    }
+
+    /// For a region-of-interest trace: the stream may start anywhere (see the module docs).
+    pub fn starting_anywhere(mut self) -> Self {
+        self.forget_before_gap();
+        self
+    }
+
+    /// Forgets the call stack, regions and loops: events after a gap do not continue them.
+    fn forget_before_gap(&mut self) {
+        self.frames.clear();
+        self.truncated = true;
+        self.regions.clear();
+        self.workshares.clear();
+        self.opened_unseen = true;
     }
 
     fn violation(&mut self, kind: &'static str, message: String) {
@@ -316,6 +343,7 @@ impl<'a> ThreadChecker<'a> {
             Some(&(f, r)) if f == fork && r == region => {
                 self.regions.pop();
             }
+            None if self.opened_unseen => {}
             top => {
                 let top = top.copied();
                 self.violation(
@@ -341,6 +369,7 @@ impl<'a> ThreadChecker<'a> {
             }
             WsEvent::Next { more } => match self.workshares.last_mut() {
                 Some((w, done)) if *w == ws => *done |= !more,
+                None if self.opened_unseen => {}
                 top => {
                     let top = top.map(|t| t.0);
                     self.violation(
@@ -353,6 +382,7 @@ impl<'a> ThreadChecker<'a> {
                 Some(&(w, _)) if w == ws => {
                     self.workshares.pop();
                 }
+                None if self.opened_unseen => {}
                 top => {
                     let top = top.map(|t| t.0);
                     self.violation(
@@ -423,6 +453,7 @@ impl EventVisitor for ThreadChecker<'_> {
                 }
                 self.last_stamp = Some(time);
             }
+            Event::Gap => self.forget_before_gap(),
             Event::Block { .. } | Event::Access { .. } | Event::Branch { .. } | Event::Barrier => {}
         }
         self.index += 1;

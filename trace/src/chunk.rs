@@ -36,6 +36,8 @@ pub enum ChunkKind {
     Events = 4,
     /// [`ExitInfo`] (postcard).
     End = 5,
+    /// [`RoiInfo`] (postcard): the trace records a region of interest only.
+    RegionOfInterest = 7,
 }
 
 impl ChunkKind {
@@ -47,6 +49,7 @@ impl ChunkKind {
             3 => Self::Thread,
             4 => Self::Events,
             5 => Self::End,
+            7 => Self::RegionOfInterest,
             _ => return None,
         })
     }
@@ -118,6 +121,46 @@ pub struct ThreadInfo {
     pub os_tid: u64,
     /// Stamp clock value when the thread registered.
     pub start_time: u64,
+}
+
+/// The trace records a region of interest, not the whole run: only the events of threads
+/// while one of `functions` was on their call stack (OpenMP outlined bodies of those functions
+/// included), and, with `markers`, only between `RDTRACE_START()` and `RDTRACE_STOP()`. Where a
+/// thread's recording resumed after a gap, its stream has an [`crate::Event::Gap`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoiInfo {
+    /// The function names given (`RDTRACE_ROI`), as written.
+    pub functions: Vec<String>,
+    /// Whether the program's `RDTRACE_START()`/`RDTRACE_STOP()` markers bound the recording.
+    pub markers: bool,
+}
+
+impl RoiInfo {
+    /// Adds what another chunk says (a run writes one chunk per way of selecting).
+    pub fn join(&mut self, other: RoiInfo) {
+        for f in other.functions {
+            if !self.functions.contains(&f) {
+                self.functions.push(f);
+            }
+        }
+        self.markers |= other.markers;
+    }
+
+    /// One line for people, e.g. `functions kernel, solve; RDTRACE_START/STOP markers`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.functions.is_empty() {
+            parts.push(format!("functions {}", self.functions.join(", ")));
+        }
+        if self.markers {
+            parts.push("RDTRACE_START/STOP markers".to_string());
+        }
+        if parts.is_empty() {
+            "nothing selected".to_string()
+        } else {
+            parts.join("; ")
+        }
+    }
 }
 
 /// How the traced run ended.

@@ -91,6 +91,11 @@ pub enum Event {
     },
     /// The thread passed an OpenMP barrier.
     Barrier,
+    /// The thread stops recording here: it left the region of interest, and whatever it
+    /// records next (if anything) comes after a gap. Nothing an analysis tracks across this
+    /// thread's events (open regions and loops, the call stack, the previous block) carries
+    /// over it. Written only in traces of a region of interest ([`crate::chunk::RoiInfo`]).
+    Gap,
     /// An ordering stamp: a time on a clock shared by all threads (TSC ticks). Every event after
     /// it and before the next stamp happened after this time.
     Stamp {

@@ -10,7 +10,9 @@
 //! [`raw`] (the runtime's buffer record), [`codec`] (compact event encoding), [`chunk`]
 //! (file and chunk framing), [`writer`] and [`reader`] (streaming file access), [`stream`]
 //! (live reading from a pipe while the program runs), [`event`]
-//! (decoded events), [`version`] (format versions).
+//! (decoded events), [`version`] (format versions), [`roi`] (which functions a region of
+//! interest names), [`demangle`] (readable C++ and Fortran names), [`check`] (the invariant
+//! checker).
 //!
 //! Architecture invariant: this crate knows nothing of LLVM or of any analysis; the runtime, the
 //! pass and every analysis depend on it, never the other way round.
@@ -25,6 +27,7 @@ pub mod event;
 pub mod meta;
 pub mod raw;
 pub mod reader;
+pub mod roi;
 pub mod schedule;
 pub mod stream;
 #[cfg(feature = "test-util")]

@@ -309,7 +309,7 @@ impl ModuleMeta {
     pub fn to_blob(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(BLOB_HEADER_LEN + 64 * self.blocks.len());
         out.extend_from_slice(&BLOB_MAGIC);
-        out.extend_from_slice(&crate::version::CURRENT.to_le_bytes());
+        out.extend_from_slice(&crate::version::META_BLOB.to_le_bytes());
         for c in self.counts() {
             out.extend_from_slice(&c.to_le_bytes());
         }

@@ -66,6 +66,8 @@ pub const TAG_BARRIER: u8 = 12;
 pub const TAG_STAMP: u8 = 13;
 /// Extra value of the preceding event.
 pub const TAG_EXT: u8 = 14;
+/// Recording stops here until the thread enters the region of interest again: no id, no value.
+pub const TAG_GAP: u8 = 15;
 
 impl RawEvent {
     /// Builds a record.

@@ -69,6 +69,8 @@ pub struct Trace {
     pub threads: Vec<ThreadInfo>,
     /// How the run ended; `None` when the end chunk is missing (crash, kill, truncation).
     pub exit: Option<ExitInfo>,
+    /// `Some` when the trace records a region of interest only.
+    pub roi: Option<RoiInfo>,
     warnings: Vec<String>,
     chunks: Vec<EventChunkRef>,
     bounds: EventBounds,
@@ -171,6 +173,7 @@ impl Trace {
             meta: ProgramMeta::default(),
             threads: Vec::new(),
             exit: None,
+            roi: None,
             warnings: Vec::new(),
             chunks: Vec::new(),
             bounds: EventBounds::default(),
@@ -184,7 +187,7 @@ impl Trace {
             return Ok(trace);
         }
         trace.version = u32::from_le_bytes(header[8..12].try_into().unwrap());
-        if !(crate::version::OLDEST_SUPPORTED..=crate::version::CURRENT).contains(&trace.version) {
+        if !crate::version::is_file_version(trace.version) {
             return Err(TraceError::UnsupportedVersion {
                 path: path.to_path_buf(),
                 found: trace.version,
@@ -280,6 +283,11 @@ impl Trace {
                     }
                     ChunkKind::End => {
                         self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?)
+                    }
+                    ChunkKind::RegionOfInterest => {
+                        let roi: RoiInfo = postcard::from_bytes(&payload)
+                            .map_err(|e| bad("region of interest", e))?;
+                        self.roi.get_or_insert_with(RoiInfo::default).join(roi);
                     }
                     ChunkKind::Events => unreachable!("handled above"),
                 }

@@ -39,11 +39,12 @@
 //! Threads that block outside OpenMP (a `pthread` waiting on a mutex) do not park: they hold
 //! the merge back until they write their next chunk or exit.
 //!
-//! A stream whose header says [`crate::version::V_INITIAL`] (a trace file piped in) has no
+//! A stream whose header says a file version ([`crate::version::is_file_version`]: a trace file
+//! piped in) has no
 //! floors and no first-stamp promise: its merge waits for the end of input (exact, but not
 //! live).
 //!
-//! ## Floor chunks (stream format version 2)
+//! ## Floor chunks (stream format versions 2 and 4)
 //!
 //! ```text
 //! floor := "RDCK" kind=6:u8 codec=0:u8 flags:u16 thread=0:u32 seq=0:u32
@@ -164,6 +165,8 @@ pub struct LiveTrace<'a> {
     pub thread_infos: Vec<ThreadInfo>,
     /// How the run ended, once the end chunk has arrived.
     pub exit: Option<ExitInfo>,
+    /// `Some` once a region-of-interest chunk arrived (the runtime writes it before any event).
+    pub roi: Option<RoiInfo>,
     warnings: Vec<String>,
     tee: Option<Box<dyn Write>>,
     finished: bool,
@@ -185,8 +188,8 @@ pub struct LiveTrace<'a> {
 
 impl<'a> LiveTrace<'a> {
     /// Reads the stream header. `name` labels errors (e.g. `"<pipe>"`); `tee`, when given,
-    /// receives a copy of the trace as a plain file (floor chunks dropped, version 1 header)
-    /// that [`crate::Trace::open`] reads.
+    /// receives a copy of the trace as a plain file (floor chunks dropped, a file header of
+    /// [`crate::version::CURRENT`]) that [`crate::Trace::open`] reads.
     pub fn new(
         input: impl Read + 'a,
         name: impl Into<PathBuf>,
@@ -200,7 +203,7 @@ impl<'a> LiveTrace<'a> {
             return Err(TraceError::NotATrace { path: name });
         }
         let version = u32::from_le_bytes(header[8..12].try_into().unwrap());
-        if !(crate::version::OLDEST_SUPPORTED..=crate::version::STREAM).contains(&version) {
+        if !crate::version::is_stream_version(version) {
             return Err(TraceError::UnsupportedVersion {
                 path: name,
                 found: version,
@@ -209,7 +212,7 @@ impl<'a> LiveTrace<'a> {
             });
         }
         if let Some(t) = tee.as_mut() {
-            t.write_all(&file_header(crate::version::V_INITIAL))
+            t.write_all(&file_header(crate::version::CURRENT))
                 .map_err(|e| TraceError::io(&name, e))?;
         }
         Ok(LiveTrace {
@@ -220,6 +223,7 @@ impl<'a> LiveTrace<'a> {
             meta: ProgramMeta::default(),
             thread_infos: Vec::new(),
             exit: None,
+            roi: None,
             warnings: Vec::new(),
             tee,
             finished: false,
@@ -231,7 +235,7 @@ impl<'a> LiveTrace<'a> {
             slots: HashMap::new(),
             heap: BinaryHeap::new(),
             current: None,
-            floors_trusted: version >= crate::version::V_LIVE_STREAM,
+            floors_trusted: crate::version::has_floors(version),
             stats: StreamStats {
                 bytes_read: FILE_HEADER_LEN as u64,
                 ..Default::default()
@@ -421,6 +425,11 @@ impl<'a> LiveTrace<'a> {
                 self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?);
                 // Nothing follows the end chunk: every thread has flushed.
                 self.finish_input()?;
+            }
+            ChunkKind::RegionOfInterest => {
+                let roi: RoiInfo =
+                    postcard::from_bytes(&payload).map_err(|e| bad("region of interest", e))?;
+                self.roi.get_or_insert_with(RoiInfo::default).join(roi);
             }
             ChunkKind::Events => unreachable!("handled above"),
         }

@@ -6,11 +6,37 @@ pub const V_INITIAL: u32 = 1;
 /// Live streams (a pipe or another non-seekable target, `RDTRACE=fd:N`): the layout of
 /// [`V_INITIAL`] plus *floor* chunks (kind 6, [`crate::stream`]) that bound how far a live merge
 /// must wait for a thread. Files never carry floors, and a tee copy of a stream drops them and
-/// is written as a [`V_INITIAL`] file.
+/// is written as a file of version [`CURRENT`].
 pub const V_LIVE_STREAM: u32 = 2;
-/// The version this build writes to files (and in module metadata blobs).
-pub const CURRENT: u32 = V_INITIAL;
+/// Region of interest: files of [`V_INITIAL`] plus a region-of-interest chunk (kind 7,
+/// [`crate::chunk::RoiInfo`]) and [`crate::Event::Gap`] events where a thread's recording
+/// resumed after a gap.
+pub const V_REGION_OF_INTEREST: u32 = 3;
+/// Streams of [`V_LIVE_STREAM`] with what [`V_REGION_OF_INTEREST`] added to files.
+pub const V_REGION_OF_INTEREST_STREAM: u32 = 4;
+/// The version this build writes to files.
+pub const CURRENT: u32 = V_REGION_OF_INTEREST;
+/// The version module metadata blobs are written with: their layout has not changed since
+/// [`V_INITIAL`] (readers accept blobs up to [`CURRENT`]).
+pub const META_BLOB: u32 = V_INITIAL;
 /// The version this build writes to streams.
-pub const STREAM: u32 = V_LIVE_STREAM;
+pub const STREAM: u32 = V_REGION_OF_INTEREST_STREAM;
 /// The oldest version this build still reads.
 pub const OLDEST_SUPPORTED: u32 = V_INITIAL;
+
+/// Whether a file (read with [`crate::Trace::open`]) of version `v` is readable: the file
+/// versions, not the stream ones (a stream has floor chunks the file reader does not expect).
+pub fn is_file_version(v: u32) -> bool {
+    v == V_INITIAL || v == V_REGION_OF_INTEREST
+}
+
+/// Whether a stream (read with [`crate::stream::LiveTrace`]) of version `v` is readable: every
+/// version (a trace file piped in is a stream without floors).
+pub fn is_stream_version(v: u32) -> bool {
+    (OLDEST_SUPPORTED..=STREAM).contains(&v)
+}
+
+/// Whether a stream of version `v` carries floor chunks.
+pub fn has_floors(v: u32) -> bool {
+    v == V_LIVE_STREAM || v == V_REGION_OF_INTEREST_STREAM
+}

@@ -127,6 +127,7 @@ fn arb_event() -> impl Strategy<Value = Event> {
             }
         ),
         Just(Event::Barrier),
+        Just(Event::Gap),
         any::<u64>().prop_map(|time| Event::Stamp { time }),
     ]
 }

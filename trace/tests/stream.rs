@@ -237,7 +237,7 @@ fn per_thread_chunks_come_in_sequence_order() {
 }
 
 #[test]
-fn the_tee_copy_is_a_plain_version_1_file() {
+fn the_tee_copy_is_a_plain_file_of_the_current_version() {
     let (stream, file) = simulate(11, 3, 2000);
     let dir = tempfile::tempdir().unwrap();
     let tee_path = dir.path().join("tee.rdtrace");
@@ -245,11 +245,11 @@ fn the_tee_copy_is_a_plain_version_1_file() {
     let mut live = LiveTrace::new(&stream[..], "<test>", Some(Box::new(tee))).unwrap();
     while live.next_merged().unwrap().is_some() {}
     drop(live);
-    // Floors dropped and the header says version 1: byte for byte the file the run would
-    // have written.
+    // Floors dropped and the header says the current file version: byte for byte the file the
+    // run would have written.
     assert_eq!(std::fs::read(&tee_path).unwrap(), file);
     let t = Trace::open(&tee_path).unwrap();
-    assert_eq!(t.version, rdtrace::version::V_INITIAL);
+    assert_eq!(t.version, rdtrace::version::CURRENT);
 }
 
 #[test]

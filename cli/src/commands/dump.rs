@@ -182,6 +182,7 @@ fn describe_named(
         ),
         Event::WorkshareFini { ws } => (format!("for fini ws {ws}"), "".into()),
         Event::Barrier => ("barrier".into(), "".into()),
+        Event::Gap => ("gap (left the region of interest)".into(), "".into()),
         Event::Stamp { time } => (format!("stamp {time}"), "".into()),
     }
 }

@@ -37,6 +37,7 @@ pub struct EventCounts {
     workshare_finis: u64,
     barriers: u64,
     stamps: u64,
+    gaps: u64,
 }
 
 impl EventVisitor for EventCounts {
@@ -61,6 +62,7 @@ impl EventVisitor for EventCounts {
             Event::WorkshareFini { .. } => self.workshare_finis += 1,
             Event::Barrier => self.barriers += 1,
             Event::Stamp { .. } => self.stamps += 1,
+            Event::Gap => self.gaps += 1,
             _ => {}
         }
     }
@@ -100,11 +102,24 @@ struct InfoJson<'a> {
     clock: &'a str,
     file_bytes: u64,
     exit: Option<String>,
+    /// `null` for a trace of the whole run.
+    region_of_interest: Option<RoiJson>,
     threads: Vec<ThreadRow>,
     events: EventCounts,
     bytes_per_access: f64,
     static_counts: StaticCounts,
     warnings: &'a [String],
+}
+
+/// What a region-of-interest trace says it holds.
+#[derive(Serialize)]
+struct RoiJson {
+    /// `RDTRACE_ROI`'s names.
+    functions: Vec<String>,
+    /// Whether `RDTRACE_START()`/`RDTRACE_STOP()` bounded the recording.
+    markers: bool,
+    /// The program's functions those names select (readable names).
+    selected_functions: Vec<String>,
 }
 
 /// Runs `info`.
@@ -141,6 +156,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             (&mut total.workshare_finis, c.workshare_finis),
             (&mut total.barriers, c.barriers),
             (&mut total.stamps, c.stamps),
+            (&mut total.gaps, c.gaps),
         ] {
             *a += b;
         }
@@ -173,6 +189,16 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         rdtrace::chunk::ExitReason::Exit => "exit".to_string(),
         rdtrace::chunk::ExitReason::Signal(s) => format!("signal {s}"),
     });
+    let region_of_interest = trace.roi.as_ref().map(|roi| RoiJson {
+        functions: roi.functions.clone(),
+        markers: roi.markers,
+        selected_functions: rdtrace::roi::selected_functions(m, &roi.functions)
+            .into_iter()
+            .zip(&m.functions)
+            .filter(|(selected, _)| *selected)
+            .map(|(_, f)| rdtrace::demangle::display_name(&f.name).into_owned())
+            .collect(),
+    });
     let json = InfoJson {
         path: args.trace.display().to_string(),
         program: &trace.program.program,
@@ -182,6 +208,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         clock: &trace.program.clock,
         file_bytes: trace.file_len(),
         exit: exit.clone(),
+        region_of_interest,
         threads,
         events: total,
         bytes_per_access: if total.accesses > 0 {
@@ -201,6 +228,17 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     prog.row(["format version", &json.format_version.to_string()]);
     prog.row(["clock", json.clock]);
     prog.row(["ended by", exit.as_deref().unwrap_or("(no end chunk)")]);
+    if let (Some(roi), Some(j)) = (&trace.roi, &json.region_of_interest) {
+        prog.row(["region of interest", &roi.describe()]);
+        if !roi.functions.is_empty() {
+            let selected = if j.selected_functions.is_empty() {
+                "(none: no function has these names)".to_string()
+            } else {
+                j.selected_functions.join(", ")
+            };
+            prog.row(["selected functions", &selected]);
+        }
+    }
     prog.row(["file bytes", &json.file_bytes.to_string()]);
     prog.row(["bytes per access", &format!("{:.3}", json.bytes_per_access)]);
 
@@ -231,6 +269,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         ("stamp", e.stamps),
     ] {
         ev.row([k.to_string(), v.to_string()]);
+    }
+    if trace.roi.is_some() {
+        ev.row(["gap".to_string(), e.gaps.to_string()]);
     }
     let s = &json.static_counts;
     let mut st = Table::new(["static entity", "count"]).titled("Static metadata");

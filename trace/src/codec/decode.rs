@@ -301,6 +301,7 @@ impl ChunkDecoder {
                     });
                 }
                 OP_BARRIER => v.other(Event::Barrier),
+                OP_GAP => v.other(Event::Gap),
                 OP_STAMP => {
                     p.prev_time = p.prev_time.wrapping_add(unzigzag(c.varint()?) as u64);
                     v.other(Event::Stamp { time: p.prev_time });

@@ -317,6 +317,10 @@ impl ChunkEncoder {
                     flush_run!();
                     w.byte(OP_BARRIER);
                 }
+                TAG_GAP => {
+                    flush_run!();
+                    w.byte(OP_GAP);
+                }
                 TAG_STAMP => {
                     flush_run!();
                     w.byte(OP_STAMP);
@@ -693,6 +697,10 @@ impl ChunkEncoder {
                     flush_run(out, &mut run);
                     out.push(OP_BARRIER);
                 }
+                TAG_GAP => {
+                    flush_run(out, &mut run);
+                    out.push(OP_GAP);
+                }
                 TAG_STAMP => {
                     flush_run(out, &mut run);
                     out.push(OP_STAMP);
@@ -772,6 +780,7 @@ pub fn to_raw(events: &[Event], out: &mut Vec<RawEvent>) {
             }
             Event::WorkshareFini { ws } => out.push(RawEvent::new(TAG_WS_FINI, 0, ws, 0)),
             Event::Barrier => out.push(RawEvent::new(TAG_BARRIER, 0, 0, 0)),
+            Event::Gap => out.push(RawEvent::new(TAG_GAP, 0, 0, 0)),
             Event::Stamp { time } => out.push(RawEvent::new(TAG_STAMP, 0, 0, time)),
         }
     }
@@ -837,7 +846,7 @@ mod tests {
                     }
                     8 => out.push(RawEvent::new(TAG_STAMP, 0, 0, k as u64 * 1000 + v % 100)),
                     _ => out.push(RawEvent::new(
-                        [TAG_FORK, TAG_JOIN, TAG_BARRIER, TAG_REGION_EXIT][id as usize % 4],
+                        [TAG_FORK, TAG_JOIN, TAG_BARRIER, TAG_REGION_EXIT, TAG_GAP][id as usize % 5],
                         0,
                         id,
                         0,

@@ -53,6 +53,7 @@ pub(super) const OP_WS_NEXT: u8 = 0x49;
 pub(super) const OP_WS_FINI: u8 = 0x4a;
 pub(super) const OP_BARRIER: u8 = 0x4b;
 pub(super) const OP_STAMP: u8 = 0x4c;
+pub(super) const OP_GAP: u8 = 0x4d;
 
 #[inline(always)]
 pub(super) fn zigzag(v: i64) -> u64 {
