@@ -125,7 +125,11 @@ fn region_enter_precedes_the_entry_block_event() {
         assert_eq!(hooks[0], abi::ROI_ENTER, "{f}: {hooks:?}");
         assert_eq!(hooks[1], abi::OMP_REGION_ENTER, "{f}: {hooks:?}");
         assert_eq!(hooks[2], abi::BASIC_BLOCK, "{f}: {hooks:?}");
-        assert_eq!(hooks[hooks.len() - 2], abi::OMP_REGION_EXIT, "{f}: {hooks:?}");
+        assert_eq!(
+            hooks[hooks.len() - 2],
+            abi::OMP_REGION_EXIT,
+            "{f}: {hooks:?}"
+        );
         assert_eq!(hooks.last().unwrap(), abi::ROI_EXIT, "{f}: {hooks:?}");
     }
 }

@@ -131,7 +131,9 @@ pub(crate) fn add_module(blob: &[u8], bases: &[u32; rdtrace::abi::IdKind::COUNT]
     let meta = match rdtrace::meta::ModuleMeta::from_blob(blob) {
         Ok(m) => m,
         Err(e) => {
-            crate::diag(&format!("region of interest: a module's metadata is unusable: {e}"));
+            crate::diag(&format!(
+                "region of interest: a module's metadata is unusable: {e}"
+            ));
             return;
         }
     };
@@ -196,8 +198,7 @@ pub fn enter(f: u32) {
             let f = f as usize;
             if t.selected.get(f).copied().unwrap_or(false) {
                 DEPTH.with(|d| d.set(d.get().saturating_add(1)));
-            } else if let Some(&region) = t.outlined_region.get(f).filter(|&&r| r != NOT_OUTLINED)
-            {
+            } else if let Some(&region) = t.outlined_region.get(f).filter(|&&r| r != NOT_OUTLINED) {
                 let counted = t
                     .active_forks
                     .get(region as usize)
@@ -223,11 +224,7 @@ pub fn exit(f: u32) {
             let f = f as usize;
             let counted = if t.selected.get(f).copied().unwrap_or(false) {
                 true
-            } else if t
-                .outlined_region
-                .get(f)
-                .is_some_and(|&r| r != NOT_OUTLINED)
-            {
+            } else if t.outlined_region.get(f).is_some_and(|&r| r != NOT_OUTLINED) {
                 pop_outlined()
             } else {
                 false

@@ -690,7 +690,8 @@ fn register_current_thread() -> *const ThreadState {
     s.recorded.store(0, Ordering::Relaxed);
     // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
     let tls = unsafe { __rdt_cursor_address() };
-    s.saved_cursor.store(std::ptr::null_mut(), Ordering::Release);
+    s.saved_cursor
+        .store(std::ptr::null_mut(), Ordering::Release);
     s.cursor.store(tls, Ordering::Release);
     s.use_buffer(s.cur_buf.load(Ordering::Relaxed));
     s.reset_cursor();

@@ -846,7 +846,8 @@ mod tests {
                     }
                     8 => out.push(RawEvent::new(TAG_STAMP, 0, 0, k as u64 * 1000 + v % 100)),
                     _ => out.push(RawEvent::new(
-                        [TAG_FORK, TAG_JOIN, TAG_BARRIER, TAG_REGION_EXIT, TAG_GAP][id as usize % 5],
+                        [TAG_FORK, TAG_JOIN, TAG_BARRIER, TAG_REGION_EXIT, TAG_GAP]
+                            [id as usize % 5],
                         0,
                         id,
                         0,
