@@ -160,13 +160,21 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
         output::write_parts(&[&header, payload], true);
     } else {
         write_meta_chunk(ChunkKind::End, 0, payload);
-        let unmatched = roi::unmatched_names();
+        let (unmatched, never_called) = roi::unused_names();
         if !unmatched.is_empty() {
             diag(&format!(
                 "{}: no function of the program is named {} (misspelt, or inlined into every \
                  caller: mark it noinline); nothing it would select was recorded",
                 rdtrace::roi::ENV_FUNCTIONS,
                 unmatched.join(", ")
+            ));
+        }
+        if !never_called.is_empty() {
+            diag(&format!(
+                "{}: {} never ran as a call (the compiler inlined it into its callers): only \
+                 its parallel regions were recorded; mark it noinline to record all of it",
+                rdtrace::roi::ENV_FUNCTIONS,
+                never_called.join(", ")
             ));
         }
         if !config::get().quiet {

@@ -39,6 +39,8 @@ struct Tables {
     outlined_region: Box<[u32]>,
     /// Per region: forks in flight by a recording thread.
     active_forks: Box<[AtomicU32]>,
+    /// Per function: whether a selected function was entered (for the end-of-run warning).
+    entered: Box<[AtomicBool]>,
 }
 
 const NOT_OUTLINED: u32 = u32::MAX;
@@ -48,8 +50,8 @@ static TABLES: AtomicPtr<Tables> = AtomicPtr::new(std::ptr::null_mut());
 /// The growing per-function and per-region facts, under a lock (module registration only).
 struct Builder {
     patterns: Vec<String>,
-    /// Per pattern: whether it selected a function.
-    matched: Vec<bool>,
+    /// Per pattern: the functions (not outlined bodies) it selected, by global id.
+    matched: Vec<Vec<u32>>,
     selected: Vec<bool>,
     outlined_region: Vec<u32>,
     regions: usize,
@@ -113,7 +115,7 @@ pub(crate) fn init_from_env() {
     );
     let mut b = BUILDER.lock().unwrap_or_else(|e| e.into_inner());
     *b = Some(Builder {
-        matched: vec![false; patterns.len()],
+        matched: vec![Vec::new(); patterns.len()],
         patterns,
         selected: Vec::new(),
         outlined_region: Vec::new(),
@@ -145,11 +147,11 @@ pub(crate) fn add_module(blob: &[u8], bases: &[u32; rdtrace::abi::IdKind::COUNT]
     let rbase = bases[rdtrace::abi::IdKind::Region as usize];
     let selected = rdtrace::roi::selected_functions(&meta.tables, &b.patterns);
     for (p, matched) in b.patterns.iter().zip(b.matched.iter_mut()) {
-        *matched |= meta
-            .tables
-            .functions
-            .iter()
-            .any(|f| !f.outlined && rdtrace::roi::function_matches(p, &f.name));
+        for (i, f) in meta.tables.functions.iter().enumerate() {
+            if !f.outlined && rdtrace::roi::selects(p, f) {
+                matched.push((fbase + i) as u32);
+            }
+        }
     }
     let outlined = rdtrace::roi::outlined_regions(&meta.tables);
     let end = fbase + selected.len();
@@ -164,7 +166,9 @@ pub(crate) fn add_module(blob: &[u8], bases: &[u32; rdtrace::abi::IdKind::COUNT]
     b.regions = b.regions.max(rbase as usize + meta.tables.regions.len());
     let old = TABLES.load(Ordering::Acquire);
     // Safety: tables are never freed.
-    let old_forks = (!old.is_null()).then(|| unsafe { &(*old).active_forks });
+    let old = (!old.is_null()).then(|| unsafe { &*old });
+    let old_forks = old.map(|t| &t.active_forks);
+    let old_entered = old.map(|t| &t.entered);
     let tables = Box::new(Tables {
         selected: b.selected.clone().into_boxed_slice(),
         outlined_region: b.outlined_region.clone().into_boxed_slice(),
@@ -174,6 +178,15 @@ pub(crate) fn add_module(blob: &[u8], bases: &[u32; rdtrace::abi::IdKind::COUNT]
                     old_forks
                         .and_then(|f| f.get(r))
                         .map_or(0, |a| a.load(Ordering::Relaxed)),
+                )
+            })
+            .collect(),
+        entered: (0..b.selected.len())
+            .map(|f| {
+                AtomicBool::new(
+                    old_entered
+                        .and_then(|e| e.get(f))
+                        .is_some_and(|a| a.load(Ordering::Relaxed)),
                 )
             })
             .collect(),
@@ -198,6 +211,11 @@ pub fn enter(f: u32) {
             let f = f as usize;
             if t.selected.get(f).copied().unwrap_or(false) {
                 DEPTH.with(|d| d.set(d.get().saturating_add(1)));
+                if let Some(e) = t.entered.get(f) {
+                    if !e.load(Ordering::Relaxed) {
+                        e.store(true, Ordering::Relaxed);
+                    }
+                }
             } else if let Some(&region) = t.outlined_region.get(f).filter(|&&r| r != NOT_OUTLINED) {
                 let counted = t
                     .active_forks
@@ -324,17 +342,27 @@ pub extern "C" fn __rdtrace_stop() {
     sync();
 }
 
-/// The names of `RDTRACE_ROI` that selected no function of any module, for the end-of-run
-/// warning (a misspelt name, or a function that the compiler inlined into every caller).
-pub(crate) fn unmatched_names() -> Vec<String> {
+/// What the end of a run says about `RDTRACE_ROI`'s names: those that selected no function
+/// (misspelt, or a static function inlined into every caller), and those whose functions were
+/// never called (inlined into their callers: only their parallel regions were recorded).
+pub(crate) fn unused_names() -> (Vec<String>, Vec<String>) {
     let guard = BUILDER.lock().unwrap_or_else(|e| e.into_inner());
     let Some(b) = guard.as_ref() else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    b.patterns
-        .iter()
-        .zip(&b.matched)
-        .filter(|(_, &m)| !m)
-        .map(|(p, _)| p.clone())
-        .collect()
+    let entered = |f: &u32| {
+        tables()
+            .and_then(|t| t.entered.get(*f as usize))
+            .is_some_and(|e| e.load(Ordering::Relaxed))
+    };
+    let mut unmatched = Vec::new();
+    let mut never_called = Vec::new();
+    for (p, fs) in b.patterns.iter().zip(&b.matched) {
+        if fs.is_empty() {
+            unmatched.push(p.clone());
+        } else if !fs.iter().any(entered) {
+            never_called.push(p.clone());
+        }
+    }
+    (unmatched, never_called)
 }

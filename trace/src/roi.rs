@@ -10,12 +10,15 @@
 //!   `heat::update`), and either of the short forms without a trailing template argument list
 //!   (`sum` selects `sum<double>`).
 //!
-//! OpenMP outlined bodies are not matched by name: the runtime records a team's outlined body
-//! when the thread that forked it was recording (so a region forked by a selected function, or
-//! by anything it calls, is inside).
+//! An OpenMP outlined body is matched by the name of the function its region was written in
+//! (`kernel.omp_outlined` by `kernel`, flang's `_QPkernel..omp_par` too), so a selected
+//! function's parallel regions are recorded even where the compiler inlined the function into
+//! its callers. Besides, the runtime records a team's outlined body whenever the thread that
+//! forked it was recording (so a region forked by anything a selected function calls is
+//! inside).
 
 use crate::demangle::short_name;
-use crate::meta::MetaTables;
+use crate::meta::{FunctionMeta, MetaTables};
 
 /// The environment variable that names the functions of a region of interest.
 pub const ENV_FUNCTIONS: &str = "RDTRACE_ROI";
@@ -71,13 +74,28 @@ pub fn function_matches(pattern: &str, symbol: &str) -> bool {
     named
 }
 
-/// For each function of `tables`, whether one of `patterns` names it (outlined bodies never:
-/// they are followed through their forks).
+/// The symbol of the function an outlined body was written in: its symbol up to the first `.`
+/// (the suffixes compilers append, `.omp_outlined`, `..omp_par`; C, C++ and Fortran symbols
+/// have no `.` of their own).
+pub fn written_in(outlined_symbol: &str) -> &str {
+    outlined_symbol.split('.').next().unwrap_or(outlined_symbol)
+}
+
+/// Whether `pattern` selects function `f` (an outlined body by [`written_in`]).
+pub fn selects(pattern: &str, f: &FunctionMeta) -> bool {
+    if f.outlined {
+        function_matches(pattern, written_in(&f.name))
+    } else {
+        function_matches(pattern, &f.name)
+    }
+}
+
+/// For each function of `tables`, whether one of `patterns` selects it ([`selects`]).
 pub fn selected_functions(tables: &MetaTables, patterns: &[String]) -> Vec<bool> {
     tables
         .functions
         .iter()
-        .map(|f| !f.outlined && patterns.iter().any(|p| function_matches(p, &f.name)))
+        .map(|f| patterns.iter().any(|p| selects(p, f)))
         .collect()
 }
 
@@ -130,6 +148,29 @@ mod tests {
         assert!(function_matches("step", "_QMheatPstep"));
         assert!(function_matches("heat::step", "_QMheatPstep"));
         assert!(function_matches("kernel", "_QPkernel"));
+    }
+
+    #[test]
+    fn outlined_bodies_go_by_the_function_they_were_written_in() {
+        assert_eq!(written_in("kernel.omp_outlined"), "kernel");
+        assert_eq!(written_in("_QMheatPstep..omp_par"), "_QMheatPstep");
+        assert_eq!(written_in("main"), "main");
+        let f = |name: &str, outlined| FunctionMeta {
+            name: name.into(),
+            loc: None,
+            outlined,
+            parallel: outlined,
+            first_block: 0,
+            num_blocks: 1,
+        };
+        assert!(selects("kernel", &f("kernel.omp_outlined", true)));
+        assert!(selects(
+            "step",
+            &f("_ZN3sim9Particles4stepEd.omp_outlined", true)
+        ));
+        assert!(!selects("kernel", &f("main.omp_outlined", true)));
+        // Only an outlined body drops its suffix.
+        assert!(!selects("kernel", &f("kernel.cold", false)));
     }
 
     #[test]
