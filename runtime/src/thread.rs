@@ -810,7 +810,7 @@ pub fn set_recording(on: bool) {
     let Ok(p) = CURRENT.try_with(|c| c.get()) else {
         return;
     };
-    if p == UNTRACED || (p == ROI_OFF) == !on {
+    if p == UNTRACED || (p == ROI_OFF) != on {
         return;
     }
     if on {
