@@ -541,6 +541,36 @@ impl Trace {
         }
         Ok(merged)
     }
+
+    /// Visits every event of every thread in the order of [`Trace::merged`] (without the thread
+    /// index), calling `progress` with the number of events visited since its last call. A
+    /// one-thread trace is visited straight from its chunks, with no merge and no intermediate
+    /// [`Event`] values: the fast path of every analysis of a sequential run.
+    pub fn visit_merged(
+        &self,
+        v: &mut impl EventVisitor,
+        mut progress: impl FnMut(u64),
+    ) -> Result<()> {
+        if self.thread_indices().len() <= 1 {
+            let mut reader = self.chunk_reader()?;
+            for c in &self.chunks {
+                progress(reader.visit_chunk(c, v)?);
+            }
+            return Ok(());
+        }
+        let mut n = 0u64;
+        for r in self.merged()? {
+            let (_, e) = r?;
+            e.visit(v);
+            n += 1;
+            if n == 1 << 16 {
+                progress(n);
+                n = 0;
+            }
+        }
+        progress(n);
+        Ok(())
+    }
 }
 
 /// Decodes event chunks with reusable buffers.

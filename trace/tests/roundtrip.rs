@@ -447,3 +447,37 @@ fn merged_order_follows_stamps() {
         .collect();
     assert_eq!(blocks, vec![(0, 0), (1, 0), (0, 1), (1, 1)]);
 }
+
+#[test]
+fn visit_merged_gives_the_merged_events_in_order() {
+    // One thread (the direct path) and three threads (the merge), several chunks each.
+    for threads in [1usize, 3] {
+        let streams: Vec<Vec<Event>> = (0..threads)
+            .map(|t| {
+                (0..5000u64)
+                    .map(|i| match i % 7 {
+                        0 => Event::Stamp {
+                            time: i * 10 + t as u64,
+                        },
+                        1 | 2 => Event::Block { bb: 0 },
+                        _ => Event::Access {
+                            mi: 0,
+                            addr: 0x1000 + 8 * i,
+                            len: 8,
+                        },
+                    })
+                    .collect()
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("v.rdtrace");
+        write_trace(&p, &streams, 1000);
+        let trace = Trace::open(&p).unwrap();
+        let expect: Vec<Event> = trace.merged().unwrap().map(|r| r.unwrap().1).collect();
+        let mut got: Vec<Event> = Vec::new();
+        let mut reported = 0u64;
+        trace.visit_merged(&mut got, |n| reported += n).unwrap();
+        assert_eq!(got, expect, "{threads} threads");
+        assert_eq!(reported, expect.len() as u64);
+    }
+}
