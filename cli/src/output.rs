@@ -73,6 +73,17 @@ impl OutputArgs {
         Ok(())
     }
 
+    /// [`OutputArgs::check_destination`], and that `--output` can be written now
+    /// ([`check_writable`]): for a command that starts something costly to repeat (`live` runs
+    /// the program) before it writes.
+    pub fn check_writable_now(&self) -> Result<()> {
+        self.check_destination()?;
+        match &self.output {
+            Some(p) => check_writable("--output", p),
+            None => Ok(()),
+        }
+    }
+
     /// Where a command that writes as it goes (`dump`) writes: `--output`'s file, created or
     /// truncated, or standard output.
     pub fn sink(&self) -> Result<Box<dyn Write>> {
@@ -93,6 +104,49 @@ impl OutputArgs {
         } else {
             Format::Table
         }
+    }
+}
+
+/// Checks that the file `path`, given as `flag`, can be written, before any work: its
+/// directory exists and it is not a directory; an existing file is opened for appending (and
+/// left as it is), a new one is created and removed again, so the check also finds a directory
+/// that cannot be written (permissions, a read-only file system). A usage error (exit status 2)
+/// naming the flag otherwise.
+pub fn check_writable(flag: &str, path: &std::path::Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let fail = |what: String| {
+        Err(crate::exit::usage(format!(
+            "{flag} {}: {what}",
+            path.display()
+        )))
+    };
+    if !dir.is_dir() {
+        return fail(format!("directory {} does not exist", dir.display()));
+    }
+    if path.is_dir() {
+        return fail("is a directory".into());
+    }
+    let opened = if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(drop)
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|f| {
+                drop(f);
+                std::fs::remove_file(path)
+            })
+    };
+    match opened {
+        Ok(()) => Ok(()),
+        Err(e) => fail(format!("cannot be written in {}: {e}", dir.display())),
     }
 }
 

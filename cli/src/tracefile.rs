@@ -1,9 +1,19 @@
 //! Opening traces for commands: errors name the file, warnings go to stderr once, and
 //! `--strict` (flattened into every command that reads traces) turns warnings into errors.
+//!
+//! A trace is a file, or a *stream*: `-` (standard input), a pipe, a FIFO or another
+//! character device (`/dev/stdin` on a pipe, `<(...)`), which can be read only once, in order.
+//! Commands that read a trace in one sequential pass ([`open_input`]: `histogram`, `measure`,
+//! `predict`, `annotate`, `simt`, `check`) read a stream with [`rdtrace::LiveTrace`], the
+//! reader of `live`, and print what they print for the same trace as a file; commands that
+//! seek in the file ([`open`]: `info`, `dump`, `paths`, `paths-predict`, `validate`, `html`)
+//! refuse a stream with a usage error (exit status 2) that says so.
 
 use anyhow::Result;
-use rdtrace::{OpenOptions, Trace};
-use std::path::Path;
+use rdtrace::meta::ProgramMeta;
+use rdtrace::{Event, LiveTrace, OpenOptions, Trace};
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 /// Trace-reading flags shared by every command that opens a trace.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
@@ -14,11 +24,82 @@ pub struct OpenArgs {
     pub strict: bool,
 }
 
-/// Opens a trace and prints its warnings (truncation, missing end chunk, salvaged threads) on
-/// stderr; with `--strict` the first warning is the error instead.
+/// Whether `path` is standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Whether `path` names something that can be read only once, in order: `-` on a standard
+/// input that is not a regular file, or a FIFO, socket or character device.
+pub fn is_stream(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = if is_stdin(path) {
+        // `-` redirected from a regular file (`< t.rdtrace`) can seek like the file.
+        std::fs::metadata("/dev/stdin")
+    } else {
+        std::fs::metadata(path)
+    };
+    match meta {
+        Ok(m) => {
+            let t = m.file_type();
+            t.is_fifo() || t.is_socket() || t.is_char_device()
+        }
+        // A `-` whose standard input cannot be looked at is still a stream.
+        Err(_) => is_stdin(path),
+    }
+}
+
+/// The usage error of a command that needs to seek in its trace, given a stream.
+pub fn needs_a_file(path: &Path, why: &str) -> anyhow::Error {
+    let what = if is_stdin(path) {
+        "standard input (`-`)".to_string()
+    } else {
+        format!("{} (a pipe or FIFO)", path.display())
+    };
+    crate::exit::usage(format!(
+        "{what} can only be read once, in order, but {why}; save the trace to a file first \
+         (e.g. `cat > t.rdtrace`). histogram, measure, predict, annotate, simt and check read \
+         a stream."
+    ))
+}
+
+/// Opens a trace file and prints its warnings (truncation, missing end chunk, salvaged
+/// threads) on stderr; with `--strict` the first warning is the error instead. For commands
+/// that seek in the file: a stream (see [`is_stream`]) is a usage error.
 pub fn open(path: &Path, args: &OpenArgs) -> Result<Trace> {
-    let trace = Trace::open_with(
+    open_seeking(
         path,
+        args,
+        "this command seeks in the trace file (it reads chunks out of order, or more than once)",
+    )
+}
+
+/// [`open`], saying `why` the command needs a file when `path` is a stream.
+pub fn open_seeking(path: &Path, args: &OpenArgs, why: &str) -> Result<Trace> {
+    require_files([path], why)?;
+    open_file(path, args)
+}
+
+/// A usage error, saying `why`, when one of `paths` is a stream: for a command that needs
+/// files, before it does any work.
+pub fn require_files<'a>(paths: impl IntoIterator<Item = &'a Path>, why: &str) -> Result<()> {
+    for p in paths {
+        if is_stream(p) {
+            return Err(needs_a_file(p, why));
+        }
+    }
+    Ok(())
+}
+
+/// [`open`] without the stream check (`-` on a regular file opens it as `/dev/stdin`).
+fn open_file(path: &Path, args: &OpenArgs) -> Result<Trace> {
+    let real = if is_stdin(path) {
+        Path::new("/dev/stdin")
+    } else {
+        path
+    };
+    let trace = Trace::open_with(
+        real,
         OpenOptions {
             strict: args.strict,
         },
@@ -27,4 +108,241 @@ pub fn open(path: &Path, args: &OpenArgs) -> Result<Trace> {
         eprintln!("rda-report: warning: {w}");
     }
     Ok(trace)
+}
+
+/// Opens `path` for reading in order: standard input for `-`, else the file (a FIFO blocks
+/// here until a writer opens it).
+pub fn reader(path: &Path) -> Result<Box<dyn Read + Send>> {
+    use anyhow::Context;
+    if is_stdin(path) {
+        return Ok(Box::new(std::io::stdin()));
+    }
+    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    Ok(Box::new(f))
+}
+
+/// A stream copied to a temporary file (in `$TMPDIR`), removed when dropped: for an analysis
+/// that reads the run more than once (`predict --model formula`).
+pub struct Spooled(PathBuf);
+
+impl Spooled {
+    /// The copy.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Spooled {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Copies the stream `path` to a temporary file (see [`Spooled`]).
+pub fn spool(path: &Path) -> Result<Spooled> {
+    use anyhow::Context;
+    let copy =
+        std::env::temp_dir().join(format!("rda-report-spool-{}.rdtrace", std::process::id()));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&copy)
+        .with_context(|| format!("creating the spool file {}", copy.display()))?;
+    let spooled = Spooled(copy);
+    std::io::copy(&mut reader(path)?, &mut file)
+        .with_context(|| format!("copying {} to {}", path.display(), spooled.0.display()))?;
+    Ok(spooled)
+}
+
+/// A run's events merged in stamp order, as [`Input::merged`] hands them over.
+pub type Events<'a> = Box<dyn Iterator<Item = rdtrace::Result<(u32, Event)>> + 'a>;
+
+/// A trace read in one sequential pass: an indexed file, or a stream.
+pub enum Input {
+    /// A trace file.
+    File(Box<Trace>),
+    /// A stream.
+    Stream(Box<StreamInput>),
+}
+
+/// A trace read from a stream with [`LiveTrace`].
+pub struct StreamInput {
+    /// The reader (its metadata is complete: [`open_input`] read up to the first events
+    /// chunk).
+    pub live: LiveTrace<'static>,
+    /// Modules registered when the metadata was taken.
+    modules: usize,
+    strict: bool,
+}
+
+/// Opens a trace for a command that reads it in one sequential pass: a file as [`open`] does,
+/// a stream (see [`is_stream`]) with [`LiveTrace`], read up to its first events chunk so that
+/// the metadata is complete (the runtime writes every module before any event).
+pub fn open_input(path: &Path, args: &OpenArgs) -> Result<Input> {
+    if !is_stream(path) {
+        return Ok(Input::File(Box::new(open_file(path, args)?)));
+    }
+    let name: PathBuf = if is_stdin(path) {
+        PathBuf::from("<stdin>")
+    } else {
+        path.to_path_buf()
+    };
+    let input = std::io::BufReader::with_capacity(1 << 20, reader(path)?);
+    let mut live = LiveTrace::new(input, name, None)?;
+    while !live.is_finished() && live.stats().event_chunks == 0 {
+        live.read_chunk()?;
+    }
+    let modules = live.meta.modules.len();
+    Ok(Input::Stream(Box::new(StreamInput {
+        live,
+        modules,
+        strict: args.strict,
+    })))
+}
+
+impl Input {
+    /// The program's metadata.
+    pub fn meta(&self) -> &ProgramMeta {
+        match self {
+            Input::File(t) => &t.meta,
+            Input::Stream(s) => &s.live.meta,
+        }
+    }
+
+    /// Events in the file (0 for a stream: not known before its end), for progress bars.
+    pub fn total_events(&self) -> u64 {
+        match self {
+            Input::File(t) => t.total_events(),
+            Input::Stream(_) => 0,
+        }
+    }
+
+    /// The trace's thread indices, ascending (for a stream, complete once it has been read).
+    pub fn thread_indices(&self) -> Vec<u32> {
+        match self {
+            Input::File(t) => t.thread_indices(),
+            Input::Stream(s) => s.live.thread_indices(),
+        }
+    }
+
+    /// How the run ended (for a stream, known once it has been read).
+    pub fn exit(&self) -> Option<&rdtrace::chunk::ExitInfo> {
+        match self {
+            Input::File(t) => t.exit.as_ref(),
+            Input::Stream(s) => s.live.exit.as_ref(),
+        }
+    }
+
+    /// All events merged in stamp order ([`Trace::merged`], or the same order from the
+    /// stream).
+    pub fn merged(&mut self) -> Result<Events<'_>> {
+        Ok(match self {
+            Input::File(t) => Box::new(t.merged()?),
+            Input::Stream(s) => Box::new(StreamMerged {
+                modules: s.modules,
+                live: &mut s.live,
+                done: false,
+            }),
+        })
+    }
+
+    /// Hands every events chunk to `f` as `(thread, events)`, each thread's chunks in order: a
+    /// file thread after thread in index order, a stream as the chunks arrive (threads
+    /// interleaved).
+    pub fn for_each_thread_chunk(
+        &mut self,
+        mut f: impl FnMut(u32, &[Event]) -> Result<()>,
+    ) -> Result<()> {
+        match self {
+            Input::File(t) => {
+                let mut reader = t.chunk_reader()?;
+                let mut events = Vec::new();
+                for th in t.thread_indices() {
+                    for c in t.event_chunks().iter().filter(|c| c.thread == th) {
+                        events.clear();
+                        reader.visit_chunk(c, &mut events)?;
+                        f(th, &events)?;
+                    }
+                }
+                Ok(())
+            }
+            Input::Stream(s) => {
+                let mut events = Vec::new();
+                while let Some(th) = s.live.next_thread_chunk(&mut events)? {
+                    s.check_modules()?;
+                    f(th, &events)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends reading: a stream's warnings go to stderr now (a file's went at opening), or with
+    /// `--strict` the first is the error. Call it after the pass, before printing the report.
+    pub fn finish(&self) -> Result<()> {
+        if let Input::Stream(s) = self {
+            if s.strict {
+                if let Some(w) = s.live.warnings().first() {
+                    return Err(rdtrace::TraceError::Strict(w.clone()).into());
+                }
+            }
+            for w in s.live.warnings() {
+                eprintln!("rda-report: warning: {w}");
+            }
+        }
+        Ok(())
+    }
+}
+
+impl StreamInput {
+    /// Fails when a module was registered after the metadata was taken (a library opened with
+    /// `dlopen` during the run): an analysis holds tables of the metadata it started with.
+    fn check_modules(&self) -> rdtrace::Result<()> {
+        if self.live.meta.modules.len() != self.modules {
+            return Err(late_module());
+        }
+        Ok(())
+    }
+}
+
+/// The error of a module registered after the metadata was taken.
+pub fn late_module() -> rdtrace::TraceError {
+    rdtrace::TraceError::BadMetadata(
+        "a module was registered after the first events (a library opened during the run): \
+         read this trace from a file"
+            .into(),
+    )
+}
+
+/// [`Input::merged`] of a stream.
+struct StreamMerged<'a> {
+    live: &'a mut LiveTrace<'static>,
+    modules: usize,
+    done: bool,
+}
+
+impl Iterator for StreamMerged<'_> {
+    type Item = rdtrace::Result<(u32, Event)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let r = self.live.next_merged();
+        if self.live.meta.modules.len() != self.modules {
+            self.done = true;
+            return Some(Err(late_module()));
+        }
+        match r {
+            Ok(Some(e)) => Some(Ok(e)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
 }

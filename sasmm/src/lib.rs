@@ -44,7 +44,7 @@ pub use exact::{
 };
 pub use formula::{predict_many_trace, BlockCounts, FormulaRun, WindowSample};
 pub use interleave::Interleave;
-pub use measure::{measure, MeasureConfig, Measurement, ThreadRates};
+pub use measure::{measure, MeasureConfig, Measurement, ThreadMeasurer, ThreadRates};
 pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
 pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};

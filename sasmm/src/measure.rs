@@ -192,42 +192,105 @@ impl Measurer {
 /// Measures a real run: threads become cores in thread-index order, events are taken in the
 /// order the stamps reconstruct ([`Trace::merged`]).
 pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
-    let threads = trace.thread_indices();
-    let mut m = Measurer::new(config);
-    let mut omp: Vec<Option<u32>> = vec![None; threads.len()];
+    let mut m = ThreadMeasurer::new(config);
     for r in trace.merged()? {
         let (t, e) = r?;
-        match e {
+        m.event(t, &e);
+    }
+    Ok(m.finish(&trace.thread_indices()))
+}
+
+/// [`measure`] fed one event at a time, for a run whose thread list is known only at its end
+/// (a stream): each thread is simulated on a core of its own from its first access, and
+/// [`ThreadMeasurer::finish`] renumbers the cores into thread-index order. The simulated cores
+/// are independent (a private L1 each; the shared L2 sees the accesses in event order,
+/// whatever their core), so the result is the one [`measure`] gives for the same events.
+pub struct ThreadMeasurer {
+    m: Measurer,
+    /// Core of each thread that made an access.
+    cores: std::collections::BTreeMap<u32, usize>,
+    /// OpenMP thread number of each thread's first region entry.
+    omp: std::collections::BTreeMap<u32, u32>,
+}
+
+impl ThreadMeasurer {
+    /// An empty measurement.
+    pub fn new(config: MeasureConfig) -> Self {
+        ThreadMeasurer {
+            m: Measurer::new(config),
+            cores: Default::default(),
+            omp: Default::default(),
+        }
+    }
+
+    /// The next event of the run (in merged order), made by thread `t`.
+    pub fn event(&mut self, t: u32, e: &Event) {
+        match *e {
             Event::Access { addr, len, .. } => {
-                let core = threads.binary_search(&t).unwrap_or(0);
-                m.access(core, addr, len);
+                let next = self.cores.len();
+                let core = *self.cores.entry(t).or_insert(next);
+                self.m.access(core, addr, len);
             }
             Event::RegionEnter { omp_thread, .. } => {
-                if let Ok(core) = threads.binary_search(&t) {
-                    omp[core].get_or_insert(omp_thread);
-                }
+                self.omp.entry(t).or_insert(omp_thread);
             }
             _ => {}
         }
     }
-    let mut out = m.finish();
-    for (slot, o) in out.omp_thread.iter_mut().zip(&omp) {
-        *slot = *o;
+
+    /// The measurement, with the trace's thread indices `threads` (ascending) as its cores, in
+    /// that order (a thread that made accesses but is missing from `threads` is added).
+    pub fn finish(self, threads: &[u32]) -> Measurement {
+        let mut threads = threads.to_vec();
+        for &t in self.cores.keys() {
+            if let Err(at) = threads.binary_search(&t) {
+                threads.insert(at, t);
+            }
+        }
+        let rank = |t: u32| threads.binary_search(&t).unwrap_or(0);
+        let raw = self.m.finish();
+        // The cores an in-order simulation would have had: up to the highest one accessed.
+        let used = self.cores.keys().map(|&t| rank(t) + 1).max().unwrap_or(0);
+        let mut l1_per_thread = vec![LevelStats::default(); used];
+        let mut prd = vec![Histogram::new_exact(); used];
+        let mut per_thread = vec![
+            ThreadRates {
+                thread: 0,
+                omp_thread: None,
+                rates: CoreCounts::new(0, 0, 0).into(),
+            };
+            used
+        ];
+        for (&t, &core) in &self.cores {
+            let r = rank(t);
+            l1_per_thread[r] = raw.l1_per_thread[core];
+            prd[r] = raw.prd[core].clone();
+            per_thread[r] = raw.per_thread[core];
+        }
+        per_thread.resize(
+            threads.len().max(used),
+            ThreadRates {
+                thread: 0,
+                omp_thread: None,
+                rates: CoreRates::default(),
+            },
+        );
+        let omp_of = |r: usize| threads.get(r).and_then(|t| self.omp.get(t).copied());
+        for (r, t) in per_thread.iter_mut().enumerate() {
+            t.thread = threads.get(r).copied().unwrap_or(r as u32);
+            t.omp_thread = omp_of(r);
+        }
+        // The totals (and the PRD's model rate: a sum over threads) do not depend on the
+        // cores' order.
+        Measurement {
+            threads: l1_per_thread.iter().filter(|s| s.accesses > 0).count(),
+            omp_thread: (0..used).map(omp_of).collect(),
+            l1_per_thread,
+            per_thread,
+            prd,
+            ..raw
+        }
     }
-    // One entry per trace thread, named by its trace index and OpenMP number.
-    out.per_thread.resize(
-        threads.len().max(out.per_thread.len()),
-        ThreadRates {
-            thread: 0,
-            omp_thread: None,
-            rates: CoreRates::default(),
-        },
-    );
-    for (core, t) in out.per_thread.iter_mut().enumerate() {
-        t.thread = threads.get(core).copied().unwrap_or(core as u32);
-        t.omp_thread = omp.get(core).copied().flatten();
-    }
-    Ok(out)
 }
 
 impl Measurement {

@@ -1106,3 +1106,90 @@ proptest! {
         }
     }
 }
+
+/// [`measure`] as it was before it streamed: cores are the threads' ranks among the trace's
+/// thread indices from the start (the oracle of the next test).
+fn measure_in_index_order(
+    trace: &rdtrace::Trace,
+    config: MeasureConfig,
+) -> crate::measure::Measurement {
+    let threads = trace.thread_indices();
+    let mut m = Measurer::new(config);
+    let mut omp: Vec<Option<u32>> = vec![None; threads.len()];
+    for r in trace.merged().unwrap() {
+        let (t, e) = r.unwrap();
+        match e {
+            Event::Access { addr, len, .. } => {
+                m.access(threads.binary_search(&t).unwrap_or(0), addr, len)
+            }
+            Event::RegionEnter { omp_thread, .. } => {
+                if let Ok(core) = threads.binary_search(&t) {
+                    omp[core].get_or_insert(omp_thread);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = m.finish();
+    for (slot, o) in out.omp_thread.iter_mut().zip(&omp) {
+        *slot = *o;
+    }
+    out.per_thread.resize(
+        threads.len().max(out.per_thread.len()),
+        crate::measure::ThreadRates {
+            thread: 0,
+            omp_thread: None,
+            rates: crate::CoreRates::default(),
+        },
+    );
+    for (core, t) in out.per_thread.iter_mut().enumerate() {
+        t.thread = threads.get(core).copied().unwrap_or(core as u32);
+        t.omp_thread = omp.get(core).copied().flatten();
+    }
+    out
+}
+
+/// `measure` numbers cores by thread index although it meets the threads in another order
+/// (here 3, 1, 2; thread 0 and thread 4 make no access, thread 2 enters no region): the same
+/// measurement as numbering them up front.
+#[test]
+fn measuring_in_stamp_order_renumbers_cores_by_thread_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("five.rdtrace");
+    let part = |t: u32, time: u64, addrs: &[u64], region: bool| -> Vec<Event> {
+        let mut e = vec![Event::Stamp { time }];
+        if region {
+            e.push(Event::RegionEnter {
+                region: 0,
+                omp_thread: t,
+                team_size: 5,
+            });
+        }
+        e.extend(addrs.iter().map(|&a| acc(0, a)));
+        e.push(Event::Stamp { time: time + 50 });
+        e.extend(addrs.iter().map(|&a| acc(0, a + 4096)));
+        if region {
+            e.push(Event::RegionExit { region: 0 });
+        }
+        e
+    };
+    let threads = vec![
+        (1, vec![part(0, 400, &[], true)]),
+        (2, vec![part(1, 200, &[A, A + 64, A], true)]),
+        (3, vec![part(2, 300, &[A, G, G + 8], false)]),
+        (4, vec![part(3, 100, &[G, A + 128], true)]),
+        (5, vec![part(4, 500, &[], true)]),
+    ];
+    rdtrace::testing::write_trace_chunks(&path, &module(), &threads).unwrap();
+    let trace = rdtrace::Trace::open(&path).unwrap();
+    let config = MeasureConfig {
+        l1: CacheConfig::new(256, 2, 64).unwrap(),
+        l2: CacheConfig::new(1024, 4, 64).unwrap(),
+    };
+    let new = measure(&trace, config).unwrap();
+    let old = measure_in_index_order(&trace, config);
+    // Every field (rates as their exact bits through Debug; PRD and CRD histograms too).
+    assert_eq!(format!("{new:?}"), format!("{old:?}"));
+    assert_eq!(new.l1_per_thread.len(), 4, "cores up to thread 3");
+    assert_eq!(new.per_thread.len(), 5);
+}

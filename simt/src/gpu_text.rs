@@ -148,6 +148,56 @@ impl Parser<'_> {
     }
 }
 
+/// Longest line the reader accepts, in bytes (an MI line of about 800 000 addresses): a
+/// longer line, or a NUL byte, ends the reading with an error, so what the reader holds is
+/// bounded whatever the input (`/dev/zero`, a binary file).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Why [`next_line`] stopped.
+enum LineError {
+    Io(std::io::Error),
+    TooLong,
+    Binary,
+}
+
+/// Reads the next line into `buf` (without its `\n` or `\r\n`); `false` at the end of the
+/// input. Holds at most [`MAX_LINE_BYTES`] plus one read buffer.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::result::Result<bool, LineError> {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(LineError::Io(e)),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if part.contains(&0) {
+            return Err(LineError::Binary);
+        }
+        if buf.len() + part.len() > MAX_LINE_BYTES {
+            return Err(LineError::TooLong);
+        }
+        buf.extend_from_slice(part);
+        let used = done.unwrap_or(part.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(any)
+}
+
 /// Reads every kernel of a GPU text trace. `source` names the input in error messages.
 pub fn read_gpu_text(input: impl BufRead, source: &str) -> Result<Vec<Kernel>> {
     let mut kernels = Vec::new();
@@ -175,9 +225,38 @@ pub fn for_each_gpu_text_kernel<E: From<SimtError>>(
         last_line: 0,
     };
     let mut header = false;
-    for (k, line) in input.lines().enumerate() {
-        let n = k + 1;
-        let line = line.map_err(|e| p.err(n, format!("cannot read the line: {e}")))?;
+    let mut input = input;
+    let mut bytes = Vec::new();
+    let mut n = 0;
+    loop {
+        n += 1;
+        match next_line(&mut input, &mut bytes) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(LineError::Io(e)) => {
+                return Err(p.err(n, format!("cannot read the line: {e}")).into())
+            }
+            Err(LineError::TooLong) => {
+                return Err(p
+                    .err(
+                        n,
+                        format!(
+                            "the line is longer than {MAX_LINE_BYTES} bytes (is this a GPU text trace?)"
+                        ),
+                    )
+                    .into())
+            }
+            Err(LineError::Binary) => {
+                return Err(p
+                    .err(n, "the line holds a NUL byte: binary data, not a GPU text trace")
+                    .into())
+            }
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            return Err(p
+                .err(n, "the line is not UTF-8 text: not a GPU text trace")
+                .into());
+        };
         let content = line.split('#').next().unwrap_or("");
         let fields: Vec<&str> = content.split_whitespace().collect();
         if fields.is_empty() {
@@ -415,5 +494,25 @@ mod tests {
     fn a_block_id_may_repeat_in_another_kernel() {
         let k = parse("simt-trace 1\n0 1 1 1 1 5\nkernel b\n0 1 1 1 1 5\n").unwrap();
         assert_eq!(k.len(), 2);
+    }
+
+    /// Garbage input ends the reading with a clear error and bounded memory: binary data at
+    /// once, an endless line at [`MAX_LINE_BYTES`].
+    #[test]
+    fn garbage_is_refused_with_bounded_memory() {
+        use std::io::Read;
+        let e = |r: Box<dyn Read>| {
+            read_gpu_text(std::io::BufReader::new(r), "g")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(e(Box::new(std::io::repeat(0))).contains("g:1: the line holds a NUL byte"));
+        assert!(e(Box::new(std::io::repeat(b'7'))).contains("g:1: the line is longer than"));
+        assert!(
+            e(Box::new(&b"simt-trace 1\n\xff\xfe\n"[..])).contains("g:2: the line is not UTF-8")
+        );
+        // CRLF line ends and a last line without one are read as before.
+        let k = parse("simt-trace 1\r\n0 1 1 1 1 5\r\n0 1 2 2 1 6").unwrap();
+        assert_eq!(k[0].blocks[0].mis.len(), 2);
     }
 }

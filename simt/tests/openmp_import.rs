@@ -49,8 +49,8 @@ fn module() -> ModuleMeta {
             ws(WorkshareKind::Static, Some(2)),
             ws(WorkshareKind::Static, None),
         ],
-        // The region the threads enter (the reader checks region ids).
-        regions: vec![region(0, 0)],
+        // The regions the threads enter (the reader checks region ids): 0, and 1 nested in it.
+        regions: vec![region(0, 0), region(0, 0)],
         ..Default::default()
     };
     ModuleMeta {
@@ -280,4 +280,234 @@ fn streamed_launches_equal_the_whole_import() {
         rdsimt::openmp::for_each_launch::<rdsimt::SimtError>(&trace, &bad, &mut |_| Ok(()))
             .is_err()
     );
+}
+
+fn stamp(time: u64) -> Event {
+    Event::Stamp { time }
+}
+
+/// One thread's part of static loop 0 in a nested region: entry of region 1 as thread
+/// `omp_thread` of a team of `team`, iterations `lo..=hi` of loop 0 with a stamp `t0 + 10`
+/// between its first iteration and the others (so that another team's part can come in
+/// between in stamp order), and the exit. The master forks first and joins after.
+fn inner_part(omp_thread: u32, team: u32, lo: i64, hi: i64, t0: u64) -> Vec<Event> {
+    let mut ev = Vec::new();
+    if omp_thread == 0 {
+        ev.extend([stamp(t0), Event::Fork { region: 1 }]);
+    }
+    ev.extend([
+        stamp(t0 + 1),
+        Event::RegionEnter {
+            region: 1,
+            omp_thread,
+            team_size: team,
+        },
+        stamp(t0 + 2),
+        init(0, 34, lo, hi),
+    ]);
+    static_iteration(lo, &mut ev);
+    ev.push(stamp(t0 + 10));
+    for it in lo + 1..=hi {
+        static_iteration(it, &mut ev);
+    }
+    ev.extend([
+        Event::Block { bb: 1 },
+        stamp(t0 + 20),
+        Event::WorkshareFini { ws: 0 },
+        stamp(t0 + 30),
+        Event::RegionExit { region: 1 },
+    ]);
+    if omp_thread == 0 {
+        ev.extend([stamp(t0 + 40), Event::Join { region: 1 }]);
+    }
+    ev
+}
+
+/// Outer thread `t` of a team of two entering region 0 at `t0`, running `inner` inside.
+fn outer(t: u32, t0: u64, inner: Vec<Event>) -> Vec<Event> {
+    let mut ev = Vec::new();
+    if t == 0 {
+        ev.extend([stamp(t0 - 1), Event::Fork { region: 0 }]);
+    }
+    ev.extend([
+        stamp(t0),
+        Event::RegionEnter {
+            region: 0,
+            omp_thread: t,
+            team_size: 2,
+        },
+    ]);
+    ev.extend(inner);
+    ev.extend([stamp(t0 + 900), Event::RegionExit { region: 0 }]);
+    if t == 0 {
+        ev.extend([stamp(t0 + 990), Event::Join { region: 0 }]);
+    }
+    ev
+}
+
+fn launches_of(threads: &[Vec<Event>]) -> Vec<rdsimt::openmp::KernelLaunch> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested.rdtrace");
+    rdtrace::testing::write_trace(&path, &module(), threads).unwrap();
+    let trace = Trace::open(&path).unwrap();
+    // Forks, joins, regions, loops and stamps pair up and nest as in a real run (the synthetic
+    // blocks do not follow a CFG).
+    let report = rdtrace::check::check_trace(&trace, 100).unwrap();
+    let broken: Vec<_> = report
+        .violations
+        .iter()
+        .filter(|v| v.kind != "cfg")
+        .collect();
+    assert!(broken.is_empty(), "{broken:?}");
+    let cfg = SimtConfig {
+        block_size: 4,
+        ..Default::default()
+    };
+    // Streamed, as `rda-report simt` reads it (each launch handed over once complete).
+    let mut launches = Vec::new();
+    rdsimt::openmp::for_each_launch::<rdsimt::SimtError>(&trace, &cfg, &mut |l| {
+        launches.push(l);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(launches, import_trace(&trace, &cfg).unwrap().launches);
+    launches
+}
+
+/// Nested parallelism with nesting off: each of the two outer threads runs the inner loop in a
+/// team of one, both at once (their parts interleave in stamp order). Each team's loop is a
+/// launch of its own (this used to panic with "launch exists": both teams' parts were taken
+/// for one launch, handed over when the first team of one finished).
+#[test]
+fn concurrent_teams_of_one_are_launches_of_their_own() {
+    let t0 = outer(0, 10, inner_part(0, 1, 0, 2, 100));
+    let t1 = outer(1, 11, inner_part(0, 1, 0, 2, 115));
+    let launches = launches_of(&[t0, t1]);
+    let keys: Vec<(u32, u32, u64, u32, u64)> = launches
+        .iter()
+        .map(|l| (l.workshare, l.launch, l.threads, l.omp_threads, l.accesses))
+        .collect();
+    assert_eq!(keys, vec![(0, 0, 3, 1, 6), (0, 1, 3, 1, 6)]);
+    assert_eq!(
+        launches[0].kernel.blocks[0].mis[0].lanes,
+        vec![0, 8, 16],
+        "the whole loop in one team"
+    );
+}
+
+/// Nested parallelism with two active levels: each outer thread forks an inner team of two
+/// (workers 2 and 3), both inner teams run loop 0 at once. Each team's launch has both halves
+/// of the iterations, from its two threads.
+#[test]
+fn concurrent_nested_teams_are_matched_to_their_workers() {
+    let t0 = outer(0, 10, inner_part(0, 2, 0, 1, 100));
+    let t1 = outer(1, 11, inner_part(0, 2, 0, 1, 105));
+    let w2 = inner_part(1, 2, 2, 3, 102);
+    let w3 = inner_part(1, 2, 2, 3, 107);
+    let launches = launches_of(&[t0, t1, w2, w3]);
+    let keys: Vec<(u32, u32, i64, u64, u32, u64)> = launches
+        .iter()
+        .map(|l| {
+            (
+                l.workshare,
+                l.launch,
+                l.first_iteration,
+                l.threads,
+                l.omp_threads,
+                l.accesses,
+            )
+        })
+        .collect();
+    assert_eq!(keys, vec![(0, 0, 0, 4, 2, 8), (0, 1, 0, 4, 2, 8)]);
+    for l in &launches {
+        assert_eq!(l.kernel.blocks[0].mis[0].lanes, vec![0, 8, 16, 24]);
+    }
+}
+
+/// A team of one outside nesting (`parallel for num_threads(1)`) between loops run by a team of
+/// two: every launch is complete, numbered in order.
+#[test]
+fn a_team_of_one_between_teams_of_two() {
+    let mut t0 = outer(0, 10, Vec::new());
+    let mut t1 = outer(1, 11, Vec::new());
+    // A region of one on thread 0 after the team of two ended.
+    t0.extend(inner_part(0, 1, 0, 3, 2000));
+    t1.push(stamp(3000));
+    let launches = launches_of(&[t0, t1]);
+    let keys: Vec<(u32, u64, u32)> = launches
+        .iter()
+        .map(|l| (l.launch, l.threads, l.omp_threads))
+        .collect();
+    assert_eq!(keys, vec![(0, 4, 1)]);
+}
+
+/// One thread's part of static loop 0 in region 1 at the given times (`[enter, exit]`, the
+/// loop in between), its accesses at `base + 8 * iteration`; the master forks at `enter - 1`
+/// and joins at `join`.
+fn timed_part(
+    omp_thread: u32,
+    lo: i64,
+    hi: i64,
+    base: u64,
+    times: [u64; 2],
+    join: u64,
+) -> Vec<Event> {
+    let [enter, exit] = times;
+    let mut ev = Vec::new();
+    if omp_thread == 0 {
+        ev.extend([stamp(enter - 1), Event::Fork { region: 1 }]);
+    }
+    ev.extend([
+        stamp(enter),
+        Event::RegionEnter {
+            region: 1,
+            omp_thread,
+            team_size: 2,
+        },
+        init(0, 34, lo, hi),
+    ]);
+    for it in lo..=hi {
+        ev.push(Event::Block { bb: 1 });
+        ev.push(Event::Access {
+            mi: 0,
+            addr: base + 8 * it as u64,
+            len: 8,
+        });
+    }
+    ev.extend([
+        Event::WorkshareFini { ws: 0 },
+        stamp(exit),
+        Event::RegionExit { region: 1 },
+    ]);
+    if omp_thread == 0 {
+        ev.extend([stamp(join), Event::Join { region: 1 }]);
+    }
+    ev
+}
+
+/// Two inner teams of two wait for a worker at once and the first worker to enter belongs to
+/// the team forked second: the guess (the oldest team) is wrong, and the first team's join,
+/// while that worker is still inside the region, shows it; the workers are exchanged, with
+/// their parts. Each launch then holds its own team's data (team A at 0.., team B at 1e6..).
+#[test]
+fn a_join_corrects_a_wrongly_guessed_worker() {
+    const B: u64 = 1_000_000;
+    let a_master = outer(0, 10, timed_part(0, 0, 1, 0, [100, 130], 200));
+    let b_master = outer(1, 11, timed_part(0, 0, 1, B, [105, 135], 300));
+    // B's worker enters first and leaves after A has joined; A's worker leaves before.
+    let b_worker = timed_part(1, 2, 3, B, [107, 250], 0);
+    let a_worker = timed_part(1, 2, 3, 0, [108, 150], 0);
+    let launches = launches_of(&[a_master, b_master, b_worker, a_worker]);
+    assert_eq!(launches.len(), 2);
+    for l in &launches {
+        assert_eq!((l.threads, l.omp_threads, l.accesses), (4, 2, 4));
+        let lanes = &l.kernel.blocks[0].mis[0].lanes;
+        let base = lanes[0] / B * B;
+        assert_eq!(
+            lanes,
+            &[base, base + 8, base + 16, base + 24],
+            "{}",
+            l.launch
+        );
+    }
 }

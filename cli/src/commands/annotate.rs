@@ -33,10 +33,10 @@ C names are shown as they are. --json keeps the linker symbol where it always wa
 function row, `functions` of a line row) and adds the readable form beside it for the names that \
 differ: `name_demangled` (\"kernel(double*, int)\" beside \"_Z6kernelPdi\") and \
 `functions_demangled` (all of the line's functions, in the same order).",
-    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv\n\nMemory: one reuse stack over all threads and one per thread (distinct lines), the simulated caches, and one row per source line and function; the events stream in stamp order."
+    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv\n\nMemory: one reuse stack over all threads and one per thread (distinct lines), the simulated caches, and one row per source line and function; the events stream in stamp order. From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends."
 )]
 pub struct AnnotateArgs {
-    /// Trace file.
+    /// Trace file; `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report).
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
@@ -46,11 +46,14 @@ pub struct AnnotateArgs {
     /// L1 and L2 geometry (both with the same line size).
     #[command(flatten)]
     pub caches: CacheArgs,
-    /// Rows of each table (and hot lines annotated); 0 prints all.
-    #[arg(long, default_value_t = 20)]
+    /// Rows of each table (and hot lines annotated; 0 to 2^32); 0 prints all.
+    #[arg(long, default_value_t = 20,
+          value_parser = crate::commands::flags::int_in("--top", 0usize, crate::commands::flags::FOUR_G as usize),
+          allow_negative_numbers = true)]
     pub top: usize,
-    /// Source lines of context around each hot line with --source-dir.
-    #[arg(long, default_value_t = 2)]
+    /// Source lines of context around each hot line with --source-dir (0 to 1000).
+    #[arg(long, default_value_t = 2, value_parser = crate::commands::flags::int_in("--context", 0usize, 1000),
+          allow_negative_numbers = true)]
     pub context: usize,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -363,17 +366,46 @@ pub fn check_line_sizes(l1: &CacheConfig, l2: &CacheConfig) {
     }
 }
 
+/// Annotates a stream: the events merged in stamp order as they arrive, each thread a core of
+/// its own from its first access (the report does not depend on the cores' numbers).
+fn annotate_stream(
+    mut input: crate::tracefile::Input,
+    config: AnnotateConfig,
+) -> Result<rdannotate::Annotation> {
+    let meta = input.meta().clone();
+    let mut a = rdannotate::Annotator::new(&meta, config)?;
+    // The thread of each core, and each thread's core.
+    let mut cores: Vec<u32> = Vec::new();
+    let mut core_of: std::collections::HashMap<u32, usize> = Default::default();
+    for r in input.merged()? {
+        if let (t, rdtrace::Event::Access { mi, addr, len }) = r? {
+            let core = *core_of.entry(t).or_insert_with(|| {
+                cores.push(t);
+                cores.len() - 1
+            });
+            a.access(core, mi, addr, len);
+        }
+    }
+    input.finish()?;
+    Ok(a.finish(&cores))
+}
+
 /// Runs `annotate`.
 pub fn run(args: &AnnotateArgs) -> Result<()> {
     crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
-    let trace = crate::tracefile::open(&args.trace, &args.open)?;
-    let bar = crate::progress::bar(trace.total_events(), "annotating", args.out.quiet);
+    let input = crate::tracefile::open_input(&args.trace, &args.open)?;
+    let bar = crate::progress::bar(input.total_events(), "annotating", args.out.quiet);
     let config = AnnotateConfig {
         l1: args.caches.l1,
         l2: args.caches.l2,
     };
-    let a = annotate_with_progress(&trace, config, |n| bar.set_position(n))
-        .with_context(|| format!("annotating {}", args.trace.display()))?;
+    let a = match input {
+        crate::tracefile::Input::File(trace) => {
+            annotate_with_progress(&trace, config, |n| bar.set_position(n)).map_err(Into::into)
+        }
+        stream => annotate_stream(stream, config),
+    }
+    .with_context(|| format!("annotating {}", args.trace.display()))?;
     bar.finish_and_clear();
     let (excerpts, missing) = match &args.source_dir {
         Some(dir) => excerpts(&a, dir, args.top, args.context),

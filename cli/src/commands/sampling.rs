@@ -2,6 +2,7 @@
 //! (`--shards-rate`, `--shards-max-blocks`).
 
 use super::histogram::EngineChoice;
+use crate::commands::flags::{fraction, int_in, Ends, FOUR_G};
 use crate::exit::usage;
 use anyhow::Result;
 use rdengines::shards::{SampleStats, ShardsConfig, ShardsEngine};
@@ -25,15 +26,19 @@ pub struct SampleArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct HistogramSampleArgs {
     /// SHARDS spatial sampling: analyse only the blocks whose hash falls below R·2^24 and scale
-    /// the result back to the full trace (approximate; 0 < R <= 1, e.g. 0.01).
-    #[arg(long, value_name = "R", alias = "shards-rate")]
+    /// the result back to the full trace (approximate; 1/2^24 <= R <= 1, e.g. 0.01).
+    #[arg(long, value_name = "R", alias = "shards-rate",
+          value_parser = fraction("--sample-rate", Ends::AboveZero), allow_negative_numbers = true)]
     pub sample_rate: Option<f64>,
     /// Fixed-size SHARDS: track at most S sampled blocks, lowering the rate as needed (starts at
-    /// --sample-rate, or 1).
-    #[arg(long, value_name = "S", alias = "shards-max-blocks")]
+    /// --sample-rate, or 1; 1 <= S <= 2^32).
+    #[arg(long, value_name = "S", alias = "shards-max-blocks",
+          value_parser = int_in("--sample-max-blocks", 1usize, FOUR_G as usize), allow_negative_numbers = true)]
     pub sample_max_blocks: Option<usize>,
-    /// Salt of the sampling hash (another salt draws another sample).
-    #[arg(long, value_name = "N", default_value_t = 0, alias = "shards-seed")]
+    /// Salt of the sampling hash (another salt draws another sample; any 64-bit unsigned
+    /// integer).
+    #[arg(long, value_name = "N", default_value_t = 0, alias = "shards-seed",
+          value_parser = int_in("--sample-seed", 0u64, u64::MAX), allow_negative_numbers = true)]
     pub sample_seed: u64,
     /// Skip SHARDS_adj (the correction of the first bucket to the trace's reference count).
     #[arg(long, alias = "no-shards-adjust")]
@@ -56,14 +61,18 @@ impl HistogramSampleArgs {
 /// window sampling (Alg. 3) of `--predict`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct LiveSampleArgs {
-    /// SHARDS spatial sampling of the histogram at rate R (as `histogram --sample-rate`).
-    #[arg(long, value_name = "R")]
+    /// SHARDS spatial sampling of the histogram at rate R (as `histogram --sample-rate`;
+    /// 1/2^24 <= R <= 1).
+    #[arg(long, value_name = "R",
+          value_parser = fraction("--shards-rate", Ends::AboveZero), allow_negative_numbers = true)]
     pub shards_rate: Option<f64>,
-    /// Fixed-size SHARDS (as `histogram --sample-max-blocks`).
-    #[arg(long, value_name = "S")]
+    /// Fixed-size SHARDS (as `histogram --sample-max-blocks`; 1 <= S <= 2^32).
+    #[arg(long, value_name = "S",
+          value_parser = int_in("--shards-max-blocks", 1usize, FOUR_G as usize), allow_negative_numbers = true)]
     pub shards_max_blocks: Option<usize>,
-    /// Salt of the sampling hash.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Salt of the sampling hash (any 64-bit unsigned integer).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = int_in("--shards-seed", 0u64, u64::MAX), allow_negative_numbers = true)]
     pub shards_seed: u64,
     /// Skip SHARDS_adj.
     #[arg(long)]

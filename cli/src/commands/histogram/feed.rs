@@ -81,6 +81,97 @@ impl EventVisitor for BlockFeeder {
     }
 }
 
+/// One histogram per thread from events chunks whose threads interleave (a stream, read as
+/// its chunks arrive): one feeder per thread seen, and at the end the threads, order and sum
+/// `histogram --per-thread` gives for the file of the same run.
+#[derive(Default)]
+pub struct PerThreadFeeders {
+    feeders: std::collections::BTreeMap<u32, BlockFeeder>,
+}
+
+impl PerThreadFeeders {
+    /// Feeds thread `t`'s next chunk, making its feeder with `new_feeder` when it is new.
+    pub fn chunk(
+        &mut self,
+        t: u32,
+        events: &[rdtrace::Event],
+        new_feeder: &dyn Fn() -> Result<BlockFeeder>,
+    ) -> Result<()> {
+        let f = match self.feeders.entry(t) {
+            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => v.insert(new_feeder()?),
+        };
+        for e in events {
+            e.visit(f);
+        }
+        Ok(())
+    }
+
+    /// The histogram of every thread of `threads` (the trace's thread indices, ascending; a
+    /// thread without events has an empty one) and their sum (`exact` when the engine is),
+    /// adding what sampling did to `sampling`.
+    pub fn finish(
+        mut self,
+        threads: &[u32],
+        exact: bool,
+        new_feeder: &dyn Fn() -> Result<BlockFeeder>,
+        sampling: &mut Option<SampleStats>,
+    ) -> Result<(Histogram, Vec<(u32, Histogram)>)> {
+        let mut all = Histogram::new_exact();
+        all.exact = exact;
+        let mut per_thread = Vec::new();
+        for &t in threads {
+            let f = match self.feeders.remove(&t) {
+                Some(f) => f,
+                None => new_feeder()?,
+            };
+            let (h, s) = f.finish_sampled()?;
+            crate::commands::sampling::accumulate(sampling, s);
+            all.merge(&h);
+            per_thread.push((t, h));
+        }
+        Ok((all, per_thread))
+    }
+}
+
+/// Longest line of a PARDA text file, in bytes: a longer line (or a NUL byte) is not an
+/// address file, and reading it stops there instead of holding the line.
+pub const MAX_TEXT_LINE: usize = 4096;
+
+/// Reads the next line of `r` into `line` (without its end); `false` at the end of the input.
+/// Fails on a line longer than [`MAX_TEXT_LINE`] bytes, a NUL byte or text that is not UTF-8.
+fn next_text_line(r: &mut impl BufRead, line: &mut String) -> std::io::Result<bool> {
+    let mut buf = Vec::new();
+    let n = r
+        .by_ref()
+        .take(MAX_TEXT_LINE as u64 + 1)
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if buf.len() > MAX_TEXT_LINE {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a line longer than {MAX_TEXT_LINE} bytes: not a PARDA text file"),
+        ));
+    }
+    if buf.contains(&0) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "a NUL byte: binary data, not a PARDA text file",
+        ));
+    }
+    *line = String::from_utf8(buf).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "text that is not UTF-8: not a PARDA text file",
+        )
+    })?;
+    Ok(true)
+}
+
 /// One line of a PARDA text file: `None` for a blank line or a `#` comment, else the
 /// hexadecimal address (with or without `0x`).
 pub fn parse_parda_line(s: &str) -> Option<Result<u64, std::num::ParseIntError>> {
@@ -96,11 +187,16 @@ pub fn parse_parda_line(s: &str) -> Option<Result<u64, std::num::ParseIntError>>
 }
 
 /// Reads a PARDA text file (one hex address per line) into the feeder.
+/// `-` reads standard input.
 pub fn feed_parda_text(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
-    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let r = std::io::BufReader::with_capacity(1 << 20, f);
-    for (i, line) in r.lines().enumerate() {
-        let line = line.with_context(|| format!("{}: reading line {}", path.display(), i + 1))?;
+    let mut r = std::io::BufReader::with_capacity(1 << 20, crate::tracefile::reader(path)?);
+    let mut line = String::new();
+    for i in 0.. {
+        let more = next_text_line(&mut r, &mut line)
+            .with_context(|| format!("{}: reading line {}", path.display(), i + 1))?;
+        if !more {
+            break;
+        }
         let Some(addr) = parse_parda_line(&line) else {
             continue;
         };
@@ -121,12 +217,17 @@ pub fn feed_parda_text(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
 ///
 /// A reader thread reads and decodes the file into blocks while this thread runs the engine
 /// (two pieces in flight, recycled), so IO and decoding overlap the analysis.
+/// `-` (or a pipe) is read to its end; a file's length is checked first.
 pub fn feed_parda_binary(path: &Path, feeder: &mut BlockFeeder) -> Result<()> {
-    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let len = f.metadata()?.len();
-    if len % 8 != 0 {
-        bail!("{}: length {len} is not a multiple of 8 bytes (raw little-endian u64 addresses expected)", path.display());
+    if !crate::tracefile::is_stream(path) {
+        let len = std::fs::metadata(path)
+            .with_context(|| format!("opening {}", path.display()))?
+            .len();
+        if len % 8 != 0 {
+            bail!("{}: length {len} is not a multiple of 8 bytes (raw little-endian u64 addresses expected)", path.display());
+        }
     }
+    let f = crate::tracefile::reader(path)?;
     const PIECE: usize = 1 << 16;
     let gran = feeder.granularity;
     let (full_tx, full_rx) = std::sync::mpsc::sync_channel::<Vec<u64>>(2);

@@ -22,13 +22,20 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     // Sampling flags are checked first, so that no engine ignores them silently.
     let sample = args.sample.get();
     sample.engine(kind, args.bound)?;
+    if kind == EngineChoice::PardaMpi && crate::tracefile::is_stream(&args.trace) {
+        return Err(crate::tracefile::needs_a_file(
+            &args.trace,
+            "parda-mpi ranks each read their own slices of the file",
+        ));
+    }
     #[cfg(feature = "mpi")]
     if kind == EngineChoice::PardaMpi {
         return super::parda_mpi::run(args);
     }
+    check_st_nb(args.st, args.nb)?;
     let mut cfg = engine_config(args.threads, args.bound, args.chunk);
-    cfg.hprda.st = args.st.max(1);
-    cfg.hprda.nb = args.nb.max(1);
+    cfg.hprda.st = args.st;
+    cfg.hprda.nb = args.nb;
     cfg.hprda.adjust = !args.no_adjust;
     let gran = granularity(args.line);
     let adapter = args.adapter.as_deref();
@@ -60,16 +67,47 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             h
         }
         InputFormat::Rdtrace => {
-            let trace = crate::tracefile::open(&args.trace, &args.open)?;
+            let exact = match kind {
+                EngineChoice::Cpu(k) => k.is_exact(),
+                EngineChoice::HpRdaGpu => false,
+                EngineChoice::PardaMpi => true,
+            };
+            let trace = match crate::tracefile::open_input(&args.trace, &args.open)? {
+                crate::tracefile::Input::File(t) => t,
+                mut stream => {
+                    // A stream: merged as it comes, or each thread's chunks as they arrive.
+                    let all = if args.per_thread {
+                        let mut feeders = PerThreadFeeders::default();
+                        stream.for_each_thread_chunk(|t, events| {
+                            feeders.chunk(t, events, &new_feeder)
+                        })?;
+                        let threads = stream.thread_indices();
+                        let (all, p) =
+                            feeders.finish(&threads, exact, &new_feeder, &mut sampling)?;
+                        per_thread = p;
+                        all
+                    } else {
+                        let mut f = new_feeder()?;
+                        for r in stream.merged()? {
+                            r?.1.visit(&mut f);
+                        }
+                        let (h, s) = f.finish_sampled()?;
+                        super::sampling::accumulate(&mut sampling, s);
+                        h
+                    };
+                    stream.finish()?;
+                    return emit_report(
+                        &HistogramReport::of(args, kind, sampling),
+                        &all,
+                        &per_thread,
+                    );
+                }
+            };
             let bar = crate::progress::bar(trace.total_events(), "analysing", args.out.quiet);
             if args.per_thread {
                 let mut reader = trace.chunk_reader()?;
                 let mut all = Histogram::new_exact();
-                all.exact = match kind {
-                    EngineChoice::Cpu(k) => k.is_exact(),
-                    EngineChoice::HpRdaGpu => false,
-                    EngineChoice::PardaMpi => true,
-                };
+                all.exact = exact;
                 for t in trace.thread_indices() {
                     let mut f = new_feeder()?;
                     for c in trace.event_chunks().iter().filter(|c| c.thread == t) {

@@ -1,6 +1,7 @@
 //! `html`'s command line.
 
-use crate::commands::flags::{parse_real, CacheArgs};
+use crate::commands::flags::{int_in, parse_real, CacheArgs};
+use crate::commands::simt::MAX_BLOCK;
 use std::path::PathBuf;
 
 /// Arguments of `html`.
@@ -9,7 +10,7 @@ use std::path::PathBuf;
     after_help = "Examples:\n  rda-report html app.rdtrace -o report.html --source-dir .\n  rda-report html t4.rdtrace -o report.html --seq seq.rdtrace --real 1=t1.rdtrace --real 4=t4.rdtrace\n  rda-report html app.rdtrace -o report.html --simt 1 --simt-block 128\n\nMemory: the sum of the sections' bounds (see each command's --help): reuse stacks over the distinct lines, path records, the SASMM exact model as `predict` streams it, and the SIMT kernels as `simt` holds them; the page itself is bounded."
 )]
 pub struct HtmlArgs {
-    /// Trace file.
+    /// Trace file (a file: html reads it once per section, so not `-` or a pipe).
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
@@ -22,26 +23,29 @@ pub struct HtmlArgs {
     /// L1 and L2 geometry (both with the same line size).
     #[command(flatten)]
     pub caches: CacheArgs,
-    /// Source lines and functions listed.
-    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    /// Source lines and functions listed (1 to 1000).
+    #[arg(long, default_value_t = 25, value_parser = int_in("--top", 1u64, 1000), allow_negative_numbers = true)]
     pub top: u64,
     /// Sequential trace for the SASMM prediction (with --real).
     #[arg(long, requires = "real")]
     pub seq: Option<PathBuf>,
-    /// A real run as CORES=TRACE, measured with the exact simulator (repeat per core count).
+    /// A real run as CORES=TRACE (CORES 1 to 1024), measured with the exact simulator (repeat
+    /// per core count).
     #[arg(long = "real", value_name = "CORES=TRACE", requires = "seq", value_parser = parse_real)]
     pub real: Vec<(usize, PathBuf)>,
-    /// Add the SIMT DS-vs-RD plots of this scenario (1..6, defaults otherwise).
-    #[arg(long, value_name = "SCENARIO", value_parser = clap::value_parser!(u8).range(1..=6))]
+    /// Add the SIMT DS-vs-RD plots of this scenario (1 to 6, defaults otherwise).
+    #[arg(long, value_name = "SCENARIO", value_parser = int_in("--simt", 1u8, 6), allow_negative_numbers = true)]
     pub simt: Option<u8>,
-    /// Threads per block for --simt.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Threads per block for --simt (1 to 65536).
+    #[arg(long, default_value_t = 256, value_parser = int_in("--simt-block", 1u64, MAX_BLOCK),
+          allow_negative_numbers = true)]
     pub simt_block: u64,
     /// Leave out the path-based pattern analysis (it reads the trace once more).
     #[arg(long)]
     pub no_paths: bool,
-    /// History lengths of the path analysis.
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
+    /// History lengths of the path analysis (each 1 to 56).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32",
+          value_parser = crate::commands::paths::parse_history, allow_hyphen_values = true)]
     pub history: Vec<u32>,
     /// Hide progress bars.
     #[arg(long, short)]

@@ -53,6 +53,12 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
     if args.history.is_empty() || args.history.iter().any(|&n| n == 0 || n > 56) {
         bail!("--history needs lengths in 1..=56");
     }
+    crate::tracefile::require_files(
+        std::iter::once(args.trace.as_path())
+            .chain(args.seq.as_deref())
+            .chain(args.real.iter().map(|r| r.1.as_path())),
+        "html reads the trace once per section",
+    )?;
     let trace = crate::tracefile::open(&args.trace, &args.open)?;
     let bar = crate::progress::bar(trace.total_events(), "annotating", args.quiet);
     let a = annotate_with_progress(

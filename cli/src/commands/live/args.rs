@@ -1,6 +1,9 @@
 //! `live`'s command line.
 
-use crate::commands::histogram::{parse_engine, parse_line, EngineChoice, TableStyle};
+use crate::commands::flags::{int_in, MAX_CORES, MAX_THREADS};
+use crate::commands::histogram::{
+    parse_engine, parse_line, EngineChoice, TableStyle, MAX_BOUND, MAX_CHUNK,
+};
 use crate::commands::sasmm::{ModelArgs, MultiCacheArgs};
 use crate::output::OutputArgs;
 use anyhow::Result;
@@ -28,23 +31,25 @@ pub struct LiveArgs {
     /// SASMM hit-rate prediction, as `predict` prints it (needs a sequential run).
     #[arg(long, conflicts_with_all = ["histogram", "per_thread"])]
     pub predict: bool,
-    /// Core counts to predict (with --predict).
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Core counts to predict (with --predict; each 1 to 1024).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16",
+          value_parser = int_in("--cores", 1u16, MAX_CORES), allow_hyphen_values = true)]
     pub cores: Vec<u16>,
-    /// Cache-line size in bytes for the histogram (a power of two); 1 compares byte addresses.
-    #[arg(long, default_value_t = 64, value_parser = parse_line)]
+    /// Cache-line size in bytes for the histogram: a power of two from 1 to 4096; 1 compares
+    /// byte addresses.
+    #[arg(long, default_value_t = 64, value_parser = parse_line, allow_negative_numbers = true)]
     pub line: u32,
     /// Histogram engine (as `histogram --engine`).
     #[arg(long, default_value = "fast", value_parser = parse_cpu_engine)]
     pub engine: EngineKind,
-    /// Worker threads for parallel engines.
-    #[arg(long)]
+    /// Worker threads for parallel engines (1 to 1024).
+    #[arg(long, value_parser = int_in("--threads", 1usize, MAX_THREADS), allow_negative_numbers = true)]
     pub threads: Option<usize>,
-    /// Bound B: distances ≥ B are counted as overflow.
-    #[arg(long)]
+    /// Bound B: distances ≥ B are counted as overflow (1 to 2^48).
+    #[arg(long, value_parser = int_in("--bound", 1u64, MAX_BOUND), allow_negative_numbers = true)]
     pub bound: Option<u64>,
-    /// References per chunk for PARDA (`histogram --chunk`).
-    #[arg(long)]
+    /// References per chunk for PARDA (`histogram --chunk`; 1 to 2^30).
+    #[arg(long, value_parser = int_in("--parda-chunk", 1usize, MAX_CHUNK), allow_negative_numbers = true)]
     pub parda_chunk: Option<usize>,
     /// Histogram table layout.
     #[arg(long, value_enum, default_value_t = TableStyle::Log2)]

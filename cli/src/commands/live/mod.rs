@@ -16,14 +16,15 @@ pub use args::*;
 
 use super::histogram::{
     emit_report, engine_config, granularity, BlockFeeder, EngineChoice, HistogramReport,
+    PerThreadFeeders,
 };
-use super::sasmm::{check_predict_flags, emit_predictions, exact_config_for, ModelArg, SeqSource};
+use super::sasmm::{
+    check_predict_flags, emit_predictions, exact_config_for, stream_sequential, ModelArg, SeqSource,
+};
 use anyhow::{bail, Context, Result};
 use os::{peak_rss_kib, pipe, signal_name};
 use rdengines::{make_engine, Histogram, SampleStats};
-use rdsasmm::SequentialTrace;
-use rdtrace::{Event, LiveTrace};
-use std::collections::{BTreeMap, BTreeSet};
+use rdtrace::LiveTrace;
 use std::io::{BufReader, Read, Write};
 use std::os::fd::FromRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -59,9 +60,11 @@ pub fn run(a: &LiveArgs) -> Result<()> {
         .tee
         .clone()
         .or_else(|| std::env::var_os("RDTRACE_TEE").map(PathBuf::from));
+    check_outputs(a, tee.as_deref())?;
     if a.predict {
         // Bad model flags are usage errors before the program runs.
         check_predict_flags(&a.model, &a.caches)?;
+        super::sasmm::check_simulated_lines(&a.cores, &a.caches)?;
         if a.sample.get().enabled() {
             return Err(crate::exit::usage(
                 "--shards-rate and --shards-max-blocks sample the histogram, not --predict",
@@ -164,6 +167,37 @@ pub fn run(a: &LiveArgs) -> Result<()> {
     std::process::exit(code);
 }
 
+/// Checks every file `live` will write (the tee copy, `--output`, `--plot`, and the spool file
+/// of `--predict --model formula` without a tee copy) before the program starts: a usage error
+/// (exit status 2) names the first that cannot be written, and the program is not run.
+fn check_outputs(a: &LiveArgs, tee: Option<&std::path::Path>) -> Result<()> {
+    use crate::output::check_writable;
+    if let Some(t) = tee {
+        let flag = if a.tee.is_some() {
+            "--tee"
+        } else {
+            "RDTRACE_TEE"
+        };
+        check_writable(flag, t)?;
+    }
+    a.out.check_writable_now()?;
+    if let Some(p) = &a.plot {
+        check_writable("--plot", p)?;
+    }
+    if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
+        check_writable(
+            "the spool file of --model formula (in $TMPDIR)",
+            &spool_path(),
+        )?;
+    }
+    Ok(())
+}
+
+/// Where `--predict --model formula` spools the stream without a tee copy.
+fn spool_path() -> PathBuf {
+    std::env::temp_dir().join(format!("rda-report-live-{}.rdtrace", std::process::id()))
+}
+
 fn print_predictions(a: &LiveArgs, source: &SeqSource<'_>) -> Result<()> {
     let title = format!("live run of {}", a.command[0].to_string_lossy());
     emit_predictions(&title, source, &a.model, &a.caches, &a.cores, a.mrc, &a.out)
@@ -175,8 +209,7 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
     // temporary trace file (compressed chunks, as a tee copy), never held in memory.
     let mut spool = None;
     if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
-        let path =
-            std::env::temp_dir().join(format!("rda-report-live-{}.rdtrace", std::process::id()));
+        let path = spool_path();
         let file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -243,34 +276,17 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
         Ok(BlockFeeder::new(engine, gran))
     };
     let mut sampling: Option<SampleStats> = None;
-    let mut add_stats = |s| super::sampling::accumulate(&mut sampling, s);
     if a.per_thread {
         // Each thread's chunks are analysed as soon as they arrive in sequence order.
-        let mut feeders: BTreeMap<u32, BlockFeeder> = BTreeMap::new();
+        let mut feeders = PerThreadFeeders::default();
         let mut events = Vec::new();
         while let Some(t) = live.next_thread_chunk(&mut events)? {
-            let f = match feeders.entry(t) {
-                std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
-                std::collections::btree_map::Entry::Vacant(v) => v.insert(new_feeder()?),
-            };
-            for e in &events {
-                e.visit(f);
-            }
+            feeders.chunk(t, &events, &new_feeder)?;
         }
         // The same threads, order and sum as `histogram --per-thread` of the same run.
-        let mut all = Histogram::new_exact();
-        all.exact = make_engine(kind, &cfg).is_exact();
-        let mut per_thread = Vec::new();
-        for t in live.thread_indices() {
-            let f = match feeders.remove(&t) {
-                Some(f) => f,
-                None => new_feeder()?,
-            };
-            let (h, s) = f.finish_sampled()?;
-            add_stats(s);
-            all.merge(&h);
-            per_thread.push((t, h));
-        }
+        let exact = make_engine(kind, &cfg).is_exact();
+        let (all, per_thread) =
+            feeders.finish(&live.thread_indices(), exact, &new_feeder, &mut sampling)?;
         Ok(Analysed::Histogram {
             all,
             per_thread,
@@ -282,45 +298,12 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
             e.visit(&mut f);
         }
         let (all, s) = f.finish_sampled()?;
-        add_stats(s);
+        super::sampling::accumulate(&mut sampling, s);
         Ok(Analysed::Histogram {
             all,
             per_thread: Vec::new(),
             sampling,
         })
-    }
-}
-
-/// The events of a sequential run, pulled chunk by chunk from the stream.
-struct ThreadEvents<'a, 'b> {
-    live: &'a mut LiveTrace<'b>,
-    buf: Vec<Event>,
-    pos: usize,
-    threads: BTreeSet<u32>,
-    error: Option<rdtrace::TraceError>,
-}
-
-impl Iterator for ThreadEvents<'_, '_> {
-    type Item = Event;
-
-    fn next(&mut self) -> Option<Event> {
-        loop {
-            if let Some(&e) = self.buf.get(self.pos) {
-                self.pos += 1;
-                return Some(e);
-            }
-            self.pos = 0;
-            match self.live.next_thread_chunk(&mut self.buf) {
-                Ok(Some(t)) => {
-                    self.threads.insert(t);
-                }
-                Ok(None) => return None,
-                Err(e) => {
-                    self.error = Some(e);
-                    return None;
-                }
-            }
-        }
     }
 }
 
@@ -332,59 +315,16 @@ fn analyse_predict(
     live: &mut LiveTrace<'_>,
     spooled: Option<(PathBuf, Option<TempFile>)>,
 ) -> Result<Analysed> {
-    // Module chunks come before any events chunk, so the metadata is complete once the first
-    // events chunk is here.
-    let mut first = Vec::new();
-    let Some(t) = live.next_thread_chunk(&mut first)? else {
-        bail!("the run has no memory accesses to model");
-    };
-    let meta = live.meta.clone();
-    let mut events = ThreadEvents {
-        live,
-        buf: first,
-        pos: 0,
-        threads: BTreeSet::from([t]),
-        error: None,
-    };
-    let (accesses, result) = match (a.model.model, spooled) {
+    let name = std::path::Path::new("<pipe>");
+    match (a.model.model, spooled) {
         (ModelArg::Formula, Some((path, temp))) => {
-            let n = (&mut events)
-                .filter(|e| matches!(e, Event::Access { .. }))
-                .count() as u64;
-            (n, Ok(Analysed::PredictSpooled(path, temp)))
+            stream_sequential(live, name, None, &a.cores)?;
+            Ok(Analysed::PredictSpooled(path, temp))
         }
         _ => {
             let cfg = exact_config_for(&a.model, &a.caches, a.mrc)?;
-            let mut runs = a
-                .cores
-                .iter()
-                .map(|&m| rdsasmm::ExactRun::new(&cfg, m as usize))
-                .collect::<rdsasmm::Result<Vec<_>>>()?;
-            let n = SequentialTrace::stream_events(
-                &meta,
-                &mut events,
-                rdsasmm::StreamLimits::from_env()?,
-                &mut |fragment| runs.iter_mut().try_for_each(|r| r.feed_fragment(fragment)),
-            );
-            let preds = runs.into_iter().map(rdsasmm::ExactRun::finish).collect();
-            match n {
-                Ok(n) => (n, Ok(Analysed::PredictExact(preds))),
-                Err(e) => (0, Err(e)),
-            }
+            let preds = stream_sequential(live, name, Some(&cfg), &a.cores)?;
+            Ok(Analysed::PredictExact(preds))
         }
-    };
-    if let Some(e) = events.error {
-        return Err(e.into());
     }
-    if events.threads.len() > 1 {
-        bail!(
-            "--predict needs a sequential run, but {} threads produced events (run with OMP_NUM_THREADS=1)",
-            events.threads.len()
-        );
-    }
-    let result = result?;
-    if accesses == 0 {
-        bail!("the run has no memory accesses to model");
-    }
-    Ok(result)
 }

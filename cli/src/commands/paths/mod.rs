@@ -45,11 +45,15 @@ pub(crate) fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<Pa
     Ok(collector.finish())
 }
 
+/// Why `paths` and `paths-predict` need trace files.
+const PER_THREAD: &str = "the path analysis reads each thread's events whole, one thread after \
+another (a stream interleaves the threads' chunks)";
+
 fn run_paths(args: &PathsArgs) -> Result<()> {
     let cfg = args.analysis.config();
     // Bad flag values are usage errors, found before the trace is read.
     cfg.validate()?;
-    let trace = crate::tracefile::open(&args.trace, &args.open)?;
+    let trace = crate::tracefile::open_seeking(&args.trace, &args.open, PER_THREAD)?;
     let profile = profile(&trace, &cfg, args.out.quiet)?;
     let report: PathReport = analyse(&profile);
     let meta = &trace.meta;
@@ -250,9 +254,11 @@ fn run_predict(args: &PredictArgs) -> Result<()> {
     }
     let cfg = args.analysis.config();
     cfg.validate()?;
+    let runs = || args.train.iter().chain(std::iter::once(&args.validate));
+    crate::tracefile::require_files(runs().map(|r| r.path.as_path()), PER_THREAD)?;
     let mut profiles = Vec::new();
     for run in args.train.iter().chain(std::iter::once(&args.validate)) {
-        let trace = crate::tracefile::open(&run.path, &args.open)?;
+        let trace = crate::tracefile::open_seeking(&run.path, &args.open, PER_THREAD)?;
         let p = profile(&trace, &cfg, args.out.quiet)
             .with_context(|| format!("profiling {}", run.path.display()))?;
         profiles.push(p);

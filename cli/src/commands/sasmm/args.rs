@@ -1,6 +1,8 @@
 //! The command lines of `predict`, `measure` and `validate`: cache, model and run flags.
 
-use crate::commands::flags::{parse_cache, parse_real, CacheArgs};
+use crate::commands::flags::{
+    fraction, int_in, parse_cache, parse_real, CacheArgs, Ends, FOUR_G, MAX_CORES,
+};
 use crate::exit::usage;
 use crate::output::OutputArgs;
 use anyhow::Result;
@@ -19,13 +21,6 @@ pub enum SasmmCommand {
     Measure(MeasureArgs),
     /// SASMM predictions next to measured hit rates of real runs, with errors.
     Validate(ValidateArgs),
-}
-
-fn parse_fraction(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
-        _ => Err(format!("`{s}` is not a fraction in (0, 1]")),
-    }
 }
 
 /// Interleaving choice.
@@ -85,11 +80,12 @@ impl ModelArg {
 /// Cache flags of `predict`: each may be repeated.
 #[derive(clap::Args, Debug, Clone)]
 pub struct MultiCacheArgs {
-    /// Private L1 per core as SIZE:WAYS:LINE (WAYS may be `full`); repeat (or separate by
-    /// commas) for several configurations.
+    /// Private L1 per core as SIZE:WAYS:LINE (WAYS may be `full`; LINE a power of two up to
+    /// 4096, at most 16 Mi lines); repeat (or separate by commas) for several configurations.
     #[arg(long, default_value = "8K:8:64", value_delimiter = ',', value_parser = parse_cache)]
     pub l1: Vec<CacheConfig>,
-    /// Shared L2 as SIZE:WAYS:LINE; repeat for several. Every L1 x L2 pair is predicted.
+    /// Shared L2 as SIZE:WAYS:LINE (at most 16 Mi lines); repeat for several. Every L1 x L2
+    /// pair is predicted.
     #[arg(long, default_value = "128K:16:64", value_delimiter = ',', value_parser = parse_cache)]
     pub l2: Vec<CacheConfig>,
 }
@@ -100,23 +96,26 @@ pub struct ModelArgs {
     /// Interleaving of the shared trace (SASMM Alg. 2).
     #[arg(long, value_enum, default_value_t = InterleaveArg::Rr)]
     pub interleave: InterleaveArg,
-    /// Seed for uniform interleaving and window sampling.
-    #[arg(long, default_value_t = 1)]
+    /// Seed for uniform interleaving and window sampling (any 64-bit unsigned integer).
+    #[arg(long, default_value_t = 1, value_parser = int_in("--seed", 0u64, u64::MAX), allow_negative_numbers = true)]
     pub seed: u64,
     /// Which references of cores > 0 get a per-core address offset (SASMM Alg. 1).
     #[arg(long, value_enum, default_value_t = OffsetArg::Private)]
     pub offset_policy: OffsetArg,
-    /// Override the chunk of every worksharing loop (iterations dealt round-robin).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Override the chunk of every worksharing loop (iterations dealt round-robin; 1 to 2^32).
+    #[arg(long, value_parser = int_in("--chunk", 1u64, FOUR_G), allow_negative_numbers = true)]
     pub chunk: Option<u64>,
     /// How unchunked static loops are split.
     #[arg(long, value_enum, default_value_t = SplitArg::Balanced)]
     pub split: SplitArg,
-    /// Fraction of each block's windows sampled for P(D|BB) (SASMM Alg. 3); 1 samples all.
-    #[arg(long, default_value_t = 0.01, value_parser = parse_fraction)]
+    /// Fraction of each block's windows sampled for P(D|BB) (SASMM Alg. 3; 0 < R <= 1); 1
+    /// samples all.
+    #[arg(long, default_value_t = 0.01, value_parser = fraction("--sample-rate", Ends::AboveZero),
+          allow_negative_numbers = true)]
     pub sample_rate: f64,
-    /// Sample at least this many windows per block (when it has that many).
-    #[arg(long, default_value_t = 32)]
+    /// Sample at least this many windows per block (when it has that many; 0 to 2^32).
+    #[arg(long, default_value_t = 32, value_parser = int_in("--min-samples", 0u64, FOUR_G),
+          allow_negative_numbers = true)]
     pub min_samples: u64,
     /// Block weights of eq. 4.
     #[arg(long, value_enum, default_value_t = WeightingArg::Mimicked)]
@@ -131,10 +130,12 @@ pub struct ModelArgs {
     /// and scale the references back; rates are those of the simulated sets. The fraction is
     /// rounded to whole sets (at least one set of the smaller cache), and reports say which was
     /// used. 0 < R <= 1.
-    #[arg(long, value_name = "R", value_parser = parse_fraction)]
+    #[arg(long, value_name = "R", value_parser = fraction("--set-sample-rate", Ends::AboveZero),
+          allow_negative_numbers = true)]
     pub set_sample_rate: Option<f64>,
-    /// Salt of the set sample (another salt draws other sets).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// Salt of the set sample (another salt draws other sets; any 64-bit unsigned integer).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = int_in("--set-sample-seed", 0u64, u64::MAX), allow_negative_numbers = true)]
     pub set_sample_seed: u64,
 }
 
@@ -227,15 +228,17 @@ simulated caches' LRU stacks (bounded by the cache sizes) and at most a parallel
 once for the block counts, then once per core count and cache pair (as many at once as there are CPUs), each holding one LRU \
 stack per core and one shared (distinct lines), \
 exact histograms (distinct distances), per-block counters, the sampled windows' ranks (8 bytes per sampled window: the sample \
-rate times the run's windows, at least --min-samples per block) and the same bounded part of a parallel section.")
+rate times the run's windows, at least --min-samples per block) and the same bounded part of a parallel section. From a stream (`-`, a pipe) the exact model runs every core count in one pass over the chunks as they arrive; the formula model first copies the stream to a temporary file in $TMPDIR.")
 )]
 pub struct PredictArgs {
-    /// Trace of a sequential run (OMP_NUM_THREADS=1).
+    /// Trace of a sequential run (OMP_NUM_THREADS=1); `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report); the formula model reads the run twice,
+    /// so it first copies a stream to a temporary file in $TMPDIR.
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
-    /// Core counts to predict.
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Core counts to predict (each 1 to 1024).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16",
+          value_parser = int_in("--cores", 1u16, MAX_CORES), allow_hyphen_values = true)]
     pub cores: Vec<u16>,
     #[command(flatten)]
     pub caches: MultiCacheArgs,
@@ -262,10 +265,10 @@ l1_mpka, l2_mpka}}. The counts add up to the combined ones; the master thread's 
 Examples:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64\n  \
 rda-report measure t4.rdtrace --csv-dir out/\n\n\
 Memory: the simulated caches, one reuse stack per thread and one over all threads (distinct lines), and one decoded chunk per \
-thread (the events are merged in stamp order as they are read).")
+thread (the events are merged in stamp order as they are read). From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends.")
 )]
 pub struct MeasureArgs {
-    /// Trace of a real run (any number of threads).
+    /// Trace of a real run (any number of threads); `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report).
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
@@ -297,7 +300,7 @@ pub struct ValidateArgs {
     pub seq: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
-    /// A real run as CORES=TRACE (repeat for each core count).
+    /// A real run as CORES=TRACE (CORES 1 to 1024; repeat for each core count).
     #[arg(long = "real", value_name = "CORES=TRACE", required = true, value_parser = parse_real)]
     pub real: Vec<(usize, PathBuf)>,
     #[command(flatten)]

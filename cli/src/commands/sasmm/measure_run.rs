@@ -28,9 +28,27 @@ fn mpka(misses: u64, refs: u64) -> String {
     }
 }
 
+/// `measure` of a trace file or a stream (`-`, a pipe): the same measurement, from the events
+/// merged in stamp order.
+fn measure_input(
+    path: &std::path::Path,
+    open: &OpenArgs,
+    l1: CacheConfig,
+    l2: CacheConfig,
+) -> Result<Measurement> {
+    let mut input = crate::tracefile::open_input(path, open)?;
+    let mut m = rdsasmm::ThreadMeasurer::new(MeasureConfig { l1, l2 });
+    for r in input.merged()? {
+        let (t, e) = r.with_context(|| format!("measuring {}", path.display()))?;
+        m.event(t, &e);
+    }
+    input.finish()?;
+    Ok(m.finish(&input.thread_indices()))
+}
+
 pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
     let (l1, l2) = a.caches.parse()?;
-    let m = measure_file(&a.trace, &a.open, l1, l2)?;
+    let m = measure_input(&a.trace, &a.open, l1, l2)?;
     let mut t = Table::new([
         "level",
         "omp thread",

@@ -98,18 +98,58 @@ fn formula_mrc(
         .collect()
 }
 
+/// Most cache lines the exact model simulates at once over all core counts (each core count's
+/// private L1s and shared L2s; its passes may run at the same time): 2^27 lines, about 1 GiB of
+/// state.
+pub const MAX_SIMULATED_LINES: u64 = 1 << 27;
+
+/// Checks that `--cores` and the caches need at most [`MAX_SIMULATED_LINES`] simulated lines
+/// (a usage error otherwise: every core of every core count has its own L1s).
+pub fn check_simulated_lines(cores: &[u16], caches: &MultiCacheArgs) -> Result<()> {
+    let l1: u64 = caches.l1.iter().map(|c| c.lines()).sum();
+    let l2: u64 = caches.l2.iter().map(|c| c.lines()).sum();
+    let total: u64 = cores
+        .iter()
+        .map(|&m| (m as u64).saturating_mul(l1).saturating_add(l2))
+        .fold(0u64, u64::saturating_add);
+    if total > MAX_SIMULATED_LINES {
+        return Err(usage(format!(
+            "--cores and --l1/--l2 would simulate {total} cache lines at once (each core count's \
+             cores each have every L1); at most {MAX_SIMULATED_LINES}: ask for fewer or smaller caches"
+        )));
+    }
+    Ok(())
+}
+
 pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
     check_predict_flags(&a.model, &a.caches)?;
-    let trace = crate::tracefile::open(&a.trace, &a.open)?;
-    emit_predictions(
-        &a.trace.display().to_string(),
-        &SeqSource::File(&trace),
-        &a.model,
-        &a.caches,
-        &a.cores,
-        a.mrc,
-        &a.out,
-    )
+    check_simulated_lines(&a.cores, &a.caches)?;
+    let title = a.trace.display().to_string();
+    let emit = |seq: &SeqSource<'_>| {
+        emit_predictions(&title, seq, &a.model, &a.caches, &a.cores, a.mrc, &a.out)
+    };
+    let spool;
+    let path = if crate::tracefile::is_stream(&a.trace) {
+        if a.model.model == ModelArg::Exact {
+            // The exact model streams the run, one pass for every core count at once.
+            let crate::tracefile::Input::Stream(mut s) =
+                crate::tracefile::open_input(&a.trace, &a.open)?
+            else {
+                unreachable!("a stream opens as a stream");
+            };
+            let cfg = exact_config_for(&a.model, &a.caches, a.mrc)?;
+            let preds = stream_sequential(&mut s.live, &a.trace, Some(&cfg), &a.cores)?;
+            crate::tracefile::Input::Stream(s).finish()?;
+            return emit(&SeqSource::Exact(preds));
+        }
+        // The formula model reads the run twice: the stream is copied to a temporary file.
+        spool = crate::tracefile::spool(&a.trace)?;
+        spool.path()
+    } else {
+        a.trace.as_path()
+    };
+    let trace = crate::tracefile::open(path, &a.open)?;
+    emit(&SeqSource::File(&trace))
 }
 
 /// Checks `RDTOOLS_SPILL_ACCESSES` (the models' spill threshold) before any trace is read: a
@@ -324,4 +364,109 @@ pub fn emit_predictions(
         return out.emit(&json, &tables);
     }
     out.emit(&rows, &tables)
+}
+
+/// The events of a sequential run, pulled chunk by chunk from a stream (every thread's, as
+/// they arrive; the threads seen are counted).
+struct ThreadEvents<'a, 'b> {
+    live: &'a mut rdtrace::LiveTrace<'b>,
+    buf: Vec<rdtrace::Event>,
+    pos: usize,
+    threads: std::collections::BTreeSet<u32>,
+    error: Option<rdtrace::TraceError>,
+    /// Modules registered when the metadata was taken.
+    modules: usize,
+}
+
+impl Iterator for ThreadEvents<'_, '_> {
+    type Item = rdtrace::Event;
+
+    fn next(&mut self) -> Option<rdtrace::Event> {
+        loop {
+            if let Some(&e) = self.buf.get(self.pos) {
+                self.pos += 1;
+                return Some(e);
+            }
+            self.pos = 0;
+            match self.live.next_thread_chunk(&mut self.buf) {
+                Ok(Some(_)) if self.live.meta.modules.len() != self.modules => {
+                    self.error = Some(crate::tracefile::late_module());
+                    return None;
+                }
+                Ok(Some(t)) => {
+                    self.threads.insert(t);
+                }
+                Ok(None) => return None,
+                Err(e) => {
+                    self.error = Some(e);
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+/// One pass over a sequential run read from a stream (`predict` on a stream, `live
+/// --predict`): with `cfg`, the exact model's predictions for every core count of `cores`,
+/// made as the chunks arrive (one [`rdsasmm::ExactRun`] per core count, fed the fragments);
+/// without, only the checks (the formula model then reads a spooled copy). Fails, naming the
+/// trace `name`, when more than one thread produced events or there is no access. The
+/// metadata is taken once the first events chunk is here (the runtime writes every module
+/// before any event).
+pub fn stream_sequential(
+    live: &mut rdtrace::LiveTrace<'_>,
+    name: &std::path::Path,
+    cfg: Option<&ExactConfig>,
+    cores: &[u16],
+) -> Result<Vec<ExactPrediction>> {
+    while !live.is_finished() && live.stats().event_chunks == 0 {
+        live.read_chunk()?;
+    }
+    let meta = live.meta.clone();
+    let mut events = ThreadEvents {
+        live,
+        buf: Vec::new(),
+        pos: 0,
+        threads: Default::default(),
+        error: None,
+        modules: meta.modules.len(),
+    };
+    let (accesses, preds) = match cfg {
+        None => {
+            let n = (&mut events)
+                .filter(|e| matches!(e, rdtrace::Event::Access { .. }))
+                .count() as u64;
+            (Ok(n), Vec::new())
+        }
+        Some(cfg) => {
+            let mut runs = cores
+                .iter()
+                .map(|&m| rdsasmm::ExactRun::new(cfg, m as usize))
+                .collect::<rdsasmm::Result<Vec<_>>>()?;
+            let n = rdsasmm::SequentialTrace::stream_events(
+                &meta,
+                &mut events,
+                rdsasmm::StreamLimits::from_env()?,
+                &mut |fragment| runs.iter_mut().try_for_each(|r| r.feed_fragment(fragment)),
+            );
+            (n, runs.into_iter().map(rdsasmm::ExactRun::finish).collect())
+        }
+    };
+    if let Some(e) = events.error {
+        return Err(e.into());
+    }
+    if events.threads.len() > 1 {
+        return Err(rdsasmm::SasmmError::NotSequential {
+            path: name.to_path_buf(),
+            threads: events.threads.len(),
+        }
+        .into());
+    }
+    if accesses? == 0 {
+        return Err(rdsasmm::SasmmError::Empty {
+            path: name.to_path_buf(),
+        }
+        .into());
+    }
+    Ok(preds)
 }

@@ -42,6 +42,16 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let ecfg = a.model.exact_config(&[l1], &[l2])?;
     let mut reals = a.real.clone();
     reals.sort_by_key(|r| r.0);
+    let labels: Vec<u16> = reals.iter().map(|r| r.0 as u16).collect();
+    let caches = super::MultiCacheArgs {
+        l1: vec![l1],
+        l2: vec![l2],
+    };
+    super::predict::check_simulated_lines(&labels, &caches)?;
+    crate::tracefile::require_files(
+        std::iter::once(a.seq.as_path()).chain(reals.iter().map(|r| r.1.as_path())),
+        "validate reads the sequential trace once per model and each real run after it",
+    )?;
     let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
     check_cores(&cores)?;

@@ -1,10 +1,25 @@
 //! `simt`'s command line and the checks of flags that apply only to some scenarios.
 
+use crate::commands::flags::{int_in, FOUR_G};
 use crate::exit::usage;
 use crate::output::OutputArgs;
 use anyhow::Result;
 use rdsimt::{Granularity, Scenario};
 use std::path::PathBuf;
+
+/// Most threads per block (`--block`, `html --simt-block`).
+pub const MAX_BLOCK: u64 = 1 << 16;
+/// Most threads per warp (`--warp`).
+pub const MAX_WARP: u64 = 1 << 10;
+/// Most concurrent blocks of scenario 4 (`--k`).
+pub const MAX_K: u64 = 1 << 16;
+/// Most core clusters and load/store units per cluster (`--clusters`, `--lsu`).
+pub const MAX_CLUSTERS: u64 = 1 << 12;
+/// Largest RD of a zoomed plot (`--zoom`): a plot has a point per RD.
+pub const MAX_ZOOM: u64 = 1 << 20;
+
+/// Largest memory element of `--granularity line:BYTES`.
+pub const MAX_ELEMENT: u64 = 1 << 30;
 
 /// What the input file is.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,48 +62,50 @@ pub enum PolicyArg {
          the readable form differs.",
         crate::terms::SIMT,
     ),
-    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: an rdtools trace is read once, all threads merged in stamp order, and each worksharing-loop launch is analysed and dropped as soon as every thread of its team has finished it: memory is the launches in flight (one, when each loop ends before the next starts), about 24 bytes per access of a launch plus its memory instructions (SIMT reuse needs a kernel's address arrays whole: the thesis's MIs merge the threads of a block in lockstep, and scenarios 3-6 interleave its blocks), one decoded chunk per thread, and a few numbers per kernel for the report; never the trace length. A GPU text file is read one kernel at a time: memory is its largest kernel."
+    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: an rdtools trace is read once, all threads merged in stamp order, and each worksharing-loop launch is analysed and dropped as soon as every thread of its team has finished it: memory is the launches in flight (one, when each loop ends before the next starts; with nested parallel regions, those of every inner team at once, held until the team joins when its workers could be another team's), about 24 bytes per access of a launch plus its memory instructions (SIMT reuse needs a kernel's address arrays whole: the thesis's MIs merge the threads of a block in lockstep, and scenarios 3-6 interleave its blocks), one decoded chunk per thread, and a few numbers per kernel for the report; never the trace length. A GPU text file is read one kernel at a time: memory is its largest kernel (and a line at most 16 MiB). From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends."
 )]
 pub struct SimtArgs {
-    /// Trace file (an rdtools trace, or a GPU text trace with --input-format gpu-text).
+    /// Trace file (an rdtools trace, or a GPU text trace with --input-format gpu-text); `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report).
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
     /// Input format.
     #[arg(long, value_enum, default_value_t = SimtInput::Rdtrace)]
     pub input_format: SimtInput,
-    /// Scenario 1..6 (see below).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=6))]
+    /// Scenario 1 to 6 (see below).
+    #[arg(long, default_value_t = 1, value_parser = int_in("--scenario", 1u8, 6), allow_negative_numbers = true)]
     pub scenario: u8,
-    /// Threads (loop iterations) per block [default: 256]; rdtrace input only.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Threads (loop iterations) per block, 1 to 65536 [default: 256]; rdtrace input only.
+    #[arg(long, value_parser = int_in("--block", 1u64, MAX_BLOCK), allow_negative_numbers = true)]
     pub block: Option<u64>,
-    /// Threads per warp [default: 32]; rdtrace input only.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Threads per warp, 1 to 1024 [default: 32]; rdtrace input only.
+    #[arg(long, value_parser = int_in("--warp", 1u64, MAX_WARP), allow_negative_numbers = true)]
     pub warp: Option<u64>,
     /// Whether a warp or a whole block issues an MI [default: block]; rdtrace input only.
     #[arg(long, value_enum)]
     pub mi_scope: Option<ScopeArg>,
-    /// Address granularity: `element`, or `line:BYTES` to compare memory elements of BYTES.
+    /// Address granularity: `element`, or `line:BYTES` to compare memory elements of BYTES (1 to
+    /// 2^30).
     #[arg(long, default_value = "element", value_parser = parse_granularity)]
     pub granularity: Granularity,
-    /// Concurrent blocks K of scenario 4 [default: 2].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Concurrent blocks K of scenario 4, 1 to 65536 [default: 2].
+    #[arg(long, value_parser = int_in("--k", 1u64, MAX_K), allow_negative_numbers = true)]
     pub k: Option<u64>,
-    /// Core clusters of scenarios 5 and 6 [default: 16].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Core clusters of scenarios 5 and 6, 1 to 4096 [default: 16].
+    #[arg(long, value_parser = int_in("--clusters", 1u64, MAX_CLUSTERS), allow_negative_numbers = true)]
     pub clusters: Option<u64>,
-    /// Load/store units per core cluster in scenarios 5 and 6 [default: 16].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Load/store units per core cluster in scenarios 5 and 6, 1 to 4096 [default: 16].
+    #[arg(long, value_parser = int_in("--lsu", 1u64, MAX_CLUSTERS), allow_negative_numbers = true)]
     pub lsu: Option<u64>,
     /// Block scheduling policy (scenarios 4-6).
     #[arg(long, value_enum, default_value_t = PolicyArg::Sequential)]
     pub policy: PolicyArg,
-    /// Only pair MIs at most W apart (bounds time and the histogram's range).
-    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Only pair MIs at most W apart (bounds time and the histogram's range; 1 to 2^32).
+    #[arg(long, value_name = "W", value_parser = int_in("--max-rd", 1u64, FOUR_G), allow_negative_numbers = true)]
     pub max_rd: Option<u64>,
-    /// Analyse only kernel N (0-based, in the order listed); all kernels otherwise.
-    #[arg(long, value_name = "N")]
+    /// Analyse only kernel N (0-based, in the order listed; 0 to 2^32); all kernels otherwise.
+    #[arg(long, value_name = "N", value_parser = int_in("--kernel", 0usize, FOUR_G as usize),
+          allow_negative_numbers = true)]
     pub kernel: Option<usize>,
     /// Also count accesses to private (stack) memory; rdtrace input only.
     #[arg(long)]
@@ -96,21 +113,29 @@ pub struct SimtArgs {
     /// Draw DS vs RD as SVG: FILE.svg for the full range plus FILE-rd1-Z.svg per --zoom.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
-    /// Upper RD bounds of the zoomed plots.
-    #[arg(long, value_delimiter = ',', default_values_t = [400u64, 100])]
+    /// Upper RD bounds of the zoomed plots (each 1 to 2^20).
+    #[arg(long, value_delimiter = ',', default_values_t = [400u64, 100],
+          value_parser = int_in("--zoom", 1u64, MAX_ZOOM), allow_hyphen_values = true)]
     pub zoom: Vec<u64>,
     /// Write the kernels' MI streams in the GPU text format to FILE.
     #[arg(long, value_name = "FILE")]
     pub export_gpu_text: Option<PathBuf>,
-    /// Histogram rows in the table (all rows are in --json and --csv).
-    #[arg(long, default_value_t = 40)]
+    /// Histogram rows in the table (all rows are in --json and --csv; 0 to 2^32).
+    #[arg(long, default_value_t = 40, value_parser = int_in("--limit", 0usize, FOUR_G as usize),
+          allow_negative_numbers = true)]
     pub limit: usize,
     #[command(flatten)]
     pub out: OutputArgs,
 }
 
 fn parse_granularity(s: &str) -> std::result::Result<Granularity, String> {
-    Granularity::parse(s).map_err(|e| e.to_string())
+    let g = Granularity::parse(s).map_err(|e| e.to_string())?;
+    match g {
+        Granularity::Line(bytes) if bytes > MAX_ELEMENT => Err(format!(
+            "`{s}`: --granularity line:BYTES must have BYTES from 1 to {MAX_ELEMENT}"
+        )),
+        g => Ok(g),
+    }
 }
 
 /// Flags that apply only to some scenarios or inputs (a usage error, exit status 2).

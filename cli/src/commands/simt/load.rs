@@ -2,8 +2,8 @@
 
 use super::args::{SimtArgs, SimtInput};
 use anyhow::Result;
-use rdsimt::gpu_text::for_each_gpu_text_kernel_in_file;
-use rdsimt::openmp::{for_each_launch, KernelLaunch, SimtConfig, SkippedLoop};
+use rdsimt::gpu_text::{for_each_gpu_text_kernel, for_each_gpu_text_kernel_in_file};
+use rdsimt::openmp::{for_each_launch, for_each_launch_in, KernelLaunch, SimtConfig, SkippedLoop};
 use rdsimt::Kernel;
 use serde::Serialize;
 
@@ -61,23 +61,40 @@ pub(super) fn load(
 ) -> Result<Vec<SkippedLoop>> {
     match args.input_format {
         SimtInput::GpuText => {
-            for_each_gpu_text_kernel_in_file(&args.trace, &mut |k| {
+            let mut to_each = |k: Kernel| {
                 each(Source {
                     kernel: k.with_granularity(args.granularity),
                     origin: None,
                 })
-            })?;
+            };
+            if crate::tracefile::is_stdin(&args.trace) {
+                for_each_gpu_text_kernel(
+                    std::io::BufReader::with_capacity(1 << 20, std::io::stdin()),
+                    "<stdin>",
+                    &mut to_each,
+                )?;
+            } else {
+                for_each_gpu_text_kernel_in_file(&args.trace, &mut to_each)?;
+            }
             Ok(Vec::new())
         }
         SimtInput::Rdtrace => {
-            let trace = crate::tracefile::open(&args.trace, &args.open)?;
+            let mut input = crate::tracefile::open_input(&args.trace, &args.open)?;
             // Errors of the analysis carry their own context; the trace's get this one.
             let mut analysis_failed = false;
-            let skipped = for_each_launch(&trace, simt, &mut |l| {
+            let mut f = |l| {
                 let r = each(Source::of_launch(l));
                 analysis_failed = r.is_err();
                 r
-            })
+            };
+            let skipped = match &mut input {
+                crate::tracefile::Input::File(trace) => for_each_launch(trace, simt, &mut f),
+                stream => {
+                    let meta = stream.meta().clone();
+                    for_each_launch_in(&meta, stream.merged()?, simt, &mut f)
+                }
+            }
+            .and_then(|skipped| input.finish().map(|()| skipped))
             .map_err(|e| {
                 if analysis_failed {
                     e
