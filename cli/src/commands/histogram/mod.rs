@@ -122,15 +122,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 all
             } else {
                 let mut f = new_feeder()?;
-                let mut n = 0u64;
-                for r in trace.merged()? {
-                    let (_, e) = r?;
-                    e.visit(&mut f);
-                    n += 1;
-                    if n.is_multiple_of(65536) {
-                        bar.set_position(n);
-                    }
-                }
+                trace.visit_merged(&mut f, |n| bar.inc(n))?;
                 let (h, s) = f.finish_sampled()?;
                 add_stats(s);
                 h
