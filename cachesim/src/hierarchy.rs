@@ -110,6 +110,14 @@ impl Hierarchy {
         });
     }
 
+    /// Counts an L1 hit of `core` on the line that core accessed last ([`Cache::hit_most_recent`]:
+    /// private L1s see only their own core's accesses, so that line is still its set's most
+    /// recently used).
+    #[inline]
+    pub fn l1_hit_most_recent(&mut self, core: usize) {
+        self.l1[core].hit_most_recent();
+    }
+
     /// Accesses `len` bytes at `addr` from `core`.
     #[inline]
     pub fn access(&mut self, core: usize, addr: u64, len: u64) {

@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::model::Profile;
 use crate::rates::{CoreCounts, CoreRates, HitRates};
 use rdcachesim::{CacheConfig, Hierarchy, LevelStats, Served};
+use rdengines::accum::DenseHist;
 use rdengines::{FastCore, Histogram};
 use rdtrace::{Event, Trace};
 use serde::Serialize;
@@ -93,15 +94,31 @@ pub struct ThreadRates {
 pub struct Measurer {
     config: MeasureConfig,
     hierarchy: Hierarchy,
-    prd: Vec<(FastCore, Histogram)>,
-    crd: (FastCore, Histogram),
+    prd: Vec<(FastCore, DenseHist)>,
+    crd: (FastCore, DenseHist),
     /// Per core: L2 hits of the accesses its L1 misses caused.
     l2_hits: Vec<u64>,
+    /// Per core: the L1 line it accessed last ([`NO_LINE`] before its first access).
+    last_l1: Vec<u64>,
+    /// The L2-sized line the whole run accessed last (the CRD stack's top).
+    last_l2: u64,
+    /// While one core only has accessed and the L1 and L2 lines are equal, that core: the CRD
+    /// is then its PRD (the same lines in the same order) and is not computed twice; the CRD
+    /// starts as a copy of that PRD when a second core accesses.
+    solo: Option<usize>,
+    /// Whether any access came yet.
+    started: bool,
 }
 
-fn add(h: &mut Histogram, d: Option<u64>) {
+/// No line yet (line numbers are addresses shifted right, never all ones).
+const NO_LINE: u64 = u64::MAX;
+
+/// Counts a distance (`None`: a first touch) into a flat accumulator (a `Histogram`'s map would
+/// cost a tree walk per reference).
+#[inline]
+fn add(h: &mut DenseHist, d: Option<u64>) {
     match d {
-        Some(d) => h.add(d, 1),
+        Some(d) => h.add(d),
         None => h.cold += 1,
     }
 }
@@ -113,17 +130,65 @@ impl Measurer {
             config,
             hierarchy: Hierarchy::new(config.l1, config.l2, 0),
             prd: Vec::new(),
-            crd: (FastCore::default(), Histogram::new_exact()),
+            crd: (FastCore::default(), DenseHist::default()),
             l2_hits: Vec::new(),
+            last_l1: Vec::new(),
+            last_l2: NO_LINE,
+            solo: None,
+            started: false,
+        }
+    }
+
+    /// Whether the CRD is still core `core`'s PRD (see `solo`); ends that when another core
+    /// accesses.
+    #[inline]
+    fn crd_is_prd_of(&mut self, core: usize) -> bool {
+        match self.solo {
+            Some(c) if c == core => true,
+            Some(c) => {
+                self.crd = self.prd[c].clone();
+                self.solo = None;
+                false
+            }
+            None if !self.started => {
+                self.started = true;
+                if self.config.l1.line_shift() == self.config.l2.line_shift() {
+                    self.solo = Some(core);
+                }
+                self.solo.is_some()
+            }
+            None => false,
         }
     }
 
     /// One access of `len` bytes at `addr` by core `core`.
     pub fn access(&mut self, core: usize, addr: u64, len: u64) {
         while self.prd.len() <= core {
-            self.prd.push((FastCore::default(), Histogram::new_exact()));
+            self.prd.push((FastCore::default(), DenseHist::default()));
             self.l2_hits.push(0);
+            self.last_l1.push(NO_LINE);
         }
+        let last_byte = addr.saturating_add(len.max(1) - 1);
+        let (s1, s2) = (self.config.l1.line_shift(), self.config.l2.line_shift());
+        let (line1, line2) = (addr >> s1, addr >> s2);
+        let one_line = last_byte >> s1 == line1 && last_byte >> s2 == line2;
+        let crd_is_prd = self.crd_is_prd_of(core);
+        if one_line && self.last_l1[core] == line1 {
+            // The line this core touched last, again: an L1 hit that moves nothing (its L1 and
+            // its PRD stack see only its own accesses), PRD distance 0, and no L2 access.
+            self.hierarchy.l1_hit_most_recent(core);
+            self.prd[core].1.add(0);
+            if crd_is_prd {
+            } else if self.last_l2 == line2 {
+                self.crd.1.add(0);
+            } else {
+                add(&mut self.crd.1, self.crd.0.access(line2));
+                self.last_l2 = line2;
+            }
+            return;
+        }
+        self.last_l1[core] = last_byte >> s1;
+        self.last_l2 = last_byte >> s2;
         // Each L2 access is the L1 miss of this core: its hit counts for this core.
         let l2_hits = &mut self.l2_hits[core];
         self.hierarchy.access_with(core, addr, len, |s| {
@@ -135,10 +200,12 @@ impl Measurer {
         self.config
             .l1
             .for_each_line(addr, len, |l| add(h, stack.access(l)));
-        let (stack, h) = &mut self.crd;
-        self.config
-            .l2
-            .for_each_line(addr, len, |l| add(h, stack.access(l)));
+        if !crd_is_prd {
+            let (stack, h) = &mut self.crd;
+            self.config
+                .l2
+                .for_each_line(addr, len, |l| add(h, stack.access(l)));
+        }
     }
 
     /// The results.
@@ -146,12 +213,21 @@ impl Measurer {
         let stats = self.hierarchy.stats();
         let l1 = stats.l1_total();
         let rates = HitRates::from_counts(l1.accesses, l1.hits, stats.l2.hits);
-        let prd: Vec<Histogram> = self.prd.into_iter().map(|p| p.1).collect();
+        let crd = match self.solo {
+            Some(c) => self.prd[c].1.clone(),
+            None => self.crd.1,
+        }
+        .into_histogram(None, true);
+        let prd: Vec<Histogram> = self
+            .prd
+            .into_iter()
+            .map(|(_, h)| h.into_histogram(None, true))
+            .collect();
         let mut all = Histogram::new_exact();
         for h in &prd {
             all.merge(h);
         }
-        let crd = self.crd.1;
+
         let per_thread = stats
             .l1
             .iter()
@@ -213,6 +289,34 @@ pub struct ThreadMeasurer {
     omp: std::collections::BTreeMap<u32, u32>,
 }
 
+/// [`ThreadMeasurer::of_thread`]'s visitor.
+pub struct OneThread<'a> {
+    m: &'a mut ThreadMeasurer,
+    t: u32,
+    /// The thread's core, once it has one.
+    core: Option<usize>,
+}
+
+impl rdtrace::EventVisitor for OneThread<'_> {
+    #[inline]
+    fn access(&mut self, _mi: u32, addr: u64, len: u64) {
+        let core = match self.core {
+            Some(c) => c,
+            None => {
+                let next = self.m.cores.len();
+                let c = *self.m.cores.entry(self.t).or_insert(next);
+                self.core = Some(c);
+                c
+            }
+        };
+        self.m.m.access(core, addr, len);
+    }
+
+    fn other(&mut self, e: Event) {
+        self.m.event(self.t, &e);
+    }
+}
+
 impl ThreadMeasurer {
     /// An empty measurement.
     pub fn new(config: MeasureConfig) -> Self {
@@ -235,6 +339,17 @@ impl ThreadMeasurer {
                 self.omp.entry(t).or_insert(omp_thread);
             }
             _ => {}
+        }
+    }
+
+    /// A visitor for the events of thread `t` (the same as [`ThreadMeasurer::event`] with `t`
+    /// for each): the form for a run with one thread, read straight from its chunks
+    /// (`Trace::visit_merged`).
+    pub fn of_thread(&mut self, t: u32) -> OneThread<'_> {
+        OneThread {
+            m: self,
+            t,
+            core: None,
         }
     }
 

@@ -1193,3 +1193,64 @@ fn measuring_in_stamp_order_renumbers_cores_by_thread_index() {
     assert_eq!(new.l1_per_thread.len(), 4, "cores up to thread 3");
     assert_eq!(new.per_thread.len(), 5);
 }
+
+/// The measurer's fast path (a core's access to the line it touched last) changes no count:
+/// on streams full of such runs, with accesses that straddle lines and several cores, its
+/// results equal the hierarchy simulated access by access and stack distances computed by the
+/// naive engine over each core's and the whole run's lines.
+#[test]
+fn measurer_fast_path_equals_the_plain_simulation() {
+    use rdengines::naive::NaiveEngine;
+    use rdengines::ReuseEngine;
+    let l1 = CacheConfig::new(512, 2, 64).unwrap();
+    // L2 lines larger than L1's, and equal (then the CRD is a core's PRD until a second core
+    // accesses, see `Measurer::solo`).
+    let l2s = [
+        CacheConfig::new(4096, 4, 128).unwrap(),
+        CacheConfig::new(4096, 4, 64).unwrap(),
+    ];
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..40 {
+        let cores = 1 + round % 4;
+        let l2 = l2s[round / 20];
+        let mut m = Measurer::new(MeasureConfig { l1, l2 });
+        let mut h = Hierarchy::new(l1, l2, cores);
+        let mut prd: Vec<Vec<u64>> = vec![Vec::new(); cores];
+        let mut crd = Vec::new();
+        let mut addr = 0u64;
+        for _ in 0..3000 {
+            let r = rnd();
+            let core = (r % cores as u64) as usize;
+            // Mostly small steps (runs on one line), sometimes a jump; sizes 1..=16 bytes, so
+            // some accesses straddle a line.
+            addr = if r >> 8 & 7 == 0 {
+                (r >> 16) % 16384
+            } else {
+                addr + (r >> 24) % 6
+            };
+            let len = 1 + (r >> 32) % 16;
+            m.access(core, addr, len);
+            h.access(core, addr, len);
+            l1.for_each_line(addr, len, |l| prd[core].push(l));
+            l2.for_each_line(addr, len, |l| crd.push(l));
+        }
+        let r = m.finish();
+        assert_eq!(r.l1_per_thread, h.stats().l1, "round {round}");
+        assert_eq!(r.l2, h.stats().l2, "round {round}");
+        let naive = |lines: &[u64]| {
+            let mut e: Box<dyn ReuseEngine> = Box::new(NaiveEngine::new());
+            e.process(lines);
+            e.finish()
+        };
+        for (c, lines) in prd.iter().enumerate() {
+            assert_eq!(r.prd[c], naive(lines), "round {round} core {c}");
+        }
+        assert_eq!(r.crd, naive(&crd), "round {round}");
+    }
+}

@@ -38,6 +38,16 @@ fn measure_input(
 ) -> Result<Measurement> {
     let mut input = crate::tracefile::open_input(path, open)?;
     let mut m = rdsasmm::ThreadMeasurer::new(MeasureConfig { l1, l2 });
+    if let crate::tracefile::Input::File(trace) = &input {
+        if let [t] = trace.thread_indices()[..] {
+            // One thread: straight from its chunks, no merge.
+            trace
+                .visit_merged(&mut m.of_thread(t), |_| {})
+                .with_context(|| format!("measuring {}", path.display()))?;
+            input.finish()?;
+            return Ok(m.finish(&[t]));
+        }
+    }
     for r in input.merged()? {
         let (t, e) = r.with_context(|| format!("measuring {}", path.display()))?;
         m.event(t, &e);
