@@ -67,7 +67,7 @@ pub struct CompileJob<'a> {
     pub instrument: bool,
     /// Ask the pass for its explain lines.
     pub explain: bool,
-    /// Append access and branch records inline (false for `--rd-no-inline`).
+    /// Append block, access and branch records inline (false for `--rd-no-inline`).
     pub inline_records: bool,
 }
 

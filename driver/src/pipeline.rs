@@ -278,8 +278,8 @@ rdcc options (never given to clang):
   --rd-explain=FILE      write the same to FILE
   --rd-no-instrument     same pipeline without the pass (baseline builds); the runtime is linked
                          only if it is found
-  --rd-no-inline         call the runtime for every access and branch instead of appending trace
-                         records inline (slower, same trace)
+  --rd-no-inline         call the runtime for every block, access and branch instead of appending
+                         trace records inline (slower, same trace)
   --rd-help              this text
 
 Handed to clang unchanged: -E, -M, -MM, -fsyntax-only, --help, -###, -print-*, -dump*, header

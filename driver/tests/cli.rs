@@ -146,10 +146,17 @@ fn object_registers_its_module_with_the_runtime() {
         "no {} in {syms:?}",
         abi::REGISTER_MODULE
     );
-    // By default the loop's load is appended inline at the runtime's thread-local cursor.
+    // By default the loop's load is appended inline at the runtime's thread-local cursor, and
+    // so are block entries, which count down on the runtime's thread-local countdown.
     assert!(
         references(&syms, abi::CURSOR_TLS) && !references(&syms, abi::ACCESS),
         "the loop's load is not traced inline: {syms:?}"
+    );
+    assert!(
+        references(&syms, abi::COUNTDOWN_TLS)
+            && references(&syms, abi::BLOCK_COUNTDOWN)
+            && !references(&syms, abi::BASIC_BLOCK),
+        "blocks are not traced inline: {syms:?}"
     );
     assert!(defines(&syms, "sum"));
     // With --rd-no-inline it calls the access hook instead.
@@ -158,6 +165,10 @@ fn object_registers_its_module_with_the_runtime() {
     assert!(
         references(&syms, abi::ACCESS) && !references(&syms, abi::CURSOR_TLS),
         "the loop's load is not traced by a call: {syms:?}"
+    );
+    assert!(
+        references(&syms, abi::BASIC_BLOCK) && !references(&syms, abi::COUNTDOWN_TLS),
+        "blocks are not traced by calls: {syms:?}"
     );
 }
 

@@ -80,6 +80,11 @@ impl<'ctx> Hooks<'ctx> {
             abi::AbiType::I64 => i64t,
             abi::AbiType::Ptr => ptr,
         })?;
+        // Called once per INLINE_BLOCKS_BETWEEN_HOOKS blocks at most: `cold` keeps the call
+        // and its spills off the blocks' hot path.
+        let cold = Attribute::get_named_enum_kind_id("cold");
+        fns.block_countdown
+            .add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(cold, 0));
         let bases_ty = ctx.i32_type().array_type(IdKind::COUNT as u32);
         let bases = module.add_global(bases_ty, None, abi::MODULE_BASES_GLOBAL);
         bases.set_linkage(Linkage::Internal);
@@ -144,6 +149,17 @@ impl<'ctx> Hooks<'ctx> {
         }
         let ptr = self.ctx.ptr_type(AddressSpace::default());
         let g = module.add_global(ptr, None, abi::CURSOR_TLS);
+        g.set_thread_local(true);
+        g.set_linkage(Linkage::External);
+        g
+    }
+
+    /// Declares `__thread int32_t __rdt_countdown` (defined by the runtime) and returns it.
+    pub(crate) fn countdown_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
+        if let Some(g) = module.get_global(abi::COUNTDOWN_TLS) {
+            return g;
+        }
+        let g = module.add_global(self.ctx.i32_type(), None, abi::COUNTDOWN_TLS);
         g.set_thread_local(true);
         g.set_linkage(Linkage::External);
         g

@@ -16,10 +16,15 @@
 //!    after the libomp call returns, `__rdt_omp_region_exit` before every `ret` of an outlined
 //!    function.
 //!
-//! With inline records (see [`InlineRecords`]), 3 (fixed-size accesses) and 4 become stores
+//! With inline records (see [`InlineRecords`]), 2, 3 (fixed-size accesses) and 4 become stores
 //! at the thread-local cursor instead of calls, and `__rdt_check` follows every call and every
-//! `INLINE_RECORDS_BETWEEN_CHECKS` inline records of a block, which keeps the runtime's promise
-//! of free buffer space valid between hooks.
+//! `INLINE_RECORDS_BETWEEN_CHECKS` inline records of a block (its own block record included),
+//! which keeps the runtime's promise of free buffer space valid between hooks. A block entry
+//! decrements the thread-local countdown and, when it runs out, calls `__rdt_block_countdown`
+//! before the block record (stamps, flushing, registration: at most every
+//! `INLINE_BLOCKS_BETWEEN_HOOKS` blocks, so no path appends more than that many blocks' records
+//! between hooks). The call sits in a block of its own: [`split_block_entries`] splits every
+//! instrumented block after its countdown test, once everything else is inserted.
 
 use inkwell::builder::Builder;
 use inkwell::intrinsics::Intrinsic;
@@ -31,7 +36,7 @@ use inkwell::values::{
 use inkwell::{AddressSpace, IntPredicate};
 use rdtrace::abi::{self, IdKind, RECORD_ALIGN, RECORD_SIZE};
 use rdtrace::meta::BranchKind;
-use rdtrace::raw::{TAG_ACCESS, TAG_BRANCH};
+use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_BRANCH};
 
 use crate::error::PassError;
 use crate::hooks::{position_after, position_before, Hooks};
@@ -49,11 +54,19 @@ use crate::ids::ModuleLayout;
 use crate::ir::{self, ValueRef};
 use crate::openmp::{BoundType, OmpAnalysis, RuntimeAction};
 
-/// What inline record emission needs: the runtime's TLS cursor and the intrinsic that gives
-/// the calling thread's address of it.
+/// What inline record emission needs: the runtime's TLS cursor and block countdown, and the
+/// intrinsic that gives the calling thread's address of them.
 pub(crate) struct InlineRecords<'ctx> {
     cursor: GlobalValue<'ctx>,
+    countdown: GlobalValue<'ctx>,
     threadlocal_address: FunctionValue<'ctx>,
+}
+
+/// A block entry whose countdown test (`due`, an `i1` instruction at the end of the block's
+/// entry code) still has to become a branch to the countdown hook: see
+/// [`split_block_entries`].
+pub(crate) struct BlockEntry<'ctx> {
+    due: InstructionValue<'ctx>,
 }
 
 impl<'ctx> InlineRecords<'ctx> {
@@ -68,8 +81,50 @@ impl<'ctx> InlineRecords<'ctx> {
             .ok_or_else(|| PassError::Build("cannot declare llvm.threadlocal.address.p0".into()))?;
         Ok(InlineRecords {
             cursor: hooks.cursor_global(module),
+            countdown: hooks.countdown_global(module),
             threadlocal_address,
         })
+    }
+
+    /// The calling thread's address of the thread-local `global`.
+    fn tls_address(
+        &self,
+        builder: &Builder<'ctx>,
+        global: GlobalValue<'ctx>,
+    ) -> Result<PointerValue<'ctx>, PassError> {
+        Ok(builder
+            .build_direct_call(
+                self.threadlocal_address,
+                &[global.as_pointer_value().into()],
+                "rdt.tls",
+            )?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| PassError::Build("llvm.threadlocal.address returned nothing".into()))?
+            .into_pointer_value())
+    }
+
+    /// A block entry: decrements the countdown and tests whether it ran out (the branch to the
+    /// hook is added by [`split_block_entries`]), then appends the block record.
+    fn emit_block_entry(
+        &self,
+        builder: &Builder<'ctx>,
+        hooks: &Hooks<'ctx>,
+        id: IntValue<'ctx>,
+    ) -> Result<BlockEntry<'ctx>, PassError> {
+        let i32t = hooks.i32();
+        let slot = self.tls_address(builder, self.countdown)?;
+        let left = builder.build_load(i32t, slot, "rdt.cd")?.into_int_value();
+        let left = builder.build_int_sub(left, i32t.const_int(1, false), "rdt.cd.next")?;
+        builder.build_store(slot, left)?;
+        // At zero or below (a signal handler's blocks may have run between load and store).
+        let due =
+            builder.build_int_compare(IntPredicate::SLE, left, i32t.const_zero(), "rdt.due")?;
+        let due = due
+            .as_instruction()
+            .ok_or_else(|| PassError::Build("the countdown test folded to a constant".into()))?;
+        self.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
+        Ok(BlockEntry { due })
     }
 
     /// Appends one raw record (`raw::head_of(tag, id)`, `value`) at the cursor and advances it:
@@ -85,16 +140,7 @@ impl<'ctx> InlineRecords<'ctx> {
         let ctx = hooks.i64().get_context();
         let (i8t, i64t) = (ctx.i8_type(), hooks.i64());
         let ptr = ctx.ptr_type(AddressSpace::default());
-        let slot = builder
-            .build_direct_call(
-                self.threadlocal_address,
-                &[self.cursor.as_pointer_value().into()],
-                "rdt.tls",
-            )?
-            .try_as_basic_value()
-            .basic()
-            .ok_or_else(|| PassError::Build("llvm.threadlocal.address returned nothing".into()))?
-            .into_pointer_value();
+        let slot = self.tls_address(builder, self.cursor)?;
         let cur = builder
             .build_load(ptr, slot, "rdt.cur")?
             .into_pointer_value();
@@ -130,14 +176,15 @@ impl<'ctx> InlineRecords<'ctx> {
     }
 }
 
-/// Inserts every hook call (and, with `inline`, the inline records and their checks).
+/// Inserts every hook call (and, with `inline`, the inline records and their checks). Returns
+/// the inline block entries, for [`split_block_entries`] once everything else is inserted.
 pub(crate) fn insert_hooks<'ctx>(
     builder: &Builder<'ctx>,
     hooks: &Hooks<'ctx>,
     layout: &ModuleLayout<'ctx>,
     omp: &OmpAnalysis<'ctx>,
     inline: Option<&InlineRecords<'ctx>>,
-) -> Result<(), PassError> {
+) -> Result<Vec<BlockEntry<'ctx>>, PassError> {
     // Anchors are taken before anything is inserted: the region-enter code goes before the
     // entry block's anchor, and the block hook after it.
     let anchors: Vec<Option<InstructionValue<'ctx>>> = layout
@@ -158,16 +205,24 @@ pub(crate) fn insert_hooks<'ctx>(
             region_enter(builder, hooks, anchor, region as u32)?;
         }
     }
+    // Inline records per block since the block's entry or its last check (the block record
+    // counts).
+    let mut since_check = vec![0usize; layout.blocks.len()];
+    let mut entries = Vec::new();
     for (block, anchor) in anchors.iter().enumerate() {
         // Blocks that start with a `catchswitch` have no insertion point; C code has none.
         if let Some(anchor) = *anchor {
             position_before(builder, anchor);
             let id = hooks.global_id(builder, IdKind::Block, block as u32)?;
-            hooks.call(builder, hooks.basic_block, &[id.into()])?;
+            match inline {
+                Some(inline) => {
+                    entries.push(inline.emit_block_entry(builder, hooks, id)?);
+                    since_check[block] = 1;
+                }
+                None => hooks.call(builder, hooks.basic_block, &[id.into()])?,
+            }
         }
     }
-    // Inline records per block since the block hook or the last check.
-    let mut since_check = vec![0usize; layout.blocks.len()];
     for (mi, site) in layout.mem_sites.iter().enumerate() {
         if site.descriptor {
             continue; // crate::fortran::insert_array_accesses
@@ -232,7 +287,121 @@ pub(crate) fn insert_hooks<'ctx>(
         }
     }
     insert_openmp(builder, hooks, layout, omp)?;
-    insert_roi_exits(builder, hooks, layout)
+    insert_roi_exits(builder, hooks, layout)?;
+    Ok(entries)
+}
+
+/// Gives every inline block entry its call of the countdown hook: the block `bb` is split after
+/// its countdown test into `pre` (its PHIs, EH pad, allocas, the function-entry hooks and the
+/// countdown code), a `cold` block that calls `__rdt_block_countdown`, and `bb` itself (the
+/// block record and everything else):
+///
+/// ```text
+/// pre:  phis, landingpad, allocas, entry hooks; due = --countdown <= 0; br due, cold, bb
+/// cold: call __rdt_block_countdown(); br bb
+/// bb:   block record, the block's instructions and records, its terminator
+/// ```
+///
+/// `pre` takes over `bb`'s predecessors (and `blockaddress` uses); `bb` keeps its terminator,
+/// so its successors' PHIs still name their real predecessor. Runs last, because the other
+/// insertions find terminators and anchors through the original blocks.
+pub(crate) fn split_block_entries<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    entries: &[BlockEntry<'ctx>],
+) -> Result<(), PassError> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let ctx = hooks.i32().get_context();
+    // Moves instructions without touching their debug locations or metadata: a builder that
+    // never has a current location copies none onto what it inserts.
+    let mover = ctx.create_builder();
+    // Taken 1 time in INLINE_BLOCKS_BETWEEN_HOOKS (the runtime's default stamp interval).
+    let weights = ctx.metadata_node(&[
+        ctx.metadata_string("branch_weights").into(),
+        hooks.i32().const_int(1, false).into(),
+        hooks
+            .i32()
+            .const_int(abi::INLINE_BLOCKS_BETWEEN_HOOKS as u64 - 1, false)
+            .into(),
+    ]);
+    let prof = ctx.get_kind_id("prof");
+    for entry in entries {
+        let due = entry.due;
+        let (Some(bb), Some(split_at)) = (due.get_parent(), due.get_next_instruction()) else {
+            return Err(PassError::Build("a block entry lost its place".into()));
+        };
+        let function = bb
+            .get_parent()
+            .ok_or_else(|| PassError::Build("a block outside a function".into()))?;
+        let term = bb
+            .get_terminator()
+            .ok_or_else(|| PassError::Build("a block without a terminator".into()))?;
+        let pre = ctx.prepend_basic_block(bb, "rdt.entry");
+        let cold = ctx.append_basic_block(function, "rdt.countdown");
+        // With the terminator detached, replacing `bb` leaves its successors' PHIs alone (LLVM
+        // updates the PHIs of the successors of the replaced block's terminator) and moves
+        // every branch to `bb`, a self-loop's included, and every blockaddress to `pre`.
+        term.remove_from_basic_block();
+        bb.replace_all_uses_with(&pre);
+        mover.position_at_end(bb);
+        insert_keeping_name(&mover, term);
+        let mut inst = bb.get_first_instruction();
+        while let Some(i) = inst {
+            if i == split_at {
+                break;
+            }
+            inst = i.get_next_instruction();
+            i.remove_from_basic_block();
+            mover.position_at_end(pre);
+            insert_keeping_name(&mover, i);
+        }
+        position_after_end(builder, pre, due);
+        let br = builder.build_conditional_branch(due_value(due)?, cold, bb)?;
+        br.set_metadata(weights, prof)
+            .map_err(|e| PassError::Build(e.to_string()))?;
+        position_after_end(builder, cold, due);
+        hooks.call(builder, hooks.block_countdown, &[])?;
+        builder.build_unconditional_branch(bb)?;
+    }
+    Ok(())
+}
+
+/// Inserts the detached `inst` at the mover's position under its own name (the builder would
+/// otherwise give it the empty name).
+fn insert_keeping_name<'ctx>(mover: &Builder<'ctx>, inst: InstructionValue<'ctx>) {
+    let name = inst
+        .get_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    mover.insert_instruction(&inst, Some(&name));
+}
+
+/// Positions `builder` at the end of `bb` with the debug location of `like`.
+fn position_after_end<'ctx>(
+    builder: &Builder<'ctx>,
+    bb: inkwell::basic_block::BasicBlock<'ctx>,
+    like: InstructionValue<'ctx>,
+) {
+    builder.position_at_end(bb);
+    // Safety: the builder and instruction are live; a null location clears the builder's.
+    unsafe {
+        inkwell::llvm_sys::core::LLVMSetCurrentDebugLocation2(
+            builder.as_mut_ptr(),
+            inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(like.as_value_ref()),
+        )
+    };
+}
+
+/// The `i1` value of the countdown test.
+fn due_value(due: InstructionValue<'_>) -> Result<IntValue<'_>, PassError> {
+    // Safety: `due` is the `icmp` built by `emit_block_entry`, an integer (i1) value.
+    let v = unsafe { IntValue::new(due.as_value_ref()) };
+    if v.get_type().get_bit_width() != 1 {
+        return Err(PassError::Build("the countdown test is not an i1".into()));
+    }
+    Ok(v)
 }
 
 /// `__rdt_roi_exit` before every `ret` and `resume` (after the region-exit hook, which

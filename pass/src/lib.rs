@@ -56,10 +56,12 @@ pub struct PassConfig {
     pub explain: bool,
     /// Name recorded in [`ModuleMeta::name`]; the module's source file name when `None`.
     pub module_name: Option<String>,
-    /// Append fixed-size access and branch records inline at the thread-local cursor
-    /// (`rdtrace::abi::CURSOR_TLS`) instead of calling `__rdt_access` / `__rdt_branch`, with a
-    /// `__rdt_check` after every call and inside very long blocks. Much cheaper per event; the
-    /// trace is the same. `rdcc` turns it on unless `--rd-no-inline` is given.
+    /// Append block, fixed-size access and branch records inline at the thread-local cursor
+    /// (`rdtrace::abi::CURSOR_TLS`) instead of calling `__rdt_bb` / `__rdt_access` /
+    /// `__rdt_branch`, with a `__rdt_check` after every call and inside long blocks, and a
+    /// thread-local block countdown (`rdtrace::abi::COUNTDOWN_TLS`) that calls
+    /// `__rdt_block_countdown` every few blocks for the ordering stamps. Much cheaper per event;
+    /// the trace is the same. `rdcc` turns it on unless `--rd-no-inline` is given.
     pub inline_records: bool,
 }
 
@@ -120,9 +122,10 @@ pub fn instrument_module(
     } else {
         None
     };
-    instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref())?;
+    let entries = instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref())?;
     fortran::insert_array_accesses(module, &builder, &hooks, &layout)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
+    instrument::split_block_entries(&builder, &hooks, &entries)?;
     module
         .verify()
         .map_err(|e| PassError::Verify(e.to_string()))?;

@@ -128,11 +128,13 @@ fn inline_records_replace_access_and_branch_calls() {
         };
         let report = rdpass::instrument_module(&module, &cfg).unwrap();
         module.verify().unwrap();
-        // No access or branch calls are left; ranges and blocks still call the runtime.
+        // No block, access or branch calls are left; ranges still call the runtime, and every
+        // block entry has its (cold) countdown call.
         assert_eq!(count_calls(&module, abi::ACCESS), 0, "{name}");
         assert_eq!(count_calls(&module, abi::BRANCH), 0, "{name}");
+        assert_eq!(count_calls(&module, abi::BASIC_BLOCK), 0, "{name}");
         assert_eq!(
-            count_calls(&module, abi::BASIC_BLOCK),
+            count_calls(&module, abi::BLOCK_COUNTDOWN),
             input.blocks,
             "{name}"
         );
@@ -141,31 +143,209 @@ fn inline_records_replace_access_and_branch_calls() {
             input.range_accesses,
             "{name}"
         );
-        // One record per fixed access and per branch: each writes the cursor back once.
-        let cursor_stores = instructions(&module)
-            .into_iter()
-            .filter(|&i| i.get_opcode() == InstructionOpcode::Store)
-            .filter(|&i| {
-                i.get_operand(1)
-                    .and_then(|o| o.value())
-                    .and_then(|v| inkwell::values::BasicValue::as_instruction_value(&v))
-                    .is_some_and(|p| {
-                        callee_name(p).is_some_and(|c| c.starts_with("llvm.threadlocal.address"))
-                    })
-            })
-            .count();
+        // One record per block, fixed access and branch: each writes the cursor back once; and
+        // one countdown decrement per block.
         assert_eq!(
-            cursor_stores,
-            input.fixed_accesses + report.meta.branches.len(),
+            tls_stores(&module, abi::CURSOR_TLS),
+            input.blocks + input.fixed_accesses + report.meta.branches.len(),
+            "{name}"
+        );
+        assert_eq!(
+            tls_stores(&module, abi::COUNTDOWN_TLS),
+            input.blocks,
             "{name}"
         );
         // A check after every call of the input that is not an intrinsic (none of these inputs
         // has blocks long enough to need more).
         assert_eq!(count_calls(&module, abi::CHECK), calls_in, "{name}");
-        let cursor = module.get_global(abi::CURSOR_TLS).expect("cursor declared");
+        for tls in [abi::CURSOR_TLS, abi::COUNTDOWN_TLS] {
+            let g = module.get_global(tls).expect("thread-local declared");
+            assert!(g.is_thread_local() && g.is_declaration(), "{name}: {tls}");
+        }
+    }
+}
+
+/// Stores to the calling thread's copy of the thread-local `global` (through
+/// `llvm.threadlocal.address`).
+fn tls_stores(module: &inkwell::module::Module<'_>, global: &str) -> usize {
+    instructions(module)
+        .into_iter()
+        .filter(|&i| i.get_opcode() == InstructionOpcode::Store)
+        .filter(|&i| {
+            i.get_operand(1)
+                .and_then(|o| o.value())
+                .and_then(|v| inkwell::values::BasicValue::as_instruction_value(&v))
+                .is_some_and(|p| {
+                    callee_name(p).is_some_and(|c| c.starts_with("llvm.threadlocal.address"))
+                        && p.get_operand(0)
+                            .and_then(|o| o.value())
+                            .is_some_and(|g| g.get_name().to_str() == Ok(global))
+                })
+        })
+        .count()
+}
+
+#[test]
+fn inline_block_entries_split_blocks_soundly() {
+    // Every instrumented block is split after its countdown test: an entry block (PHIs, EH pad,
+    // allocas, the test) that branches to a block calling the countdown hook or straight on to
+    // the original block, which starts with the block record and keeps the terminator.
+    let ctx = Context::create();
+    let module = load(&ctx, "block_entries.ll");
+    let cfg = PassConfig {
+        inline_records: true,
+        ..PassConfig::default()
+    };
+    instrument_module(&module, &cfg).unwrap();
+    module.verify().unwrap();
+    type Block<'c> = inkwell::basic_block::BasicBlock<'c>;
+    fn successors<'c>(bb: Block<'c>) -> Vec<Block<'c>> {
+        let term = bb.get_terminator().unwrap();
+        (0..term.get_num_operands())
+            .filter_map(|i| term.get_operand(i).and_then(|o| o.block()))
+            .collect()
+    }
+    let name = |bb: Block<'_>| bb.get_name().to_str().unwrap().to_owned();
+    let mut entries = 0;
+    for f in module.get_functions() {
+        for bb in f.get_basic_blocks() {
+            let hooks: Vec<String> = bb.get_instructions().filter_map(callee_name).collect();
+            if !hooks.iter().any(|h| h == abi::BLOCK_COUNTDOWN) {
+                continue;
+            }
+            // The hook block: the call and a branch back to the original block.
+            assert_eq!(hooks, [abi::BLOCK_COUNTDOWN], "{}", name(bb));
+            assert_eq!(bb.get_instructions().count(), 2);
+            let [original] = successors(bb)[..] else {
+                panic!("{}: {:?}", name(bb), successors(bb));
+            };
+            // Its one predecessor: the entry block, `br (countdown - 1 <= 0), hook, original`.
+            let preds: Vec<_> = f
+                .get_basic_blocks()
+                .into_iter()
+                .filter(|p| successors(*p).contains(&bb))
+                .collect();
+            let [pre] = preds[..] else {
+                panic!("{}: {} predecessors", name(bb), preds.len());
+            };
+            let term = pre.get_terminator().unwrap();
+            assert_eq!(term.get_num_operands(), 3, "{}", name(pre));
+            let mut targets = successors(pre);
+            targets.sort_by_key(|b| name(*b));
+            let mut expect = vec![bb, original];
+            expect.sort_by_key(|b| name(*b));
+            assert_eq!(targets, expect, "{}", name(pre));
+            // The original block starts with the block record: its first store is a head
+            // word with the block tag.
+            let head = rdtrace::raw::head_of(rdtrace::raw::TAG_BLOCK, 0);
+            let first_store = original
+                .get_instructions()
+                .find(|i| i.get_opcode() == InstructionOpcode::Store)
+                .unwrap();
+            let value = first_store.get_operand(0).unwrap().value().unwrap();
+            let or = inkwell::values::BasicValue::as_instruction_value(&value).unwrap();
+            assert_eq!(or.get_opcode(), InstructionOpcode::Or, "{}", name(original));
+            let tag = or.get_operand(1).unwrap().value().unwrap().into_int_value();
+            assert_eq!(tag.get_zero_extended_constant(), Some(head));
+            // PHIs and landing pads stay in front, in the entry block.
+            for i in original.get_instructions() {
+                assert!(
+                    !matches!(
+                        i.get_opcode(),
+                        InstructionOpcode::Phi | InstructionOpcode::LandingPad
+                    ),
+                    "{}",
+                    name(original)
+                );
+            }
+            entries += 1;
+        }
+    }
+    assert_eq!(entries, 12, "one per block of the input");
+    // The invoke unwinds to the entry block of the landing pad, which starts with it.
+    let guarded = module.get_function("guarded").unwrap();
+    let invoke = guarded
+        .get_basic_blocks()
+        .into_iter()
+        .flat_map(|b| b.get_instructions().collect::<Vec<_>>())
+        .find(|i| i.get_opcode() == InstructionOpcode::Invoke)
+        .unwrap();
+    let unwind = (0..invoke.get_num_operands())
+        .filter_map(|i| invoke.get_operand(i).and_then(|o| o.block()))
+        .next_back()
+        .unwrap();
+    assert_eq!(
+        unwind.get_first_instruction().unwrap().get_opcode(),
+        InstructionOpcode::LandingPad
+    );
+    // Computed goto lands on the entry blocks: every address taken (the table's constants) and
+    // every indirectbr destination is a block that branches to a countdown call.
+    let is_entry = |bb: Block<'_>| {
+        successors(bb).iter().any(|s| {
+            s.get_instructions()
+                .filter_map(callee_name)
+                .any(|c| c == abi::BLOCK_COUNTDOWN)
+        })
+    };
+    let table = module
+        .get_global("table")
+        .unwrap()
+        .get_initializer()
+        .unwrap();
+    for i in 0..3 {
+        // Safety: @table is a constant [3 x ptr] of blockaddress constants.
+        let bb = unsafe {
+            let c = inkwell::llvm_sys::core::LLVMGetAggregateElement(table.as_value_ref(), i);
+            inkwell::basic_block::BasicBlock::new(
+                inkwell::llvm_sys::core::LLVMGetBlockAddressBasicBlock(c),
+            )
+            .unwrap()
+        };
+        assert!(is_entry(bb), "blockaddress {i} is {}", name(bb));
+    }
+    let threaded = module.get_function("threaded").unwrap();
+    for bb in threaded.get_basic_blocks() {
+        let term = bb.get_terminator().unwrap();
+        if term.get_opcode() == InstructionOpcode::IndirectBr {
+            for dest in successors(bb) {
+                assert!(is_entry(dest), "indirectbr to {}", name(dest));
+            }
+        }
+    }
+    // The self-loop re-enters through its entry block, whose PHI names the loop block (which
+    // kept the terminator) as its incoming block.
+    let spin = module.get_function("spin").unwrap();
+    let loop_bb = spin
+        .get_basic_blocks()
+        .into_iter()
+        .find(|b| name(*b) == "loop")
+        .unwrap();
+    let pre = successors(loop_bb)
+        .into_iter()
+        .find(|b| b.get_first_instruction().unwrap().get_opcode() == InstructionOpcode::Phi)
+        .expect("the loop's entry block");
+    let phi = pre.get_first_instruction().unwrap();
+    let phi = inkwell::values::PhiValue::try_from(phi).unwrap();
+    let incoming: Vec<_> = (0..phi.count_incoming())
+        .map(|i| name(phi.get_incoming(i).unwrap().1))
+        .collect();
+    assert!(incoming.contains(&"loop".to_owned()), "{incoming:?}");
+    // It compiles.
+    if Command::new("clang-19").arg("--version").output().is_ok() {
+        let dir = tempfile::tempdir().unwrap();
+        let bc = dir.path().join("e.bc");
+        assert!(module.write_bitcode_to_path(&bc));
+        let out = Command::new("clang-19")
+            .arg("-c")
+            .arg(&bc)
+            .arg("-o")
+            .arg(dir.path().join("e.o"))
+            .output()
+            .unwrap();
         assert!(
-            cursor.is_thread_local() && cursor.is_declaration(),
-            "{name}"
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 }
@@ -240,15 +420,22 @@ fn ids_are_dense_and_contiguous() {
 #[test]
 fn instrumenting_twice_gives_identical_bitcode() {
     for name in CLANG_INPUTS {
-        let bitcode = |name: &str| {
-            let ctx = Context::create();
-            let (module, _) = instrument(&ctx, name);
-            module.write_bitcode_to_memory().as_slice().to_vec()
-        };
-        assert!(
-            bitcode(name) == bitcode(name),
-            "{name}: instrumentation is not deterministic"
-        );
+        for inline_records in [false, true] {
+            let bitcode = |name: &str| {
+                let ctx = Context::create();
+                let module = load(&ctx, name);
+                let cfg = PassConfig {
+                    inline_records,
+                    ..PassConfig::default()
+                };
+                instrument_module(&module, &cfg).unwrap();
+                module.write_bitcode_to_memory().as_slice().to_vec()
+            };
+            assert!(
+                bitcode(name) == bitcode(name),
+                "{name} (inline records: {inline_records}): instrumentation is not deterministic"
+            );
+        }
     }
 }
 
@@ -365,6 +552,7 @@ fn hooks_are_declared_with_the_abi_signatures() {
     let expect = [
         (abi::REGISTER_MODULE, "void (ptr, i64, ptr)"),
         (abi::BASIC_BLOCK, "void (i32)"),
+        (abi::BLOCK_COUNTDOWN, "void ()"),
         (abi::ACCESS, "void (i32, ptr)"),
         (abi::ACCESS_RANGE, "void (i32, ptr, i64)"),
         (abi::BRANCH, "void (i32, i32)"),

@@ -135,6 +135,45 @@ fn region_enter_precedes_the_entry_block_event() {
 }
 
 #[test]
+fn region_enter_precedes_the_inline_block_entry() {
+    // With inline records the entry block's record follows the countdown test: the entry
+    // block holds the region-of-interest and region hooks, then the test, and branches to the
+    // countdown hook or on to the block record.
+    for name in OMP_INPUTS {
+        let ctx = Context::create();
+        let module = load(&ctx, name);
+        let cfg = rdpass::PassConfig {
+            inline_records: true,
+            ..rdpass::PassConfig::default()
+        };
+        rdpass::instrument_module(&module, &cfg).unwrap();
+        for f in OUTLINED {
+            let entry = module
+                .get_function(f)
+                .unwrap()
+                .get_first_basic_block()
+                .unwrap();
+            let hooks: Vec<String> = entry
+                .get_instructions()
+                .filter_map(callee_name)
+                .filter(|n| n.starts_with("__rdt_"))
+                .collect();
+            assert_eq!(hooks, [abi::ROI_ENTER, abi::OMP_REGION_ENTER], "{name} {f}");
+            // No record is stored before the branch (the block record comes after the hook):
+            // the one store is the countdown's decrement.
+            let stores = entry
+                .get_instructions()
+                .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+                .count();
+            assert_eq!(stores, 1, "{name} {f}");
+            let term = entry.get_terminator().unwrap();
+            assert_eq!(term.get_opcode(), InstructionOpcode::Br);
+            assert_eq!(term.get_num_operands(), 3, "{name} {f}");
+        }
+    }
+}
+
+#[test]
 fn worksharing_loops_static_and_dynamic() {
     for name in OMP_INPUTS {
         let input_ctx = Context::create();

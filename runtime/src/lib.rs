@@ -244,6 +244,12 @@ pub extern "C" fn __rdt_bb(bb: u32) {
     thread::record_block(RawEvent::new(TAG_BLOCK, 0, bb, 0));
 }
 
+/// `__rdt_block_countdown`: see [`rdtrace::abi::BLOCK_COUNTDOWN`].
+#[no_mangle]
+pub extern "C" fn __rdt_block_countdown() {
+    thread::countdown_zero();
+}
+
 /// `__rdt_access`: see [`rdtrace::abi::ACCESS`].
 #[no_mangle]
 pub extern "C" fn __rdt_access(mi: u32, addr: *const c_void) {
@@ -392,6 +398,7 @@ mod tests {
         let ours = [
             (REGISTER_MODULE, "__rdt_register_module"),
             (BASIC_BLOCK, "__rdt_bb"),
+            (BLOCK_COUNTDOWN, "__rdt_block_countdown"),
             (ACCESS, "__rdt_access"),
             (ACCESS_RANGE, "__rdt_access_range"),
             (BRANCH, "__rdt_branch"),

@@ -4,7 +4,11 @@
 //! Hot path: instrumented code appends 16-byte records at the thread-local cursor
 //! `__rdt_cursor` (see `tls.c`) without a call; hooks append through the same cursor. After any
 //! hook returns the buffer has room for `INLINE_SLACK_RECORDS` more records, which is why the
-//! pass calls `__rdt_check` after calls and inside very long blocks.
+//! pass calls `__rdt_check` after calls and inside long blocks. Block entries are inline too:
+//! each decrements the thread-local countdown `__rdt_countdown` and calls
+//! `__rdt_block_countdown` ([`countdown_zero`]) when it runs out, at most every
+//! `INLINE_BLOCKS_BETWEEN_HOOKS` blocks; that hook writes the stamps due every
+//! `RDTRACE_STAMP_EVERY` blocks, flushes, rewinds the discard buffer and registers new threads.
 //!
 //! Double-buffered hand-off: each thread owns [`RAW_BUFFERS`] raw buffers. When the one being
 //! filled is full, the owner queues it for the background writer (a [`writer::Job`]) and goes on
@@ -108,8 +112,12 @@ pub struct ThreadState {
     thread: AtomicU32,
     seq: AtomicU32,
     recorded: AtomicU64,
-    /// Blocks until the next stamp (owner only).
-    countdown: Cell<u32>,
+    /// Blocks until the next stamp, counted from the block entry at which the countdown was
+    /// last armed (owner only; see [`ThreadState::arm`]).
+    stamp_left: Cell<u32>,
+    /// What the thread-local countdown was last armed with: `stamp_left` minus it plus the
+    /// countdown's value is the number of blocks until the next stamp (owner only).
+    armed: Cell<u32>,
     /// Memory instructions the encoder's predictor table covers (set by whoever encodes): the
     /// signal path must not encode an access beyond it, which would grow the table.
     table_mem_instrs: AtomicUsize,
@@ -127,7 +135,7 @@ pub struct ThreadState {
     compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (countdown, parked, worker) are only touched by the owner; the
+// Safety: the non-Sync parts (stamp_left, armed, parked, worker) are only touched by the owner; the
 // encoder and compressor by the owner or a flusher holding `busy` when there is no writer, else
 // by the writer while it processes one of this state's jobs, or by a fatal-signal handler after
 // `writer::take_over` has stopped the writer; the raw buffers' records are written by the owner
@@ -144,7 +152,19 @@ pub static CLOSED: AtomicBool = AtomicBool::new(false);
 extern "C" {
     /// Address of the calling thread's `__rdt_cursor` (defined in `tls.c`).
     fn __rdt_cursor_address() -> *mut AtomicPtr<RawEvent>;
+    /// Address of the calling thread's `__rdt_countdown` (defined in `tls.c`).
+    fn __rdt_countdown_address() -> *mut Cell<i32>;
 }
+
+/// The calling thread's block countdown (`rdtrace::abi::COUNTDOWN_TLS`).
+fn countdown_var() -> &'static Cell<i32> {
+    // Safety: the address of our own thread's TLS variable, valid for the thread's life; only
+    // this thread (its instrumented code and its hooks) reads or writes it.
+    unsafe { &*__rdt_countdown_address() }
+}
+
+/// Most blocks between two countdown hooks (see `rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS`).
+const BLOCKS_BETWEEN_HOOKS: u32 = rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS as u32;
 
 /// Where inline records of untraced threads go (never read). Its element type makes it
 /// `RECORD_ALIGN`-aligned, as the pass's stores require.
@@ -220,8 +240,10 @@ impl Drop for ExitGuard {
             }]);
         }
         // Detach: code that still runs on this thread (later TLS destructors) must not write
-        // into a buffer another thread may get, and flushers must not read dying TLS.
+        // into a buffer another thread may get, and flushers must not read dying TLS. Its next
+        // block entry takes the countdown hook (which registers it again, as any hook would).
         discard_records();
+        countdown_var().set(1);
         if s.lock(false) {
             s.cursor.store(std::ptr::null_mut(), Ordering::Release);
             s.saved_cursor
@@ -258,7 +280,8 @@ impl ThreadState {
             thread: AtomicU32::new(0),
             seq: AtomicU32::new(0),
             recorded: AtomicU64::new(0),
-            countdown: Cell::new(1),
+            stamp_left: Cell::new(1),
+            armed: Cell::new(1),
             table_mem_instrs: AtomicUsize::new(crate::total_mem_instrs()),
             park_word: AtomicU64::new(0),
             parked: Cell::new(false),
@@ -601,7 +624,23 @@ impl ThreadState {
         self.parked.set(false);
         let now = clock::now_ordered();
         self.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, now)]);
-        self.countdown.set(config::get().stamp_every);
+        self.reset_stamp_countdown(config::get().stamp_every);
+    }
+
+    /// The next stamp is due at the `n`th block entry from now: arms the countdown for it.
+    /// Owner only.
+    fn reset_stamp_countdown(&self, n: u32) {
+        self.stamp_left.set(n);
+        self.arm();
+    }
+
+    /// Sets the thread-local countdown to the blocks until the next stamp, but at most
+    /// [`BLOCKS_BETWEEN_HOOKS`], so the countdown hook also keeps the free-space promise
+    /// (see `rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS`). Owner only.
+    fn arm(&self) {
+        let k = self.stamp_left.get().clamp(1, BLOCKS_BETWEEN_HOOKS);
+        self.armed.set(k);
+        countdown_var().set(k as i32);
     }
 
     /// Closes the chunk and parks (live streams, see [`park_if_worker`]).
@@ -614,6 +653,9 @@ impl ThreadState {
         );
         self.parked.set(true);
         self.park_word.store(word, Ordering::SeqCst);
+        // The next block entry takes the countdown hook, which unparks (a parked thread's next
+        // event is a fresh stamp).
+        countdown_var().set(1);
     }
 
     /// Flushes when the buffer is past its threshold (the slack is for inline records).
@@ -695,7 +737,8 @@ fn register_current_thread() -> *const ThreadState {
     s.cursor.store(tls, Ordering::Release);
     s.use_buffer(s.cur_buf.load(Ordering::Relaxed));
     s.reset_cursor();
-    s.countdown.set(1);
+    // The first block entry stamps.
+    s.reset_stamp_countdown(1);
     s.park_word.store(0, Ordering::SeqCst);
     s.parked.set(false);
     s.worker.set(false);
@@ -717,7 +760,7 @@ fn register_current_thread() -> *const ThreadState {
         // written, so a live reader never meets a thread with events older than chunks it has
         // already merged (see `rdtrace::stream`).
         s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now_ordered())]);
-        s.countdown.set(config::get().stamp_every);
+        s.reset_stamp_countdown(config::get().stamp_every);
     }
     state
 }
@@ -830,10 +873,14 @@ pub fn set_recording(on: bool) {
             }
             s.busy.store(false, Ordering::Release);
         }
-        if !s.parked.get() {
-            // (A parked thread stamps when it unparks, at its next event.)
+        if s.parked.get() {
+            // A parked thread stamps when it unparks, at its next event (a block entry takes
+            // the countdown hook for that; while the thread was off, the hook armed the
+            // countdown for the discard buffer).
+            countdown_var().set(1);
+        } else {
             s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now_ordered())]);
-            s.countdown.set(config::get().stamp_every);
+            s.reset_stamp_countdown(config::get().stamp_every);
         }
         return;
     }
@@ -925,19 +972,56 @@ pub fn stamp() {
     }
 }
 
-/// Records a block entry, with a stamp every `stamp_every` blocks.
+/// `__rdt_bb` (code built without inline records): counts the block entry on the countdown as
+/// inline code does, then records the block.
 #[inline(always)]
 pub fn record_block(e: RawEvent) {
+    let countdown = countdown_var();
+    let left = countdown.get().wrapping_sub(1);
+    countdown.set(left);
+    if left <= 0 {
+        countdown_zero();
+    }
     if let Some(s) = current_unparked() {
-        let left = s.countdown.get() - 1;
-        if left == 0 {
-            s.countdown.set(config::get().stamp_every);
-            s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
-        } else {
-            s.countdown.set(left);
-        }
         s.push_slice(&[e]);
     }
+}
+
+/// `__rdt_block_countdown`: a block entry left the countdown at zero (or below). Called before
+/// the block's record. Writes a stamp every `stamp_every` block entries (the one before a
+/// thread's first block when it starts, the one before every `stamp_every`th block after its
+/// last reset), so the stamps are where a stamp countdown checked at every block would put
+/// them; on the entries between (when `stamp_every` is larger than
+/// [`BLOCKS_BETWEEN_HOOKS`]) it only flushes when the buffer is past its threshold. A thread
+/// that does not record (outside the region of interest, or not traced) writes nothing: its
+/// cursor is rewound to the discard buffer by [`current`], and it is back here within
+/// [`BLOCKS_BETWEEN_HOOKS`] blocks to rewind it again.
+#[cold]
+pub fn countdown_zero() {
+    let countdown = countdown_var();
+    let Some(s) = current_unparked() else {
+        countdown.set(BLOCKS_BETWEEN_HOOKS as i32);
+        return;
+    };
+    let now = countdown.get();
+    if now > 0 {
+        // Registering or unparking (in `current_unparked`) reset the countdown for this block
+        // entry, the first one after the reset: count it.
+        countdown.set(now - 1);
+        if now > 1 {
+            return;
+        }
+    }
+    // The armed entries are used up, this one included.
+    let left = s.stamp_left.get().saturating_sub(s.armed.get());
+    if left == 0 {
+        s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
+        s.stamp_left.set(config::get().stamp_every);
+    } else {
+        s.stamp_left.set(left);
+        s.check();
+    }
+    s.arm();
 }
 
 /// Flushes every registered thread's buffer (exit and signal paths).

@@ -1,6 +1,17 @@
-/* The thread-local record cursor that instrumented code appends to (Part of ABI: the name is
- * rdtrace::abi::CURSOR_TLS). Defined in C because stable Rust cannot export a thread-local
- * symbol; the runtime reaches its own thread's cursor through __rdt_cursor_address(). */
+/* The thread-local variables that instrumented code uses inline (Part of ABI: the names are
+ * rdtrace::abi::CURSOR_TLS and rdtrace::abi::COUNTDOWN_TLS). Defined in C because stable Rust
+ * cannot export a thread-local symbol; the runtime reaches its own thread's copies through the
+ * address functions. */
+
+/* Where the thread's next raw record goes: null until the runtime first sees the thread (at
+ * its first block's countdown hook at the latest). */
 __thread void *__rdt_cursor;
 
+/* Blocks the thread may enter before it calls __rdt_block_countdown. 1 at a thread's start, so
+ * its first block takes the hook, which registers the thread (and sets the cursor) before the
+ * block's inline record is stored. */
+__thread int __rdt_countdown = 1;
+
 void **__rdt_cursor_address(void) { return &__rdt_cursor; }
+
+int *__rdt_countdown_address(void) { return &__rdt_countdown; }

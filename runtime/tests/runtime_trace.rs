@@ -46,8 +46,69 @@ fn raw_chunks_without_compression_read_the_same() {
     check_three_threads(&[("RDTRACE_CHUNK_EVENTS", "700"), ("RDTRACE_ZSTD_LEVEL", "0")]);
 }
 
+#[test]
+fn inline_blocks_keep_the_buffer_promise_and_the_stamp_rule() {
+    // Blocks, accesses and branches appended inline with no hook but the block countdown's:
+    // tiny buffers flush only from that hook, so it must keep the free-space promise (an
+    // overrun aborts); stamp intervals below, at and far above its blocks between calls (at
+    // 1000, a hook that flushed only with its stamps would overrun the slack).
+    for every in ["5", "16", "1000"] {
+        check_stamps(
+            &["3", "5000", "inline"],
+            &[
+                ("RDTRACE_BUFFER_EVENTS", "64"),
+                ("RDTRACE_STAMP_EVERY", every),
+            ],
+            every.parse().unwrap(),
+        );
+    }
+}
+
+#[test]
+fn hook_calls_follow_the_same_stamp_rule() {
+    for every in ["5", "16", "1000"] {
+        check_stamps(
+            &["3", "5000"],
+            &[
+                ("RDTRACE_BUFFER_EVENTS", "64"),
+                ("RDTRACE_STAMP_EVERY", every),
+            ],
+            every.parse().unwrap(),
+        );
+    }
+}
+
+/// Runs three threads and checks every thread's stream: a stamp before its first block and
+/// before every `every`th block after it, and nothing else stamped.
+fn check_stamps(args: &[&str], env: &[(&str, &str)], every: usize) {
+    check_three_threads_with(args, env);
+    let (_, trace, _d) = run(args, env);
+    for t in 0..3 {
+        let ev = thread_events(&trace, t);
+        let mut blocks = 0;
+        for (k, e) in ev.iter().enumerate() {
+            match e {
+                Event::Block { .. } => {
+                    let stamped = k > 0 && matches!(ev[k - 1], Event::Stamp { .. });
+                    assert_eq!(stamped, blocks % every == 0, "thread {t}, block {blocks}");
+                    blocks += 1;
+                }
+                Event::Stamp { .. } => {
+                    assert!(matches!(ev.get(k + 1), Some(Event::Block { .. })), "{k}")
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(blocks, 5001);
+    }
+}
+
 fn check_three_threads(env: &[(&str, &str)]) {
-    let (status, trace, _d) = run(&["3", "5000"], env);
+    check_three_threads_with(&["3", "5000"], env);
+}
+
+fn check_three_threads_with(args: &[&str], env: &[(&str, &str)]) {
+    let (status, trace, _d) = run(args, env);
     assert!(status.success());
     assert_eq!(trace.exit.as_ref().unwrap().reason, ExitReason::Exit);
     assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
@@ -88,12 +149,16 @@ fn check_three_threads(env: &[(&str, &str)]) {
             .filter(|e| matches!(e, Event::Branch { br: 0, outcome: 1 }))
             .count();
         assert_eq!(taken, 1);
-        // A stamp at least every 16 blocks.
+        // A stamp at least every RDTRACE_STAMP_EVERY (16) blocks.
+        let every = env
+            .iter()
+            .find(|(k, _)| *k == "RDTRACE_STAMP_EVERY")
+            .map_or(16, |(_, v)| v.parse::<usize>().unwrap());
         let stamps = ev
             .iter()
             .filter(|e| matches!(e, Event::Stamp { .. }))
             .count();
-        assert!(stamps >= 5001 / 16, "{stamps} stamps");
+        assert!(stamps >= 5001 / every, "{stamps} stamps");
         let recorded = trace.exit.as_ref().unwrap().events_recorded[t as usize];
         assert_eq!(recorded, ev.len() as u64);
     }

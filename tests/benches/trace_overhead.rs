@@ -1,6 +1,8 @@
 //! Traced run versus native run of the benchmark programs in `test-programs/bench/`: the same
 //! source at `-O2`, built once with `clang-19` and once with `rdcc`. Prints wall-clock slowdown
-//! and trace bytes per memory access and per event, in one table from one run.
+//! and trace bytes per memory access and per event, in one table from one run. Two regular
+//! kernels (few, long blocks), a pointer chase, and `app_mix.c`: interpreter, hash table and
+//! tree code with many small blocks and calls, where block records weigh most.
 //!
 //! `cargo bench -p rdtools-e2e --bench trace_overhead`; `RD_BENCH_QUICK=1` shrinks the inputs
 //! (about 10x) for a smoke run.
@@ -35,6 +37,17 @@ const CASES: &[Case] = &[
         source: "bench/pointer_chase.c",
         defines: &[],
         quick: &["-DSTEPS=10000000L"],
+    },
+    Case {
+        name: "app mix (branchy, calls)",
+        source: "bench/app_mix.c",
+        defines: &[],
+        quick: &[
+            "-DROUNDS=1",
+            "-DVM_N=5000",
+            "-DKEYS=50000",
+            "-DTREE_N=40000",
+        ],
     },
 ];
 

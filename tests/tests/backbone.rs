@@ -556,42 +556,99 @@ fn multi_file_program_has_one_module_per_source_and_disjoint_ids() {
 
 #[test]
 fn inline_records_and_hook_calls_give_the_same_trace() {
-    // rdcc appends access and branch records inline by default; --rd-no-inline calls the
-    // runtime for each. The traces must agree event for event (addresses up to ASLR).
+    // rdcc appends block, access and branch records inline by default; --rd-no-inline calls
+    // the runtime for each. The traces must agree event for event (addresses up to ASLR),
+    // stamps included: both count blocks on the same countdown, so the stamps fall between the
+    // same events (only their times differ). `computed_goto.c` has an indirectbr to blocks
+    // with PHIs, a self-loop, deep returns and a block longer than one run of inline records;
+    // `app_mix.c` is branchy, call-heavy code. At -O1 and -O2, with the default stamp interval
+    // and with intervals below and above the runtime's blocks between countdown hooks.
+    // Addresses are compared where they can be: at -O0 the two builds' stack frames differ in
+    // size (a recursion's stack addresses move), and heap blocks of app_mix.c land where the
+    // runtime's own allocations (its writer thread's among them) leave room.
     let dir = tempfile::tempdir().unwrap();
-    let mut seqs = Vec::new();
-    for (i, extra) in [&[][..], &["--rd-no-inline"][..]].iter().enumerate() {
-        let exe = dir.path().join(format!("p{i}"));
-        let mut flags = vec!["-O1", "-g"];
-        flags.extend_from_slice(extra);
-        rdcc(&[program("basic/branches.c")], &flags, &exe);
-        let tp = dir.path().join(format!("t{i}.rdtrace"));
-        assert!(run_traced(&exe, &tp, &[]).status.success());
-        let trace = rdtrace::Trace::open(&tp).unwrap();
-        let mut events = Vec::new();
-        trace.visit_thread(0, &mut events).unwrap();
-        // Normalise: drop stamps (timing), make each instruction's addresses relative to its
-        // first (the stack and globals may move between two executables).
-        let mut first: std::collections::HashMap<u32, u64> = Default::default();
-        let norm: Vec<Event> = events
-            .into_iter()
-            .filter(|e| !matches!(e, Event::Stamp { .. }))
-            .map(|e| match e {
-                Event::Access { mi, addr, len } => {
-                    let base = *first.entry(mi).or_insert(addr);
-                    Event::Access {
-                        mi,
-                        addr: addr.wrapping_sub(base),
-                        len,
-                    }
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        ("basic/branches.c", &["-O1"], &[]),
+        ("basic/computed_goto.c", &["-O2"], &["300"]),
+        ("basic/computed_goto.c", &["-O0"], &["300"]),
+        (
+            "bench/app_mix.c",
+            &[
+                "-O2",
+                "-DROUNDS=1",
+                "-DVM_N=40",
+                "-DKEYS=300",
+                "-DTREE_N=300",
+            ],
+            &[],
+        ),
+    ];
+    for (source, opt, args) in cases {
+        let addresses = !opt.contains(&"-O0") && !source.starts_with("bench/");
+        for stamp_every in ["16", "5", "37"] {
+            let mut seqs = Vec::new();
+            for (i, extra) in [&[][..], &["--rd-no-inline"][..]].iter().enumerate() {
+                let exe = dir.path().join(format!("p{i}"));
+                let mut flags = vec!["-g"];
+                flags.extend_from_slice(opt);
+                flags.extend_from_slice(extra);
+                rdcc(&[program(source)], &flags, &exe);
+                let tp = dir.path().join(format!("t{i}.rdtrace"));
+                let mut cmd = std::process::Command::new(&exe);
+                cmd.args(*args)
+                    .env("RDTRACE_QUIET", "1")
+                    .env("RDTRACE_STAMP_EVERY", stamp_every);
+                assert!(output_traced(&mut cmd, &tp).status.success());
+                let trace = rdtrace::Trace::open(&tp).unwrap();
+                let mut events = Vec::new();
+                trace.visit_thread(0, &mut events).unwrap();
+                // Normalise: stamps without their times, each instruction's addresses relative
+                // to its first (the stack and globals may move between two executables).
+                let mut first: std::collections::HashMap<u32, u64> = Default::default();
+                let norm: Vec<Event> = events
+                    .into_iter()
+                    .map(|e| match e {
+                        Event::Stamp { .. } => Event::Stamp { time: 0 },
+                        Event::Access { mi, addr, len } => {
+                            let base = *first.entry(mi).or_insert(addr);
+                            Event::Access {
+                                mi,
+                                addr: if addresses {
+                                    addr.wrapping_sub(base)
+                                } else {
+                                    0
+                                },
+                                len,
+                            }
+                        }
+                        other => other,
+                    })
+                    .collect();
+                seqs.push(norm);
+            }
+            let what = format!("{source} {opt:?} RDTRACE_STAMP_EVERY={stamp_every}");
+            assert!(seqs[0].len() > 2000, "{what}: {}", seqs[0].len());
+            assert_eq!(seqs[0].len(), seqs[1].len(), "{what}");
+            if let Some(at) = (0..seqs[0].len()).find(|&k| seqs[0][k] != seqs[1][k]) {
+                panic!(
+                    "{what}: event {at} differs: inline {:?}, calls {:?}",
+                    &seqs[0][at.saturating_sub(3)..(at + 3).min(seqs[0].len())],
+                    &seqs[1][at.saturating_sub(3)..(at + 3).min(seqs[1].len())]
+                );
+            }
+            // The stamp rule: one before the first block, then one before every
+            // `stamp_every`th block (no OpenMP events in these programs).
+            let every: usize = stamp_every.parse().unwrap();
+            let mut blocks = 0;
+            for (k, e) in seqs[0].iter().enumerate() {
+                if let Event::Block { .. } = e {
+                    let stamped = k > 0 && matches!(seqs[0][k - 1], Event::Stamp { .. });
+                    assert_eq!(stamped, blocks % every == 0, "{what}: block {blocks}");
+                    blocks += 1;
                 }
-                other => other,
-            })
-            .collect();
-        seqs.push(norm);
+            }
+        }
     }
-    assert!(seqs[0].len() > 2000);
-    assert_eq!(seqs[0], seqs[1]);
 }
 
 #[test]

@@ -170,7 +170,9 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     assert_eq!(total_stores, N2);
     // Main's chunks, in sequence: the one the writer was stuck on (four buffers of 16384
     // records and a few past the limit: at least 65536 events), the two queued buffers the
-    // handler encoded (one chunk each, a buffer's worth of events), then its open buffer.
+    // handler encoded (one chunk each, a buffer's worth of events: the buffer is handed over
+    // at the first hook past its 16384 records, the block countdown's at the latest, so it
+    // holds at most the records allowed between two hooks more), then its open buffer.
     let main = (0..trace.threads.len() as u32)
         .max_by_key(|&t| events_in_file(&trace, t))
         .unwrap();
@@ -184,8 +186,13 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     let seqs: Vec<u32> = chunks.iter().map(|c| c.0).collect();
     assert_eq!(seqs, vec![0, 1, 2, 3], "{chunks:?}");
     assert!(chunks[0].1 >= 65536, "{chunks:?}");
+    let between_hooks = (rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS
+        * rdtrace::abi::INLINE_RECORDS_BETWEEN_CHECKS) as u32;
     for queued in &chunks[1..3] {
-        assert!((16384..16384 + 16).contains(&queued.1), "{chunks:?}");
+        assert!(
+            (16384..=16384 + between_hooks).contains(&queued.1),
+            "{chunks:?}"
+        );
     }
 }
 

@@ -23,8 +23,17 @@ macro_rules! for_each_hook {
             /// returning.
             REGISTER_MODULE, register_module: __rdt_register_module(blob: *const u8, len: u64, bases: *mut u32);
             /// `void __rdt_bb(uint32_t bb)`: entry of basic block `bb` (at its first non-PHI
-            /// instruction).
+            /// instruction). Code built without inline records calls it for every block; it
+            /// counts the block on [`COUNTDOWN_TLS`] as the inline code does (calling what
+            /// [`BLOCK_COUNTDOWN`] calls when it runs out) and records the block.
             BASIC_BLOCK, basic_block: __rdt_bb(bb: u32);
+            /// `void __rdt_block_countdown(void)`: called by inline block code, before the
+            /// block's record, when its decrement of [`COUNTDOWN_TLS`] left it at zero or below
+            /// (at least once in every [`INLINE_BLOCKS_BETWEEN_HOOKS`] blocks, and at a thread's
+            /// first block). Registers the thread, writes the ordering stamp that is due (every
+            /// `RDTRACE_STAMP_EVERY` blocks), keeps the buffer's free-space promise and sets the
+            /// countdown again.
+            BLOCK_COUNTDOWN, block_countdown: __rdt_block_countdown();
             /// `void __rdt_access(uint32_t mi, const void *addr)`: memory instruction `mi` touches
             /// `addr` with the static size recorded in its metadata.
             ACCESS, access: __rdt_access(mi: u32, addr: *const ::core::ffi::c_void);
@@ -69,8 +78,8 @@ macro_rules! for_each_hook {
             /// `function`, after everything else the function records.
             ROI_EXIT, roi_exit: __rdt_roi_exit(function: u32);
             /// `void __rdt_check(void)`: makes sure the calling thread's buffer has room for
-            /// [`INLINE_RECORDS_BETWEEN_CHECKS`] more inline records (called after calls and inside
-            /// very long blocks by code that appends records inline).
+            /// [`INLINE_SLACK_RECORDS`] more inline records (called after calls and inside long
+            /// blocks by code that appends records inline).
             CHECK, check: __rdt_check();
         }
     };
@@ -163,11 +172,26 @@ pub const RECORD_SIZE: u32 = 16;
 /// are arrays of [`crate::raw::RawEvent`], whose alignment is asserted equal to this at compile
 /// time, and the pass stores with exactly this alignment, so the promise LLVM relies on holds.
 pub const RECORD_ALIGN: u32 = 16;
+/// `__thread int32_t __rdt_countdown` (initially 1): blocks the calling thread may enter before
+/// it must call [`BLOCK_COUNTDOWN`]. Instrumented code built with inline records decrements it
+/// at every block entry, before the block's record, and calls the hook when that leaves it at
+/// zero or below; the runtime sets it again (to at most [`INLINE_BLOCKS_BETWEEN_HOOKS`]). Its
+/// initial 1 sends a thread's first block through the hook, which registers the thread (the
+/// cursor is null until then).
+pub const COUNTDOWN_TLS: &str = "__rdt_countdown";
 /// Room the runtime leaves after every hook, in records.
 pub const INLINE_SLACK_RECORDS: usize = 2048;
-/// Most inline records the pass emits between two hook calls on one path inside a block (a
-/// call's callee can add as many again before its own last hook); half the slack, so both fit.
-pub const INLINE_RECORDS_BETWEEN_CHECKS: usize = 512;
+/// Most inline records the pass emits on one path inside a block without a hook call between
+/// them, the block's own record included (the pass calls [`CHECK`] inside longer blocks).
+pub const INLINE_RECORDS_BETWEEN_CHECKS: usize = 64;
+/// Most blocks the runtime lets a thread enter between two calls of [`BLOCK_COUNTDOWN`] (the
+/// countdown it sets is at most this). Blocks are no hooks when records are inline, so between
+/// two hooks a thread appends at most this many blocks' worth of records, wherever the calls
+/// and returns between them go: at most half the slack.
+pub const INLINE_BLOCKS_BETWEEN_HOOKS: usize = 16;
+const _: () = assert!(
+    INLINE_BLOCKS_BETWEEN_HOOKS * INLINE_RECORDS_BETWEEN_CHECKS <= INLINE_SLACK_RECORDS / 2
+);
 
 /// Name of the module-private global `[IdKind::COUNT x i32]` that holds a module's id bases.
 pub const MODULE_BASES_GLOBAL: &str = "__rdt_module_bases";

@@ -54,7 +54,7 @@ pub struct RdOptions {
     pub explain: Option<ExplainTarget>,
     /// `--rd-no-instrument`: run the same pipeline without the pass and without the runtime.
     pub no_instrument: bool,
-    /// `--rd-no-inline`: call the runtime for every access and branch instead of appending
+    /// `--rd-no-inline`: call the runtime for every block, access and branch instead of appending
     /// records inline (slower; for comparison and as a fallback).
     pub no_inline: bool,
     /// `--rd-help`: print rdcc's own options.

@@ -100,6 +100,7 @@ pub const ALL_INPUTS: &[&str] = &[
     "omp_loops_O2.ll",
     "handwritten.ll",
     "cfg_shapes.ll",
+    "block_entries.ll",
 ];
 
 /// Calls to `name` inside the function `function`.
