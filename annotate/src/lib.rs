@@ -22,6 +22,7 @@ mod bins;
 pub use bins::DistanceBins;
 
 use rdcachesim::{CacheConfig, Hierarchy, Served};
+use rdengines::accum::DenseHist;
 use rdengines::{FastCore, Histogram};
 use rdtrace::meta::ProgramMeta;
 use rdtrace::{Event, Trace};
@@ -180,8 +181,14 @@ pub struct Annotator {
     config: AnnotateConfig,
     hierarchy: Hierarchy,
     shared_stack: FastCore,
-    histogram: Histogram,
-    private: Vec<(FastCore, Histogram)>,
+    histogram: DenseHist,
+    private: Vec<(FastCore, DenseHist)>,
+    /// While one thread only has accessed, that thread: the shared stack is then its private
+    /// stack (the same lines in the same order) and is not computed twice; it starts as a copy
+    /// when a second thread accesses.
+    solo: Option<usize>,
+    /// Whether any access came yet.
+    started: bool,
     targets: Vec<Target>,
     line_keys: Vec<(String, u32)>,
     line_counts: Vec<Counts>,
@@ -273,8 +280,10 @@ impl Annotator {
             config,
             hierarchy: Hierarchy::new(config.l1, config.l2, 0),
             shared_stack: FastCore::default(),
-            histogram: Histogram::new_exact(),
+            histogram: DenseHist::default(),
             private: Vec::new(),
+            solo: None,
+            started: false,
             line_counts: vec![Counts::default(); line_keys.len()],
             line_keys,
             function_counts: vec![Counts::default(); function_names.len()],
@@ -296,8 +305,22 @@ impl Annotator {
             .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
         while self.private.len() <= core {
             self.private
-                .push((FastCore::default(), Histogram::new_exact()));
+                .push((FastCore::default(), DenseHist::default()));
         }
+        let shared_is_private = match self.solo {
+            Some(c) if c == core => true,
+            Some(c) => {
+                (self.shared_stack, self.histogram) = self.private[c].clone();
+                self.solo = None;
+                false
+            }
+            None if !self.started => {
+                self.started = true;
+                self.solo = Some(core);
+                true
+            }
+            None => false,
+        };
         self.line_counts[target.line].accesses += 1;
         self.function_counts[target.function].accesses += 1;
         self.pair_accesses[target.pair] += 1;
@@ -314,15 +337,21 @@ impl Annotator {
         self.config.l1.for_each_line(addr, len, |line| {
             // See: the reuse distance of a reference is the number of distinct other lines
             // touched since the previous reference to its line (∞ for the first).
-            let d = stack.access(line);
-            match d {
-                Some(d) => hist.add(d, 1),
-                None => hist.cold += 1,
-            }
-            match pstack.access(line) {
-                Some(pd) => phist.add(pd, 1),
+            let pd = pstack.access(line);
+            match pd {
+                Some(pd) => phist.add(pd),
                 None => phist.cold += 1,
             }
+            let d = if shared_is_private {
+                pd
+            } else {
+                let d = stack.access(line);
+                match d {
+                    Some(d) => hist.add(d),
+                    None => hist.cold += 1,
+                }
+                d
+            };
             let s = served[k];
             k += 1;
             line_counts.reference(d, s);
@@ -377,20 +406,33 @@ impl Annotator {
                 .cmp(&key(&b.counts))
                 .then_with(|| a.name.cmp(&b.name))
         });
-        let threads = self.private.iter().filter(|(_, h)| h.total() > 0).count();
-        let thread_histograms = self
+        let histogram = match self.solo {
+            Some(c) => self.private[c].1.clone(),
+            None => self.histogram,
+        }
+        .into_histogram(None, true);
+        let thread_histograms: Vec<(u32, Histogram)> = self
             .private
             .into_iter()
             .enumerate()
-            .map(|(core, (_, h))| (thread_indices.get(core).copied().unwrap_or(core as u32), h))
+            .map(|(core, (_, h))| {
+                (
+                    thread_indices.get(core).copied().unwrap_or(core as u32),
+                    h.into_histogram(None, true),
+                )
+            })
             .collect();
+        let threads = thread_histograms
+            .iter()
+            .filter(|(_, h)| h.total() > 0)
+            .count();
         Annotation {
             config: self.config,
             threads,
             total,
             lines,
             functions,
-            histogram: self.histogram,
+            histogram,
             thread_histograms,
         }
     }
