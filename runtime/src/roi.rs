@@ -324,21 +324,22 @@ pub extern "C" fn __rdtrace_markers_used() {
 /// `__rdtrace_start`: see [`rdtrace::abi::MARKER_START`].
 #[no_mangle]
 pub extern "C" fn __rdtrace_start() {
-    if !MARKERS_USED.load(Ordering::Acquire) {
-        // Called through a declaration of its own, without the header's constructor.
-        __rdtrace_markers_used();
-    }
-    MARKERS_ON.store(true, Ordering::Release);
-    sync();
+    set_markers(true);
 }
 
 /// `__rdtrace_stop`: see [`rdtrace::abi::MARKER_STOP`].
 #[no_mangle]
 pub extern "C" fn __rdtrace_stop() {
+    set_markers(false);
+}
+
+/// Between (`on`) or outside the markers from now; the calling thread switches at once.
+fn set_markers(on: bool) {
     if !MARKERS_USED.load(Ordering::Acquire) {
+        // Called through a declaration of its own, without the header's constructor.
         __rdtrace_markers_used();
     }
-    MARKERS_ON.store(false, Ordering::Release);
+    MARKERS_ON.store(on, Ordering::Release);
     sync();
 }
 

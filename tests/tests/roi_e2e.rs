@@ -45,18 +45,12 @@ enum Select {
 fn native_output(dir: &Path) -> String {
     let exe = dir.join("native");
     let include = workspace().join("runtime/include");
-    let out = Command::new("clang-19")
-        .args(["-fopenmp", "-O1", "-DUSE_MARKERS", "-I"])
-        .arg(&include)
-        .arg(program(SRC))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "native build with the markers: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let include = include.to_str().unwrap();
+    build(
+        Path::new("clang-19"),
+        SRC,
+        &["-fopenmp", "-O1", "-DUSE_MARKERS", "-I", include],
+        &exe,
     );
     let run = Command::new(&exe)
         .env("OMP_NUM_THREADS", "2")
