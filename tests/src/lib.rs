@@ -37,42 +37,31 @@ pub struct Tools {
     pub rda_report: PathBuf,
 }
 
-/// Finds the tools next to the test binary (`target/<profile>/`). Builds them once per test
-/// process first: `cargo test` does not rebuild binaries of other packages, and a stale `rdcc`
-/// would test old code (a no-op when they are up to date).
+/// Set (to anything) by `scripts/test.sh`, which builds the whole workspace with the tests'
+/// features before it runs them: the tools are then used as built, without a `cargo build`
+/// per test process.
+pub const PREBUILT_ENV: &str = "RDTOOLS_E2E_PREBUILT";
+
+/// Finds the tools next to the test binary (`target/<profile>/`). Unless [`PREBUILT_ENV`] says
+/// they were built already, builds them once per test process first: `cargo test` does not
+/// rebuild binaries of other packages, and a stale `rdcc` would test old code (a no-op when
+/// they are up to date).
 pub fn tools() -> &'static Tools {
     static TOOLS: OnceLock<Tools> = OnceLock::new();
     TOOLS.get_or_init(|| {
         let mut dir = std::env::current_exe().unwrap();
         dir.pop(); // deps
         dir.pop(); // <profile>
-        let mut cmd = Command::new(env!("CARGO"));
-        // Into the target directory this test binary lives in, whatever CARGO_TARGET_DIR says.
-        cmd.current_dir(workspace())
-            .env("CARGO_TARGET_DIR", dir.parent().expect("target dir"))
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "rdcc",
-                "-p",
-                "rda-report",
-                "-p",
-                "rdruntime",
-            ]);
-        if dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
+        if std::env::var_os(PREBUILT_ENV).is_none() {
+            build_tools(&dir);
         }
-        // Same features as this test build, or the build below would replace a GPU-enabled
-        // rda-report by one without `hprda-gpu`.
-        if cfg!(feature = "gpu") {
-            cmd.args(["--features", "rda-report/gpu"]);
+        for tool in ["rdcc", "rda-report", "librdruntime.a"] {
+            assert!(
+                dir.join(tool).exists(),
+                "{} is missing: build the workspace first (or unset {PREBUILT_ENV})",
+                dir.join(tool).display()
+            );
         }
-        if cfg!(feature = "mpi") {
-            cmd.args(["--features", "rda-report/mpi"]);
-        }
-        let status = cmd.status().expect("cargo runs");
-        assert!(status.success(), "building the tools failed");
         // rdcc's other names are links to it, as `scripts/aliases.sh` makes them.
         let alias = |name: &str| {
             let link = dir.join(name);
@@ -92,6 +81,38 @@ pub fn tools() -> &'static Tools {
             rda_report: dir.join("rda-report"),
         }
     })
+}
+
+/// `cargo build`s rdcc, rda-report and the runtime into `dir` (`target/<profile>/`) with the
+/// features this test build has.
+fn build_tools(dir: &Path) {
+    let mut cmd = Command::new(env!("CARGO"));
+    // Into the target directory this test binary lives in, whatever CARGO_TARGET_DIR says.
+    cmd.current_dir(workspace())
+        .env("CARGO_TARGET_DIR", dir.parent().expect("target dir"))
+        .args([
+            "build",
+            "-q",
+            "-p",
+            "rdcc",
+            "-p",
+            "rda-report",
+            "-p",
+            "rdruntime",
+        ]);
+    if dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
+    }
+    // Same features as this test build, or the build below would replace a GPU-enabled
+    // rda-report by one without `hprda-gpu`.
+    if cfg!(feature = "gpu") {
+        cmd.args(["--features", "rda-report/gpu"]);
+    }
+    if cfg!(feature = "mpi") {
+        cmd.args(["--features", "rda-report/mpi"]);
+    }
+    let status = cmd.status().expect("cargo runs");
+    assert!(status.success(), "building the tools failed");
 }
 
 /// Compiles `sources` with `rdcc flags… -o out`; panics with clang's diagnostics on failure.
