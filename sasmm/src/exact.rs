@@ -138,22 +138,25 @@ impl SetStacks {
                     self.counts[0] += 1;
                     return Some(0);
                 }
-                match slot[..n].iter().position(|&t| t == line) {
-                    Some(pos) => {
-                        slot[..=pos].rotate_right(1);
-                        Some(pos as u32)
+                // Move to front in one pass: each line more recent than `line` moves down a
+                // place as the scan passes it (no second pass, no memmove call for a few tags).
+                let mut carry = line;
+                let mut found = None;
+                for (pos, t) in slot[..n].iter_mut().enumerate() {
+                    let old = std::mem::replace(t, carry);
+                    if old == line {
+                        found = Some(pos as u32);
+                        break;
                     }
-                    None => {
-                        if n < self.depth {
-                            fill[set] += 1;
-                            slot[..=n].rotate_right(1);
-                        } else {
-                            slot.rotate_right(1);
-                        }
-                        slot[0] = line;
-                        None
-                    }
+                    carry = old;
                 }
+                if found.is_none() && n < self.depth {
+                    // A new line in a set with room: the least recent one moves down too.
+                    slot[n] = carry;
+                    fill[set] += 1;
+                }
+                // (In a full set the least recent line, now in `carry`, is evicted.)
+                found
             }
             StackKind::Full(core) => core
                 .access(line)
@@ -165,6 +168,14 @@ impl SetStacks {
             None => self.beyond += 1,
         }
         d
+    }
+
+    /// Counts a reference to the line accessed last (its set's most recently used line, at
+    /// distance 0) without looking it up: what [`access`](Self::access) would return for it,
+    /// `Some(0)`, with nothing moved.
+    #[inline]
+    pub fn repeat_most_recent(&mut self) {
+        self.counts[0] += 1;
     }
 
     /// References so far.
@@ -198,6 +209,10 @@ struct L1Group {
     configs: Vec<usize>,
     /// One stack per core.
     stacks: Vec<SetStacks>,
+    /// Per core: the line it accessed last through these stacks (`None` before its first).
+    /// It is the most recently used line of its set in that core's stack, so a repeat has
+    /// distance 0 and is looked up nowhere.
+    last: Vec<Option<u64>>,
     /// The sets simulated (of this group and the L2 groups behind its configurations); `None`:
     /// all.
     sample: Option<SetSample>,
@@ -211,6 +226,9 @@ struct L2Group {
     stack: SetStacks,
     /// Indices into the L2 requests.
     requests: Vec<usize>,
+    /// The line this group's stack was accessed with last (`None` before the first): for a
+    /// group that sees every reference, a repeat of it has distance 0.
+    last: Option<u64>,
     /// The sets simulated when this group sees every reference (behind an L1, the L1 group's
     /// sample decides).
     sample: Option<SetSample>,
@@ -282,6 +300,7 @@ impl MultiHierarchy {
                     depth: c.ways,
                     configs: vec![i],
                     stacks: Vec::new(),
+                    last: Vec::new(),
                     sample: None,
                 }),
             }
@@ -313,6 +332,7 @@ impl MultiHierarchy {
                         shift,
                         stack: SetStacks::new(1, 1)?,
                         requests: vec![j],
+                        last: None,
                         sample: None,
                     });
                     l2_depth.push((sets, c.ways));
@@ -386,6 +406,7 @@ impl MultiHierarchy {
                 g.stacks
                     .push(SetStacks::new(g.sets, g.depth).expect("valid geometry"));
             }
+            g.last.resize(cores, None);
         }
         for c in &mut self.l1_counts {
             c.references.resize(cores, 0);
@@ -398,18 +419,30 @@ impl MultiHierarchy {
     }
 
     /// One access of `len` bytes at `addr` by core `core`.
+    #[inline]
     pub fn access(&mut self, core: usize, addr: u64, len: u64) {
-        let last_byte = addr.saturating_add(len.max(1) - 1);
         if core >= self.cores {
             self.add_cores(core + 1);
         }
+        // The usual request (one L1, one L2) is inlined into the caller's loop; the loops over
+        // many configurations stay out of line.
+        if self.single.is_some() {
+            self.access_single(core, addr, len);
+        } else {
+            self.access_many(core, addr, len);
+        }
+    }
+
+    /// [`access`](Self::access) for one L1 and one L2 (`single`): the same steps as
+    /// [`access_many`](Self::access_many) without the loops over configurations.
+    #[inline(always)]
+    fn access_single(&mut self, core: usize, addr: u64, len: u64) {
+        let last_byte = addr.saturating_add(len.max(1) - 1);
         let MultiHierarchy {
             l1,
             l2,
             l1_groups,
             l2_groups,
-            l2_behind,
-            l2_unfiltered,
             l1_counts,
             l2_accesses,
             l2_hits,
@@ -417,17 +450,27 @@ impl MultiHierarchy {
             ..
         } = self;
         if let Some(k) = *single {
-            // One L1 and one L2: the same steps as below without the loops.
             let g = &mut l1_groups[0];
             let (ways1, ways2) = (l1[0].ways, l2[0].1.ways);
             let stack = &mut g.stacks[core];
             let counts = &mut l1_counts[0];
             let core_l2_hits = &mut l2_hits[0][core];
             let u = &mut l2_groups[k];
-            for line in addr >> g.shift..=last_byte >> g.shift {
+            let (first, end) = (addr >> g.shift, last_byte >> g.shift);
+            let last = &mut g.last[core];
+            if first == end && *last == Some(first) {
+                // The line this core accessed last, again: the most recent line of its set in
+                // the core's stack (distance 0, an L1 hit), so nothing is looked up or moved.
+                stack.repeat_most_recent();
+                counts.references[core] += 1;
+                counts.hits[core] += 1;
+                return;
+            }
+            for line in first..=end {
                 if g.sample.as_ref().is_some_and(|s| !s.keeps(line << g.shift)) {
                     continue;
                 }
+                *last = Some(line);
                 counts.references[core] += 1;
                 if stack.access(line).is_some_and(|d| d < ways1) {
                     counts.hits[core] += 1;
@@ -441,15 +484,44 @@ impl MultiHierarchy {
                     }
                 }
             }
-            return;
         }
+    }
+
+    /// [`access`](Self::access) for any set of configurations.
+    #[inline(never)]
+    fn access_many(&mut self, core: usize, addr: u64, len: u64) {
+        let last_byte = addr.saturating_add(len.max(1) - 1);
+        let MultiHierarchy {
+            l1,
+            l2,
+            l1_groups,
+            l2_groups,
+            l2_behind,
+            l2_unfiltered,
+            l1_counts,
+            l2_accesses,
+            l2_hits,
+            ..
+        } = self;
         for g in l1_groups.iter_mut() {
-            for line in addr >> g.shift..=last_byte >> g.shift {
+            let (first, end) = (addr >> g.shift, last_byte >> g.shift);
+            if first == end && g.last[core] == Some(first) {
+                // A repeat of the core's last line: distance 0, a hit in every L1 of the
+                // group (every cache has a way), so no L2 behind it is looked up.
+                g.stacks[core].repeat_most_recent();
+                for &i in &g.configs {
+                    l1_counts[i].references[core] += 1;
+                    l1_counts[i].hits[core] += 1;
+                }
+                continue;
+            }
+            for line in first..=end {
                 // See: set sampling — a dropped set's lines (and the L2 sets they map to) are
                 // not simulated at all.
                 if g.sample.as_ref().is_some_and(|s| !s.keeps(line << g.shift)) {
                     continue;
                 }
+                g.last[core] = Some(line);
                 // See: set-aware stack distance — an A-way LRU set hits iff fewer than A
                 // distinct lines of the set were used since this line's previous use.
                 let d = g.stacks[core].access(line);
@@ -477,10 +549,21 @@ impl MultiHierarchy {
         }
         for &k in l2_unfiltered.iter() {
             let u = &mut l2_groups[k];
-            for line in addr >> u.shift..=last_byte >> u.shift {
+            let (first, end) = (addr >> u.shift, last_byte >> u.shift);
+            if first == end && u.last == Some(first) {
+                // The shared stack's most recent line again: distance 0, a hit everywhere.
+                u.stack.repeat_most_recent();
+                for &j in &u.requests {
+                    l2_accesses[j] += 1;
+                    l2_hits[j][core] += 1;
+                }
+                continue;
+            }
+            for line in first..=end {
                 if u.sample.as_ref().is_some_and(|s| !s.keeps(line << u.shift)) {
                     continue;
                 }
+                u.last = Some(line);
                 let d = u.stack.access(line);
                 for &j in &u.requests {
                     l2_accesses[j] += 1;
@@ -573,6 +656,9 @@ pub struct ExactConfig {
     /// Simulate only a random subset of the sets and scale ([`crate::set_sample`]); `None`:
     /// every set (exact).
     pub set_sample: Option<SetSampleConfig>,
+    /// When a streamed trace hands fragments over and spills parallel ones to disk (the
+    /// `*_trace` entry points; the CLI sets the spill threshold from `RDTOOLS_SPILL_ACCESSES`).
+    pub limits: StreamLimits,
 }
 
 impl Default for ExactConfig {
@@ -585,6 +671,7 @@ impl Default for ExactConfig {
             interleave: Interleave::RoundRobin,
             mrc: Vec::new(),
             set_sample: None,
+            limits: StreamLimits::default(),
         }
     }
 }
@@ -682,38 +769,48 @@ pub fn predict_exact(
 }
 
 /// [`predict_exact`] straight from the trace file of a sequential run, in one streamed pass
-/// ([`SequentialTrace::stream`]): memory is the caches' stacks and at most the spill threshold
-/// of a parallel section ([`crate::spill`]), not the trace. Equal to `predict_exact(&SequentialTrace::from_trace(trace)?, ..)`.
+/// ([`SequentialTrace::stream_with`] with `config.limits`): memory is the caches' stacks and at
+/// most the spill threshold of a parallel section ([`crate::spill`]), not the trace. Equal to
+/// `predict_exact(&SequentialTrace::from_trace(trace)?, ..)`.
 pub fn predict_exact_trace(
     trace: &Trace,
     config: &ExactConfig,
     cores: usize,
 ) -> Result<ExactPrediction> {
-    predict_exact_trace_with(trace, config, cores, StreamLimits::from_env()?)
+    Ok(predict_exact_many_trace(trace, config, &[cores])?
+        .pop()
+        .expect("one prediction per core count"))
 }
 
-/// [`predict_exact_trace`] with the streaming thresholds of [`SequentialTrace::stream_with`].
-pub fn predict_exact_trace_with(
-    trace: &Trace,
-    config: &ExactConfig,
-    cores: usize,
-    limits: StreamLimits,
-) -> Result<ExactPrediction> {
-    let mut run = ExactRun::new(config, cores)?;
-    SequentialTrace::stream_with(trace, limits, &mut |f| run.feed_fragment(f))?;
-    Ok(run.finish())
-}
-
-/// [`predict_exact_trace`] for several core counts (in parallel, one pass over the file each);
-/// results in the order of `cores`.
+/// [`predict_exact_trace`] for several core counts in one streamed pass over the file: every
+/// fragment is decoded once and fed to one [`ExactRun`] per core count (in parallel when there
+/// are several, see [`feed_all`]); results in the order of `cores`. Settings are checked before
+/// the trace is read.
 pub fn predict_exact_many_trace(
     trace: &Trace,
     config: &ExactConfig,
     cores: &[usize],
 ) -> Result<Vec<ExactPrediction>> {
-    par_map(cores, |&m| predict_exact_trace(trace, config, m))
-        .into_iter()
-        .collect()
+    let mut runs = cores
+        .iter()
+        .map(|&m| ExactRun::new(config, m))
+        .collect::<Result<Vec<_>>>()?;
+    SequentialTrace::stream_with(trace, config.limits, &mut |f| feed_all(&mut runs, f))?;
+    Ok(runs.into_iter().map(ExactRun::finish).collect())
+}
+
+/// Feeds one streamed fragment to every run (one per core count), each run on a thread of the
+/// pool when there are several: the runs are independent, so each sees the fragments in order
+/// as it would alone, and the fragment is decoded once for all of them.
+pub fn feed_all(runs: &mut [ExactRun], fragment: Fragment<'_>) -> Result<()> {
+    use rayon::prelude::*;
+    match runs {
+        [] => Ok(()),
+        [run] => run.feed_fragment(fragment),
+        _ => runs
+            .par_iter_mut()
+            .try_for_each(|run| run.feed_fragment(fragment)),
+    }
 }
 
 /// The exact model for one core count, fed the sequential trace whole or in fragments.
@@ -1015,7 +1112,10 @@ mod tests {
         /// an unbiased estimate of the full count (each value is kept with probability K/n).
         #[test]
         fn set_samples_partition_the_unsampled_counts(
-            accesses in prop::collection::vec((0usize..3, 0u64..1 << 14, 1u64..40), 0..800),
+            accesses in prop::collection::vec(
+                (0usize..3, prop_oneof![0u64..1 << 14, 0u64..256], 1u64..40),
+                0..800,
+            ),
             classes in 2u64..5,
         ) {
             let l1 = vec![
@@ -1068,10 +1168,15 @@ mod tests {
             }
         }
 
-        /// Many hierarchies at once equal one `rdcachesim::Hierarchy` each.
+        /// Many hierarchies at once equal one `rdcachesim::Hierarchy` each. Half the accesses
+        /// fall in a few lines, so a core often repeats its last line (the shortcut that
+        /// counts a distance-0 hit without a lookup, per L1 group and per shared cache).
         #[test]
         fn multi_hierarchy_equals_hierarchy_simulations(
-            accesses in prop::collection::vec((0usize..3, 0u64..4096, 1u64..20), 0..800),
+            accesses in prop::collection::vec(
+                (0usize..3, prop_oneof![0u64..4096, 0u64..96], 1u64..20),
+                0..800,
+            ),
         ) {
             let l1 = vec![
                 CacheConfig::new(256, 2, 16).unwrap(),

@@ -21,14 +21,14 @@
 //! block whose every window is sampled stores nothing) and one fragment of the stream.
 
 use crate::error::Result;
-use crate::exact::par_map;
 use crate::interleave::Interleaver;
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::predict::{assemble, Prediction, SasmmConfig};
-use crate::profile::{record, StackProfile};
+use crate::profile::StackProfile;
 use crate::seq::{Fragment, Placement, SequentialTrace, StreamLimits};
+use rdengines::accum::DenseHist;
 use rdengines::granularity::for_each_block;
-use rdengines::{FastCore, SplitMix64};
+use rdengines::{FastCore, Histogram, SplitMix64};
 use rdtrace::Trace;
 use std::collections::HashMap;
 
@@ -222,6 +222,162 @@ impl SampleCursor<'_> {
     }
 }
 
+/// Exact and conditional reuse profiles of one LRU stack set while it runs: the exact
+/// histograms count into flat arrays (a [`rdengines::Histogram`]'s map would cost a tree walk
+/// per reference) and become a [`StackProfile`] at the end.
+#[derive(Clone, Debug)]
+struct RunProfile {
+    exact: Vec<DenseHist>,
+    conditional: Vec<Histogram>,
+    references: Vec<u64>,
+    instances: Vec<u64>,
+}
+
+impl RunProfile {
+    fn new(stacks: usize, blocks: usize) -> Self {
+        RunProfile {
+            exact: vec![DenseHist::default(); stacks],
+            conditional: vec![Histogram::new_exact(); blocks],
+            references: vec![0; blocks],
+            instances: vec![0; blocks],
+        }
+    }
+
+    /// Records one reference's distance: what [`crate::profile::record`] records.
+    #[inline(always)]
+    fn record(&mut self, stack: usize, bb: usize, sampled: bool, d: Option<u64>) {
+        match d {
+            Some(d) => self.exact[stack].add(d),
+            None => self.exact[stack].cold += 1,
+        }
+        self.references[bb] += 1;
+        if sampled {
+            // See: SASMM Alg. 3 lines 9-13 — rd of every reference of a sampled window.
+            let h = &mut self.conditional[bb];
+            match d {
+                Some(d) => h.add(d, 1),
+                None => h.cold += 1,
+            }
+        }
+    }
+
+    fn into_stack_profile(self) -> StackProfile {
+        StackProfile {
+            exact: self
+                .exact
+                .into_iter()
+                .map(|h| h.into_histogram(None, true))
+                .collect(),
+            conditional: self.conditional,
+            references: self.references,
+            instances: self.instances,
+        }
+    }
+}
+
+/// An LRU stack that knows the line it was accessed with last: a repeat of that line (its top)
+/// has distance 0 and moves nothing, so it is not looked up.
+struct LastLineStack {
+    stack: FastCore,
+    last: Option<u64>,
+}
+
+impl Default for LastLineStack {
+    fn default() -> Self {
+        LastLineStack {
+            // Distances only: no slot-to-line index (less memory traffic per reference).
+            stack: FastCore::untracked(0),
+            last: None,
+        }
+    }
+}
+
+/// References waiting to go through one stack: each one's line, and its block id and whether
+/// its window is sampled (`bb << 1 | sampled`). Batching lets the stack prefetch the lines
+/// ahead of the one it works on, and runs the loop compiled for the CPU's popcount.
+#[derive(Default)]
+struct Batch {
+    lines: Vec<u64>,
+    tags: Vec<u64>,
+}
+
+/// References a [`Batch`] holds before it runs (64 KiB of lines; a few under test, so that the
+/// property tests cross batch boundaries).
+const BATCH: usize = if cfg!(test) { 3 } else { 1 << 13 };
+
+impl Batch {
+    #[inline]
+    fn push(&mut self, line: u64, bb: usize, sampled: bool) {
+        self.lines.push(line);
+        self.tags.push((bb as u64) << 1 | sampled as u64);
+    }
+
+    fn is_full(&self) -> bool {
+        self.lines.len() >= BATCH
+    }
+
+    /// Runs the batch's references through `stack` in order, recording each distance as
+    /// stack `which` of `profile`, and empties the batch.
+    fn run(&mut self, stack: &mut LastLineStack, profile: &mut RunProfile, which: usize) {
+        #[inline(always)]
+        fn body(
+            stack: &mut LastLineStack,
+            profile: &mut RunProfile,
+            which: usize,
+            lines: &[u64],
+            tags: &[u64],
+        ) {
+            // Start the cache misses of later references (block-map entry, then the bitmap
+            // word of its slot) while this one is processed, as the engines' fast loop does;
+            // prefetches are hints and change no value.
+            const AHEAD: usize = 32;
+            for (i, (&line, &tag)) in lines.iter().zip(tags).enumerate() {
+                let d = if stack.last == Some(line) {
+                    // The top of the stack again: distance 0, nothing moves.
+                    Some(0)
+                } else {
+                    if let Some(&k) = lines.get(i + AHEAD) {
+                        stack.stack.prefetch(k);
+                    }
+                    if let Some(&k) = lines.get(i + AHEAD / 2) {
+                        stack.stack.prefetch_slot(k);
+                    }
+                    stack.last = Some(line);
+                    stack.stack.access(line)
+                };
+                profile.record(which, (tag >> 1) as usize, tag & 1 == 1, d);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            // The stack's distance queries are popcounts, which the baseline x86-64 target
+            // compiles to a bit trick: the loop is also compiled for the CPUs that have them
+            // (as `rdengines::cpu` does for the engines' loops).
+            #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+            fn v3(s: &mut LastLineStack, p: &mut RunProfile, w: usize, l: &[u64], t: &[u64]) {
+                body(s, p, w, l, t)
+            }
+            #[target_feature(enable = "popcnt")]
+            fn popcnt(s: &mut LastLineStack, p: &mut RunProfile, w: usize, l: &[u64], t: &[u64]) {
+                body(s, p, w, l, t)
+            }
+            if rdengines::cpu::has_v3() {
+                // Safety: the CPU has every feature `v3` is compiled for, checked just above.
+                unsafe { v3(stack, profile, which, &self.lines, &self.tags) };
+            } else if rdengines::cpu::has_popcnt() {
+                // Safety: the CPU has POPCNT, checked just above.
+                unsafe { popcnt(stack, profile, which, &self.lines, &self.tags) };
+            } else {
+                body(stack, profile, which, &self.lines, &self.tags);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        body(stack, profile, which, &self.lines, &self.tags);
+        self.lines.clear();
+        self.tags.clear();
+    }
+}
+
 /// The formula model for one core count, fed the sequential trace whole or in fragments.
 pub struct FormulaRun {
     cores: usize,
@@ -229,10 +385,13 @@ pub struct FormulaRun {
     interleaver: Interleaver,
     l1_shift: u32,
     l2_shift: u32,
-    private: Vec<FastCore>,
-    shared: FastCore,
-    prd: StackProfile,
-    crd: StackProfile,
+    private: Vec<LastLineStack>,
+    /// The stack over the shared trace; `None` when the CRD is core 0's PRD (see `new`).
+    shared: Option<LastLineStack>,
+    /// References on their way to a stack (one stack's at a time).
+    batch: Batch,
+    prd: RunProfile,
+    crd: RunProfile,
 }
 
 impl FormulaRun {
@@ -245,16 +404,24 @@ impl FormulaRun {
         };
         // Alg. 1's settings are checked once, before anything is read.
         MimickedTrace::build(&SequentialTrace::default(), mimic)?;
+        let l1_shift = config.l1.line.max(1).trailing_zeros();
+        let l2_shift = config.l2.line.max(1).trailing_zeros();
+        // With one core, Alg. 2's shared trace is core 0's private trace (serial sections are
+        // core 0's; a parallel section's rounds hold one window each, taken whole), so with
+        // equal line sizes every CRD distance is the PRD distance of the same reference: the
+        // CRD profile is the PRD profile and is not computed twice.
+        let solo = cores == 1 && l1_shift == l2_shift;
         Ok(FormulaRun {
             cores,
             mimic,
             interleaver: Interleaver::new(config.interleave),
-            l1_shift: config.l1.line.max(1).trailing_zeros(),
-            l2_shift: config.l2.line.max(1).trailing_zeros(),
-            private: (0..cores).map(|_| FastCore::default()).collect(),
-            shared: FastCore::default(),
-            prd: StackProfile::new(cores, blocks),
-            crd: StackProfile::new(1, blocks),
+            l1_shift,
+            l2_shift,
+            private: (0..cores).map(|_| LastLineStack::default()).collect(),
+            shared: (!solo).then(LastLineStack::default),
+            batch: Batch::default(),
+            prd: RunProfile::new(cores, blocks),
+            crd: RunProfile::new(1, blocks),
         })
     }
 
@@ -300,59 +467,122 @@ impl FormulaRun {
         }
         // Private stacks: each core's accesses in its own order (the cores' stacks are
         // independent, so running them fragment by fragment changes no distance).
-        let (prd, shift) = (&mut self.prd, self.l1_shift);
+        let (prd, shift, batch) = (&mut self.prd, self.l1_shift, &mut self.batch);
         for (core, stack) in self.private.iter_mut().enumerate() {
             trace.for_each_private_access(core, |w, addr, len| {
                 let bb = seq.windows[w as usize].bb as usize;
                 let s = sampled[w as usize];
-                for_each_block(shift, addr, len as u64, |l| {
-                    record(prd, core, bb, s, stack.access(l));
-                });
+                for_each_block(shift, addr, len as u64, |l| batch.push(l, bb, s));
+                if batch.is_full() {
+                    batch.run(stack, prd, core);
+                }
             });
+            batch.run(stack, prd, core);
         }
         // The shared stack over Alg. 2's interleaving, whose generator goes on across fragments.
-        let (crd, stack, shift) = (&mut self.crd, &mut self.shared, self.l2_shift);
+        let Some(stack) = self.shared.as_mut() else {
+            return;
+        };
+        let (crd, shift) = (&mut self.crd, self.l2_shift);
         self.interleaver.feed(trace, |_core, w, addr, len| {
             let bb = seq.windows[w as usize].bb as usize;
             let s = sampled[w as usize];
-            for_each_block(shift, addr, len as u64, |l| {
-                record(crd, 0, bb, s, stack.access(l));
-            });
+            for_each_block(shift, addr, len as u64, |l| batch.push(l, bb, s));
+            if batch.is_full() {
+                batch.run(stack, crd, 0);
+            }
         });
+        batch.run(stack, crd, 0);
+    }
+
+    /// The PRD and CRD profiles of the run so far.
+    fn profiles(self) -> (StackProfile, StackProfile) {
+        let crd = match self.shared {
+            Some(_) => self.crd.into_stack_profile(),
+            // See `new`: the CRD is core 0's PRD; instances were counted in both.
+            None => {
+                let mut crd = self.prd.clone().into_stack_profile();
+                crd.instances = self.crd.instances;
+                crd
+            }
+        };
+        (self.prd.into_stack_profile(), crd)
     }
 
     /// The prediction, with the block counts of the whole run.
     pub fn finish(self, counts: &BlockCounts, config: &SasmmConfig) -> Prediction {
-        assemble(
-            self.prd,
-            self.crd,
-            &counts.probabilities(),
-            &counts.parallel,
-            config,
-            self.cores,
-        )
+        self.finish_each(counts, &[config])
+            .pop()
+            .expect("one prediction per configuration")
+    }
+
+    /// The predictions for several configurations that differ only in what eq. 5-7 and eq. 4
+    /// read (the caches' sizes and ways, the block weighting), not in what the stacks computed
+    /// (core count, line sizes, Alg. 1-3 settings), one per configuration in order.
+    fn finish_each(self, counts: &BlockCounts, configs: &[&SasmmConfig]) -> Vec<Prediction> {
+        let cores = self.cores;
+        let (prd, crd) = self.profiles();
+        let p_seq = counts.probabilities();
+        configs
+            .iter()
+            .map(|config| {
+                assemble(
+                    prd.clone(),
+                    crd.clone(),
+                    &p_seq,
+                    &counts.parallel,
+                    config,
+                    cores,
+                )
+            })
+            .collect()
+    }
+}
+
+/// What a [`FormulaRun`]'s stacks depend on besides the trace: runs with equal keys compute
+/// the same profiles, and only eq. 4-7 (per configuration) differ.
+#[derive(Clone, Copy, PartialEq)]
+struct RunKey {
+    cores: usize,
+    mimic: MimicConfig,
+    interleave: crate::interleave::Interleave,
+    l1_line: u32,
+    l2_line: u32,
+    sample: SampleKey,
+}
+
+/// Alg. 3's sample settings (the rate compared by its bits).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SampleKey {
+    rate: u64,
+    min_samples: u64,
+    seed: u64,
+}
+
+impl SampleKey {
+    fn of(config: &SasmmConfig) -> Self {
+        let p = &config.profile;
+        SampleKey {
+            rate: p.sample_rate.to_bits(),
+            min_samples: p.min_samples,
+            seed: p.seed,
+        }
     }
 }
 
 /// [`predict`](crate::predict::predict) for several configurations and core counts straight
-/// from the trace file of a sequential run: one pass for the block counts, then one pass per
-/// configuration and core count (as many at once as the thread pool runs). Equal to
-/// `predict(&SequentialTrace::from_trace(trace)?, config, m)` for each; memory as in the
-/// module documentation. Results by configuration, then core count.
+/// from the trace file of a sequential run, in two streamed passes over the file (with the
+/// thresholds of the first configuration's `limits`): one for the block counts (Alg. 3's
+/// sample sizes need every block's window count before the first distance is recorded), then
+/// one for every configuration and core count at once. Configurations that differ only in the
+/// caches' sizes and ways (or eq. 4's weighting) share one run of the stacks per core count;
+/// the runs take each fragment in parallel. Equal to
+/// `predict(&SequentialTrace::from_trace(trace)?, config, m)` for each; memory as in the module
+/// documentation, per run. Results by configuration, then core count.
 pub fn predict_many_trace(
     trace: &Trace,
     configs: &[SasmmConfig],
     cores: &[usize],
-) -> Result<Vec<Vec<Prediction>>> {
-    predict_many_trace_with(trace, configs, cores, StreamLimits::from_env()?)
-}
-
-/// [`predict_many_trace`] with the streaming thresholds of [`SequentialTrace::stream_with`].
-pub fn predict_many_trace_with(
-    trace: &Trace,
-    configs: &[SasmmConfig],
-    cores: &[usize],
-    limits: StreamLimits,
 ) -> Result<Vec<Vec<Prediction>>> {
     // Settings first, so bad ones are reported before the trace is read.
     for c in configs {
@@ -360,33 +590,90 @@ pub fn predict_many_trace_with(
             FormulaRun::new(c, m, 0)?;
         }
     }
+    let limits = configs
+        .first()
+        .map_or_else(StreamLimits::default, |c| c.limits);
     let mut counts = BlockCounts::default();
     SequentialTrace::stream_with(trace, limits, &mut |f| counts.add_fragment(f))?;
-    let samples: Vec<WindowSample> = configs
+    // One window sample per distinct Alg. 3 setting.
+    let mut sample_keys: Vec<SampleKey> = Vec::new();
+    for c in configs {
+        if !sample_keys.contains(&SampleKey::of(c)) {
+            sample_keys.push(SampleKey::of(c));
+        }
+    }
+    let samples: Vec<WindowSample> = sample_keys
         .iter()
-        .map(|c| {
-            let p = &c.profile;
-            WindowSample::draw(&counts.windows, p.sample_rate, p.min_samples, p.seed)
+        .map(|k| {
+            WindowSample::draw(
+                &counts.windows,
+                f64::from_bits(k.rate),
+                k.min_samples,
+                k.seed,
+            )
         })
         .collect();
-    let jobs: Vec<(usize, usize)> = (0..configs.len())
-        .flat_map(|c| cores.iter().map(move |&m| (c, m)))
-        .collect();
-    let mut results = par_map(&jobs, |&(c, m)| -> Result<Prediction> {
-        let config = &configs[c];
-        let mut run = FormulaRun::new(config, m, counts.windows.len())?;
-        let mut cursor = samples[c].cursor();
-        SequentialTrace::stream_with(trace, limits, &mut |f| run.feed_fragment(f, &mut cursor))?;
-        Ok(run.finish(&counts, config))
-    })
-    .into_iter();
-    configs
-        .iter()
-        .map(|_| {
-            cores
-                .iter()
-                .map(|_| results.next().expect("one per job"))
+    // One run per distinct key; `job_run[c][m]`: the run of configuration c and core count m.
+    let mut keys: Vec<RunKey> = Vec::new();
+    let mut runs: Vec<(FormulaRun, SampleCursor<'_>)> = Vec::new();
+    let mut job_run = vec![Vec::with_capacity(cores.len()); configs.len()];
+    for (ci, c) in configs.iter().enumerate() {
+        for &m in cores {
+            let key = RunKey {
+                cores: m,
+                mimic: c.mimic,
+                interleave: c.interleave,
+                l1_line: c.l1.line,
+                l2_line: c.l2.line,
+                sample: SampleKey::of(c),
+            };
+            let r = match keys.iter().position(|k| *k == key) {
+                Some(r) => r,
+                None => {
+                    let s = sample_keys
+                        .iter()
+                        .position(|k| *k == key.sample)
+                        .expect("every sample key drawn");
+                    keys.push(key);
+                    runs.push((
+                        FormulaRun::new(c, m, counts.windows.len())?,
+                        samples[s].cursor(),
+                    ));
+                    keys.len() - 1
+                }
+            };
+            job_run[ci].push(r);
+        }
+    }
+    SequentialTrace::stream_with(trace, limits, &mut |f| {
+        use rayon::prelude::*;
+        match runs.as_mut_slice() {
+            [(run, cursor)] => run.feed_fragment(f, cursor),
+            runs => runs
+                .par_iter_mut()
+                .try_for_each(|(run, cursor)| run.feed_fragment(f, cursor)),
+        }
+    })?;
+    // Each run's configurations, in order; then the predictions put back per configuration.
+    let mut users: Vec<Vec<(usize, usize)>> = vec![Vec::new(); runs.len()];
+    for (ci, per_core) in job_run.iter().enumerate() {
+        for (mi, &r) in per_core.iter().enumerate() {
+            users[r].push((ci, mi));
+        }
+    }
+    let mut out: Vec<Vec<Option<Prediction>>> = vec![vec![None; cores.len()]; configs.len()];
+    for ((run, _), users) in runs.into_iter().zip(users) {
+        let cfgs: Vec<&SasmmConfig> = users.iter().map(|&(ci, _)| &configs[ci]).collect();
+        for (p, (ci, mi)) in run.finish_each(&counts, &cfgs).into_iter().zip(users) {
+            out[ci][mi] = Some(p);
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|ps| {
+            ps.into_iter()
+                .map(|p| p.expect("every job has a run"))
                 .collect()
         })
-        .collect()
+        .collect())
 }

@@ -9,7 +9,7 @@ use crate::profile::{
     block_probabilities, concurrent_profile, private_block_probabilities, private_profile,
     sample_windows, BbWeighting, ProfileConfig, StackProfile,
 };
-use crate::seq::SequentialTrace;
+use crate::seq::{SequentialTrace, StreamLimits};
 use rdcachesim::CacheConfig;
 use rdengines::Histogram;
 use serde::Serialize;
@@ -27,6 +27,10 @@ pub struct SasmmConfig {
     pub interleave: Interleave,
     /// Alg. 3 / eq. 1–4 settings.
     pub profile: ProfileConfig,
+    /// When a streamed trace hands fragments over and spills parallel ones to disk
+    /// ([`crate::formula::predict_many_trace`]; the CLI sets the spill threshold from
+    /// `RDTOOLS_SPILL_ACCESSES`).
+    pub limits: StreamLimits,
 }
 
 impl Default for SasmmConfig {
@@ -39,6 +43,7 @@ impl Default for SasmmConfig {
             mimic: MimicConfig::default(),
             interleave: Interleave::RoundRobin,
             profile: ProfileConfig::default(),
+            limits: StreamLimits::default(),
         }
     }
 }

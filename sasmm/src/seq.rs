@@ -65,7 +65,8 @@ pub const STREAM_FLUSH_ACCESSES: usize = 1 << 16;
 /// loop, 2^16 held accesses ran as fast as 2^20 in a fifth of the memory.
 pub const STREAM_SPILL_ACCESSES: usize = 1 << 17;
 
-/// Environment variable that overrides [`STREAM_SPILL_ACCESSES`] ([`StreamLimits::from_env`]).
+/// Environment variable that overrides [`STREAM_SPILL_ACCESSES`]. The library never reads it:
+/// the CLI reads it and passes its value to [`StreamLimits::with_spill_setting`].
 pub const SPILL_ACCESSES_ENV: &str = "RDTOOLS_SPILL_ACCESSES";
 
 /// When a streamed sequential trace hands a fragment over or writes it to disk.
@@ -87,11 +88,11 @@ impl Default for StreamLimits {
 }
 
 impl StreamLimits {
-    /// The default limits, with the spill threshold from [`SPILL_ACCESSES_ENV`] when it is set
-    /// (an error when it is not a number).
-    pub fn from_env() -> Result<Self> {
+    /// The default limits, with the spill threshold `setting` when there is one (the value of
+    /// [`SPILL_ACCESSES_ENV`] as the caller read it; an error when it is not a number).
+    pub fn with_spill_setting(setting: Option<&std::ffi::OsStr>) -> Result<Self> {
         let mut limits = StreamLimits::default();
-        if let Some(v) = std::env::var_os(SPILL_ACCESSES_ENV) {
+        if let Some(v) = setting {
             limits.spill = v
                 .to_str()
                 .and_then(|v| v.trim().parse().ok())
@@ -278,9 +279,10 @@ impl SequentialTrace {
     /// windows and accesses are forgotten after `sink` returns. Fed to Alg. 1-2 one after the
     /// other, the fragments give the same shared trace as [`SequentialTrace::from_trace`]. Same
     /// errors as `from_trace` (found at the end for an empty trace), a failing temporary file,
-    /// or the first error `sink` returns (no fragment is handed over after it).
+    /// or the first error `sink` returns (no fragment is handed over after it). Uses the
+    /// default [`StreamLimits`].
     pub fn stream(trace: &Trace, sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>) -> Result<()> {
-        Self::stream_with(trace, StreamLimits::from_env()?, sink)
+        Self::stream_with(trace, StreamLimits::default(), sink)
     }
 
     /// [`SequentialTrace::stream`] with the thresholds given (tests use small ones).

@@ -586,24 +586,43 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
         },
     ];
     for limits in limits {
+        let cfg = crate::exact::ExactConfig {
+            limits,
+            ..cfg.clone()
+        };
         for cores in [1, 3] {
             assert_eq!(
-                crate::exact::predict_exact_trace_with(&seq_trace, &cfg, cores, limits).unwrap(),
+                crate::exact::predict_exact_trace(&seq_trace, &cfg, cores).unwrap(),
                 crate::exact::predict_exact(&s, &cfg, cores).unwrap()
             );
         }
+        // One pass for several core counts equals one pass each.
+        let many = crate::exact::predict_exact_many_trace(&seq_trace, &cfg, &[3, 1, 3]).unwrap();
+        for (p, m) in many.iter().zip([3, 1, 3]) {
+            assert_eq!(p, &crate::exact::predict_exact(&s, &cfg, m).unwrap());
+        }
     }
-    // So does the streamed formula model (two passes), for each configuration and core count.
-    let configs = [SasmmConfig::default(), {
-        let mut c = SasmmConfig::default();
-        c.profile.sample_rate = 0.5;
-        c.profile.min_samples = 1;
-        c.l2 = CacheConfig::new(1024, 4, 128).unwrap();
-        c
-    }];
+    // So does the streamed formula model (two passes), for each configuration and core count;
+    // the third configuration differs from the first only in its caches' sizes and ways, so the
+    // two share one run of the stacks per core count.
+    let configs = [
+        SasmmConfig::default(),
+        {
+            let mut c = SasmmConfig::default();
+            c.profile.sample_rate = 0.5;
+            c.profile.min_samples = 1;
+            c.l2 = CacheConfig::new(1024, 4, 128).unwrap();
+            c
+        },
+        SasmmConfig {
+            l1: CacheConfig::new(16 << 10, 4, 64).unwrap(),
+            l2: CacheConfig::new(256 << 10, 8, 64).unwrap(),
+            ..SasmmConfig::default()
+        },
+    ];
     for limits in limits {
-        let streamed =
-            crate::formula::predict_many_trace_with(&seq_trace, &configs, &[1, 3], limits).unwrap();
+        let configs = configs.map(|c| SasmmConfig { limits, ..c });
+        let streamed = crate::formula::predict_many_trace(&seq_trace, &configs, &[1, 3]).unwrap();
         for (c, per_core) in configs.iter().zip(&streamed) {
             for (m, p) in [1, 3].iter().zip(per_core) {
                 assert_eq!(p, &predict(&s, c, *m).unwrap());
@@ -1012,11 +1031,18 @@ proptest! {
             sample.len(&counts.windows),
             expected_flags.iter().filter(|&&x| x).count() as u64
         );
-        for interleave in [Interleave::RoundRobin, Interleave::Uniform { seed: 3 }] {
+        // With equal line sizes one core's CRD is its PRD (the formula run computes it once):
+        // 64-byte L2 lines take that path, 128-byte ones the shared stack.
+        for (interleave, l2_line) in [
+            (Interleave::RoundRobin, 128),
+            (Interleave::Uniform { seed: 3 }, 128),
+            (Interleave::RoundRobin, 64),
+            (Interleave::Uniform { seed: 3 }, 64),
+        ] {
             for cores in [1, 2, 3] {
                 let mut config = SasmmConfig {
                     l1: CacheConfig::new(256, 2, 64).unwrap(),
-                    l2: CacheConfig::new(1024, 4, 128).unwrap(),
+                    l2: CacheConfig::new(1024, 4, l2_line).unwrap(),
                     interleave,
                     ..SasmmConfig::default()
                 };

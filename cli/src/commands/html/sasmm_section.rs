@@ -12,13 +12,14 @@ pub(super) fn sasmm(args: &HtmlArgs, seq: &std::path::Path) -> Result<String> {
     let cfg = ExactConfig {
         l1: vec![args.caches.l1],
         l2: vec![args.caches.l2],
+        limits: crate::commands::sasmm::stream_limits()?,
         ..ExactConfig::default()
     };
     let seq_trace = crate::tracefile::open(seq, &args.open)?;
     let mut reals = args.real.clone();
     reals.sort_by_key(|r| r.0);
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
-    // Streamed: one pass over the file per core count, never the whole trace in memory.
+    // Streamed: one pass over the file for all core counts, never the whole trace in memory.
     let preds = predict_exact_many_trace(&seq_trace, &cfg, &cores)
         .with_context(|| format!("reading {}", seq.display()))?;
     let mut t = Table::new([

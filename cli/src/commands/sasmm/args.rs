@@ -160,6 +160,7 @@ impl ModelArgs {
             SplitArg::Greedy => StaticSplit::Greedy,
         };
         c.mimic.chunk = self.chunk;
+        c.limits = super::predict::stream_limits()?;
         c.profile.sample_rate = self.sample_rate;
         c.profile.min_samples = self.min_samples;
         c.profile.seed = self.seed;
@@ -197,6 +198,7 @@ impl ModelArgs {
                 rate,
                 seed: self.set_sample_seed,
             }),
+            limits: c.limits,
         })
     }
 }
@@ -223,9 +225,9 @@ Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict s
 rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
 rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n  \
 rda-report predict huge.rdtrace --set-sample-rate 0.0625   # simulate 1/16 of the sets (approximate)\n\n\
-Memory: the exact model streams the trace, one pass per core count (as many at once as there are CPUs): per core count the \
-simulated caches' LRU stacks (bounded by the cache sizes) and at most a parallel section's first 128 Ki accesses (about 75 bytes each while held); a longer one is written to an unlinked temporary file in $TMPDIR (3-5 bytes per access of regular code) and read back once per core, in batches of whole rounds (RDTOOLS_SPILL_ACCESSES sets the threshold); serial code is never held. `--model formula` streams the trace \
-once for the block counts, then once per core count and cache pair (as many at once as there are CPUs), each holding one LRU \
+Memory: the exact model streams the trace once for all core counts (each fragment decoded once, the core counts simulated on as many CPUs as there are): per core count the \
+simulated caches' LRU stacks (bounded by the cache sizes) and at most a parallel section's first 128 Ki accesses (about 75 bytes each while held); a longer one is written to an unlinked temporary file in $TMPDIR (3-5 bytes per access of regular code) and read back once per core of each core count, in batches of whole rounds (RDTOOLS_SPILL_ACCESSES sets the threshold); serial code is never held. `--model formula` streams the trace \
+once for the block counts, then once for all core counts and cache pairs (pairs with the same line sizes share one run per core count, the runs on as many CPUs as there are), each run holding one LRU \
 stack per core and one shared (distinct lines), \
 exact histograms (distinct distances), per-block counters, the sampled windows' ranks (8 bytes per sampled window: the sample \
 rate times the run's windows, at least --min-samples per block) and the same bounded part of a parallel section. From a stream (`-`, a pipe) the exact model runs every core count in one pass over the chunks as they arrive; the formula model first copies the stream to a temporary file in $TMPDIR.")

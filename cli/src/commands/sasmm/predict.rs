@@ -15,10 +15,10 @@ pub(super) fn pct(x: f64) -> String {
 
 /// Where `predict` reads the sequential run from.
 pub enum SeqSource<'a> {
-    /// An open trace file: both models stream it (the exact model one pass per core count,
-    /// memory bounded by the caches and the spill threshold of a parallel section; the formula model one
-    /// pass for the block counts and one per core count, memory bounded by the footprint and
-    /// the sample).
+    /// An open trace file: both models stream it (the exact model in one pass for every core
+    /// count, memory bounded by the caches and the spill threshold of a parallel section; the
+    /// formula model in one pass for the block counts and one for every core count and cache
+    /// pair, memory bounded by the footprint and the sample).
     File(&'a rdtrace::Trace),
     /// The exact model's predictions, already computed in one pass over a stream (`live
     /// --predict`) with [`exact_config_for`]'s configuration.
@@ -152,12 +152,18 @@ pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
     emit(&SeqSource::File(&trace))
 }
 
+/// The models' streaming thresholds: the defaults, with the spill threshold from
+/// `RDTOOLS_SPILL_ACCESSES` when it is set (read here: the library reads no environment). A
+/// value that is not a number is a usage error.
+pub fn stream_limits() -> Result<rdsasmm::StreamLimits> {
+    let setting = std::env::var_os(rdsasmm::seq::SPILL_ACCESSES_ENV);
+    rdsasmm::StreamLimits::with_spill_setting(setting.as_deref()).map_err(|e| usage(e.to_string()))
+}
+
 /// Checks `RDTOOLS_SPILL_ACCESSES` (the models' spill threshold) before any trace is read: a
 /// value that is not a number is a usage error.
 pub fn check_spill_env() -> Result<()> {
-    rdsasmm::StreamLimits::from_env()
-        .map(|_| ())
-        .map_err(|e| usage(e.to_string()))
+    stream_limits().map(|_| ())
 }
 
 /// Checks `predict`'s model and cache flags and the spill threshold before any trace is read
@@ -446,8 +452,8 @@ pub fn stream_sequential(
             let n = rdsasmm::SequentialTrace::stream_events(
                 &meta,
                 &mut events,
-                rdsasmm::StreamLimits::from_env()?,
-                &mut |fragment| runs.iter_mut().try_for_each(|r| r.feed_fragment(fragment)),
+                cfg.limits,
+                &mut |fragment| rdsasmm::exact::feed_all(&mut runs, fragment),
             );
             (n, runs.into_iter().map(rdsasmm::ExactRun::finish).collect())
         }
