@@ -22,6 +22,12 @@ pub struct OpenArgs {
     /// and a corrupt events chunk that would otherwise end its thread's stream early.
     #[arg(long)]
     pub strict: bool,
+    /// Read past damage (a zeroed or overwritten region, a crash mid-write): resynchronise on
+    /// the next whole chunk after an unreadable chunk header, skip damaged chunks, drop repeated
+    /// ones, and say on stderr how many chunks and events were skipped and, from the end
+    /// chunk's counts, how many events are lost. Needs a file, not a stream.
+    #[arg(long, conflicts_with = "strict")]
+    pub salvage: bool,
 }
 
 /// Whether `path` is standard input (`-`).
@@ -98,16 +104,27 @@ fn open_file(path: &Path, args: &OpenArgs) -> Result<Trace> {
     } else {
         path
     };
-    let trace = Trace::open_with(
-        real,
-        OpenOptions {
-            strict: args.strict,
-        },
-    )?;
+    let trace = Trace::open_with(real, args.options()).map_err(|e| match e {
+        // Damage that `--salvage` reads past: say so where the read stops.
+        rdtrace::TraceError::CorruptChunk { .. } if !args.salvage => {
+            anyhow::anyhow!("{e}; --salvage reads past damaged chunks")
+        }
+        e => e.into(),
+    })?;
     for w in trace.warnings() {
         eprintln!("rda-report: warning: {w}");
     }
     Ok(trace)
+}
+
+impl OpenArgs {
+    /// The reader's options for these flags.
+    pub fn options(&self) -> OpenOptions {
+        OpenOptions {
+            strict: self.strict,
+            salvage: self.salvage,
+        }
+    }
 }
 
 /// Opens `path` for reading in order: standard input for `-`, else the file (a FIFO blocks
@@ -181,6 +198,12 @@ pub struct StreamInput {
 pub fn open_input(path: &Path, args: &OpenArgs) -> Result<Input> {
     if !is_stream(path) {
         return Ok(Input::File(Box::new(open_file(path, args)?)));
+    }
+    if args.salvage {
+        return Err(needs_a_file(
+            path,
+            "--salvage seeks past damaged regions of a trace file",
+        ));
     }
     let name: PathBuf = if is_stdin(path) {
         PathBuf::from("<stdin>")

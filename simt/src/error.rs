@@ -30,6 +30,9 @@ pub enum SimtError {
     /// A configuration value that cannot be used (zero block size, zero load/store units, ...).
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
+    /// A trace's worksharing-loop bounds span far more iterations than the trace ran.
+    #[error("{0}")]
+    BadBounds(String),
     /// A block scheduler returned a schedule that is not a partition of the grid.
     #[error("block scheduler {scheduler} returned an invalid schedule: {what}")]
     BadSchedule {

@@ -173,6 +173,9 @@ struct Part {
     accesses: Vec<(i64, u32, u64)>,
     first: Option<i64>,
     last: Option<i64>,
+    /// Iterations the thread started (header entries within its bounds): what justifies the
+    /// bounds the trace reported.
+    iterations: u64,
     unattributed: u64,
     /// The thread finished its part.
     done: bool,
@@ -688,11 +691,13 @@ impl EventVisitor for Collector<'_, '_> {
         }
         // See: module docs, "Identifying iterations": a header entry starts the next iteration.
         if act.next <= act.upper {
-            act.current = Some(act.next);
-            act.next += 1;
-            let it = act.next - 1;
+            let it = act.next;
+            act.current = Some(it);
+            // Bounds come from the trace: at `i64::MAX` stay there rather than overflow.
+            act.next = it.saturating_add(1);
             if let Some(p) = self.part() {
                 p.last = Some(p.last.map_or(it, |l| l.max(it)));
+                p.iterations += 1;
             }
         } else {
             act.current = None;
@@ -826,6 +831,11 @@ impl EventVisitor for Collector<'_, '_> {
     }
 }
 
+/// How many times more iterations than the trace ran (per member of the team) a launch's
+/// bounds may span: room for the chunks a salvaged trace lost, while bounds from a damaged or
+/// crafted file (-2^40) cannot make a kernel of billions of GPU threads.
+const SPAN_SLACK: u64 = 64;
+
 /// Turns finished launches into kernels, in the order they were first met.
 struct Emitter<'a> {
     meta: &'a ProgramMeta,
@@ -842,10 +852,11 @@ impl Emitter<'_> {
 
     /// Hands over the launches at the front of the order whose every thread has finished (all
     /// of them when `all`); launches of loops that are skipped are dropped.
-    fn drain<E>(
+    fn drain<E: From<SimtError>>(
         &self,
         shared: &mut Shared<'_>,
         all: bool,
+        threads_seen: usize,
         f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
         shared.finished_some = false;
@@ -863,11 +874,13 @@ impl Emitter<'_> {
             };
             let (_, ws, _) = key;
             let launch = a.launch;
+            let team = a.team;
             // The threads' parts, in the order they started.
             let parts: Vec<Part> = a.parts.into_iter().filter(|p| p.thread != MOVED).collect();
             let first = parts.iter().filter_map(|p| p.first).min();
             let last = parts.iter().filter_map(|p| p.last).max();
             let omp_threads = parts.len() as u32;
+            let iterations: u64 = parts.iter().map(|p| p.iterations).sum();
             let unattributed = parts.iter().map(|p| p.unattributed).sum();
             let accesses: Vec<(i64, u32, u64)> =
                 parts.into_iter().flat_map(|p| p.accesses).collect();
@@ -883,9 +896,31 @@ impl Emitter<'_> {
             let loc = self.location(ws);
             let first = first.unwrap_or(0);
             let threads = match last {
-                Some(last) if last >= first => (last - first + 1) as u64,
+                Some(last) if last >= first => {
+                    u64::try_from(last as i128 - first as i128 + 1).unwrap_or(u64::MAX)
+                }
                 _ => 0,
             };
+            // The kernel has a GPU thread for every iteration between the bounds, so the
+            // bounds size its work: they must be justified by the iterations the trace ran.
+            // Each member's bounds cover the iterations it ran, so the members present span
+            // about the team's size times what they ran, even with members missing; a
+            // salvaged trace may also miss chunks inside a member's part, hence the slack.
+            // (A team is counted at most as the threads seen.)
+            let members = u64::from(team).min(threads_seen.max(1) as u64);
+            let justified = iterations
+                .saturating_add(1)
+                .saturating_mul(members)
+                .saturating_mul(SPAN_SLACK);
+            if threads > justified {
+                return Err(SimtError::BadBounds(format!(
+                    "worksharing loop {ws} ({}) launch {launch}: its bounds span {threads} \
+                     iterations from {first}, but its {omp_threads} thread(s) ran {iterations}: \
+                     the trace's worksharing bounds are corrupt",
+                    self.location(ws)
+                ))
+                .into());
+            }
             let n_accesses = accesses.len() as u64;
             let kernel = build_kernel(
                 format!("{function} ({loc}) workshare {ws} launch {launch}"),
@@ -989,10 +1024,10 @@ pub fn for_each_launch_in<E: From<SimtError>>(
             }
         }
         if shared.finished_some {
-            emitter.drain(&mut shared, false, f)?;
+            emitter.drain(&mut shared, false, threads.len(), f)?;
         }
     }
-    emitter.drain(&mut shared, true, f)?;
+    emitter.drain(&mut shared, true, threads.len(), f)?;
     Ok(emitter.skipped(&shared))
 }
 

@@ -12,6 +12,11 @@
 //!   `WorkshareNext` and `WorkshareFini` belong to the innermost open `WorkshareInit` of the
 //!   same loop (a dispatch loop may end with `WorkshareNext { more: false }` and no fini);
 //!   in a trace whose program exited normally, nothing is left open at the end of a thread;
+//! * **bounds**: a `WorkshareInit`'s bounds, and those of a `WorkshareNext` that hands out a
+//!   chunk, are not below 0 (compiled worksharing loops number their iterations from 0);
+//! * **chunks** ([`check_file`], `rda-report check`): every events chunk passed the reader's
+//!   checks (an events chunk the reader refused or cut short, e.g. one declaring more events
+//!   than its bytes justify, is a violation of kind `chunk`);
 //! * **control flow**: within a call frame, each block entered is a successor of the previous
 //!   block in the metadata CFG; a function's entry block (which has no predecessors in LLVM IR)
 //!   starts a frame, a frame whose last block has no successors has returned, and a block of a
@@ -45,7 +50,8 @@ pub struct Violation {
     pub thread: u32,
     /// Index of the offending event in the thread's stream (0-based).
     pub event: u64,
-    /// Invariant kind: `id`, `stamp`, `pair` or `cfg`.
+    /// Invariant kind: `id`, `stamp`, `pair`, `cfg`, `bounds` (worksharing bounds) or `chunk`
+    /// (an events chunk the reader refused; `event` is then 0).
     pub kind: &'static str,
     /// What is wrong.
     pub message: String,
@@ -73,15 +79,42 @@ impl CheckReport {
     }
 }
 
-/// Checks every thread of `trace`; lists at most `limit` violations (counting all).
+/// Checks every thread of `trace`; lists at most `limit` violations (counting all). The
+/// events of chunks the reader refused are not there to check; [`check_file`] also reports
+/// those chunks.
 pub fn check_trace(trace: &Trace, limit: usize) -> Result<CheckReport> {
+    let mut report = CheckReport::default();
+    check_threads(trace, limit, &mut report)?;
+    Ok(report)
+}
+
+/// [`check_trace`], with every events chunk the reader refused or cut short (damage, more
+/// events than its bytes justify) listed first as a violation of kind `chunk`: a file that
+/// needed salvage is not clean (what `rda-report check` reports).
+pub fn check_file(trace: &Trace, limit: usize) -> Result<CheckReport> {
+    let mut report = CheckReport::default();
+    for r in trace.rejected() {
+        report.violations_total += 1;
+        if report.violations.len() < limit {
+            report.violations.push(Violation {
+                thread: r.thread,
+                event: 0,
+                kind: "chunk",
+                message: format!("corrupt events chunk at offset {}: {}", r.offset, r.what),
+            });
+        }
+    }
+    check_threads(trace, limit, &mut report)?;
+    Ok(report)
+}
+
+fn check_threads(trace: &Trace, limit: usize, report: &mut CheckReport) -> Result<()> {
     let exited_normally = trace
         .exit
         .as_ref()
         .is_some_and(|e| e.reason == crate::chunk::ExitReason::Exit);
-    let mut report = CheckReport::default();
     for thread in trace.thread_indices() {
-        let mut c = ThreadChecker::new(&trace.meta, thread, limit, &mut report);
+        let mut c = ThreadChecker::new(&trace.meta, thread, limit, report);
         if trace.roi.is_some() {
             c = c.starting_anywhere();
         }
@@ -89,7 +122,7 @@ pub fn check_trace(trace: &Trace, limit: usize) -> Result<CheckReport> {
         c.finish(exited_normally);
         report.threads += 1;
     }
-    Ok(report)
+    Ok(())
 }
 
 /// One call frame: the function and the last block entered in it.
@@ -394,6 +427,22 @@ impl<'a> ThreadChecker<'a> {
         }
     }
 
+    /// Reports worksharing bounds no compiled loop hands libomp: clang and flang number a
+    /// worksharing loop's iterations from 0 (the logical iteration space), so a bound below 0
+    /// comes from a damaged or crafted trace (and would make an analysis that spans the
+    /// iterations, `simt`, span a range the trace never ran).
+    fn bounds_ok(&mut self, ws: u32, lower: i64, upper: i64) {
+        if lower < 0 || upper < -1 {
+            self.violation(
+                "bounds",
+                format!(
+                    "worksharing loop {ws} has bounds {lower}..={upper}; compiled loops number \
+                     their iterations from 0"
+                ),
+            );
+        }
+    }
+
     /// Ends the stream: with `exited_normally`, reports regions and loops left open.
     pub fn finish(mut self, exited_normally: bool) {
         self.workshares.retain(|&(_, done)| !done);
@@ -444,8 +493,24 @@ impl EventVisitor for ThreadChecker<'_> {
             Event::Join { region } => self.close_region(true, region),
             Event::RegionEnter { region, .. } => self.open_region(false, region),
             Event::RegionExit { region } => self.close_region(false, region),
-            Event::WorkshareInit { ws, .. } => self.workshare(ws, WsEvent::Init),
-            Event::WorkshareNext { ws, more, .. } => self.workshare(ws, WsEvent::Next { more }),
+            Event::WorkshareInit {
+                ws, lower, upper, ..
+            } => {
+                self.bounds_ok(ws, lower, upper);
+                self.workshare(ws, WsEvent::Init)
+            }
+            Event::WorkshareNext {
+                ws,
+                more,
+                lower,
+                upper,
+            } => {
+                // A last `WorkshareNext` (no more chunks) leaves its bounds unset: not checked.
+                if more {
+                    self.bounds_ok(ws, lower, upper);
+                }
+                self.workshare(ws, WsEvent::Next { more })
+            }
             Event::WorkshareFini { ws } => self.workshare(ws, WsEvent::Fini),
             Event::Stamp { time } => {
                 if let Some(last) = self.last_stamp.filter(|&last| time < last) {

@@ -21,6 +21,19 @@ pub const CHUNK_MAGIC: [u8; 4] = *b"RDCK";
 pub const CHUNK_HEADER_LEN: usize = 32;
 /// Largest payload a reader accepts (guards against corrupt lengths).
 pub const MAX_CHUNK_PAYLOAD: u32 = 256 << 20;
+/// Most events one events chunk may declare. The runtime closes a chunk at
+/// `RDTRACE_CHUNK_EVENTS` (at most 8 Mi) events, after at most one more raw buffer (at most
+/// 1 Mi records and its slack), so no chunk it writes comes near this.
+pub const MAX_CHUNK_EVENTS: u32 = 16 << 20;
+/// Most events an events chunk may declare per *stored* (compressed) payload byte. Decoding
+/// costs time per event, so a reader bounds the work a chunk may ask for by the bytes that
+/// justify it: without this, 7 KB of zstd frames of run bytes declare 4.3 * 10^9 events.
+/// Traces written with the default settings stay near 100 (a stamp every 16 blocks keeps the
+/// compressed payload from vanishing); with `RDTRACE_STAMP_EVERY` in the millions and the
+/// largest chunks, a tight loop reaches about 11 000.
+pub const MAX_EVENTS_PER_STORED_BYTE: u64 = 1 << 14;
+/// Most events per decompressed payload byte: a run byte stands for 64 predicted accesses.
+pub const MAX_EVENTS_PER_RAW_BYTE: u64 = 64;
 
 /// What a chunk holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -251,6 +264,33 @@ pub fn parse_chunk_header(h: &[u8; CHUNK_HEADER_LEN]) -> Result<ChunkHeader, Str
         ));
     }
     Ok(header)
+}
+
+/// Why an events chunk header declares more events than its payload can justify, if it does:
+/// more than [`MAX_CHUNK_EVENTS`], more than [`MAX_EVENTS_PER_RAW_BYTE`] per decompressed byte,
+/// or more than [`MAX_EVENTS_PER_STORED_BYTE`] per stored byte. Checked before anything is
+/// decompressed or decoded, so the work and memory a chunk costs are bounded by its size.
+pub fn events_unjustified(header: &ChunkHeader) -> Option<String> {
+    let events = header.events as u64;
+    if header.events > MAX_CHUNK_EVENTS {
+        return Some(format!(
+            "{events} events exceed the {MAX_CHUNK_EVENTS} events a chunk may hold"
+        ));
+    }
+    if events > MAX_EVENTS_PER_RAW_BYTE * header.raw_len as u64 {
+        return Some(format!(
+            "{events} events cannot fit in {} payload bytes",
+            header.raw_len
+        ));
+    }
+    if events > MAX_EVENTS_PER_STORED_BYTE * header.stored_len as u64 {
+        return Some(format!(
+            "{events} events from {} stored bytes exceed the limit of {MAX_EVENTS_PER_STORED_BYTE} \
+             events per stored byte",
+            header.stored_len
+        ));
+    }
+    None
 }
 
 /// Checks a stored payload against its header's CRC.

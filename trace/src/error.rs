@@ -20,6 +20,13 @@ pub enum TraceError {
         /// The file.
         path: PathBuf,
     },
+    /// The path is not a regular file (a pipe, FIFO, socket or device): [`crate::Trace`] seeks
+    /// and checks lengths against the file's size, which such a file does not have.
+    #[error("{path}: not a regular file (a pipe, FIFO or device): read it as a stream (rdtrace::LiveTrace), or save it to a file first")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// The file was written by a newer or too old version of the format.
     #[error("{path}: trace format version {found} is not supported; this build reads versions {oldest}..={current}")]
     UnsupportedVersion {

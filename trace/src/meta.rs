@@ -298,6 +298,14 @@ macro_rules! deref_to_tables {
 
 deref_to_tables!(ModuleMeta);
 
+/// Largest static access size (bytes) a memory instruction may declare. The pass records the
+/// store size of a load's or store's LLVM type: scalars, vectors (64 bytes on AVX-512; a loop
+/// vectorizer's interleaved groups a few hundred) and small first-class aggregates; clang and
+/// flang copy larger objects with `memcpy`, recorded as ranged accesses (size 0, length per
+/// event). An analysis visits every line an access touches, so a larger size (4 GiB, in a
+/// crafted file) is refused as corrupt metadata rather than trusted.
+pub const MAX_ACCESS_SIZE: u32 = 1 << 16;
+
 /// Magic at the start of a module metadata blob.
 pub const BLOB_MAGIC: [u8; 4] = *b"RDMM";
 /// Length of the fixed blob header: magic, version, one count per [`IdKind`].
@@ -369,6 +377,13 @@ impl ModuleMeta {
         for (i, m) in self.mem_instrs.iter().enumerate() {
             if m.block >= nb || !loc_ok(&m.loc) {
                 return bad(format!("memory instruction {i} refers outside the module"));
+            }
+            if m.size > MAX_ACCESS_SIZE {
+                return bad(format!(
+                    "memory instruction {i} has a static size of {} bytes; the pass emits at most \
+                     {MAX_ACCESS_SIZE}",
+                    m.size
+                ));
             }
         }
         for (i, b) in self.branches.iter().enumerate() {

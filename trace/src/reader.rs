@@ -17,6 +17,21 @@
 //! disagreement with the metadata) ends its thread's stream at the last good event before it,
 //! with a warning naming the file, the offset and the thread, as truncation does; other threads
 //! are read in full. With [`OpenOptions::strict`] every warning is an error instead.
+//!
+//! **Bounded work.** An events chunk may not declare more events than its bytes justify
+//! ([`crate::chunk::events_unjustified`]: at most [`MAX_CHUNK_EVENTS`], 64 per decompressed byte
+//! and [`MAX_EVENTS_PER_STORED_BYTE`] per stored byte), checked before it is decompressed, so
+//! the time every reading command spends is bounded by the file's size.
+//!
+//! **Duplicates.** Two events chunks of one thread with the same sequence number (a chunk
+//! duplicated or replayed by a copy or a disk fault) would count their events twice: the file
+//! is refused, or with [`OpenOptions::salvage`] the later copy is dropped.
+//!
+//! **Salvage** ([`OpenOptions::salvage`], `--salvage`). Where a chunk header is unreadable (a
+//! zeroed or overwritten region), the reader resynchronises on the next chunk magic whose chunk
+//! passes its checksum; a damaged chunk of any kind is skipped rather than ending its thread or
+//! the read, and [`Trace::losses`] says what was skipped and, from the end chunk's counts, how
+//! many events are missing.
 
 use crate::chunk::*;
 use crate::codec::{ChunkDecoder, DecodeError, EventBounds};
@@ -53,6 +68,59 @@ pub struct EventChunkRef {
 pub struct OpenOptions {
     /// Every warning (truncation, missing end chunk, sequence gap, salvaged chunk) is an error.
     pub strict: bool,
+    /// Read past damage: resynchronise on the next chunk magic after an unreadable chunk
+    /// header, skip damaged chunks (metadata ones included) instead of ending their thread or
+    /// failing, and drop repeated sequence numbers (see the module docs).
+    pub salvage: bool,
+}
+
+/// An events chunk the reader refused (or cut short): what `check` reports as a violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RejectedChunk {
+    /// Offset of the chunk header.
+    pub offset: u64,
+    /// The thread the header names.
+    pub thread: u32,
+    /// What is wrong.
+    pub what: String,
+}
+
+/// What a read skipped or knows to be missing, for the summary of a salvaged or damaged trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// Events chunks skipped whole or in part (damaged, unjustified or repeated).
+    pub chunks_skipped: u64,
+    /// Events those chunks declared and that were not delivered.
+    pub events_skipped: u64,
+    /// Unreadable regions passed over while resynchronising on a chunk magic.
+    pub regions_skipped: u64,
+    /// Bytes in those regions.
+    pub bytes_skipped: u64,
+    /// Events chunks missing from the threads' sequence numbers (lost, or in a skipped region).
+    pub chunks_missing: u64,
+    /// Events of a chunk cut off by the end of the file, when its header was whole.
+    pub events_cut_off: u64,
+    /// Events the end chunk says were recorded (`None` without an end chunk).
+    pub events_recorded: Option<u64>,
+    /// Events the reader delivers.
+    pub events_delivered: u64,
+}
+
+impl Losses {
+    /// Events known to be missing: what the end chunk counts beyond what is delivered, or
+    /// without an end chunk the skipped and cut-off events (a lower bound).
+    pub fn events_missing(&self) -> u64 {
+        match self.events_recorded {
+            Some(r) => r.saturating_sub(self.events_delivered),
+            None => self.events_skipped + self.events_cut_off,
+        }
+    }
+
+    /// Whether anything was skipped or is known to be missing.
+    pub fn any(&self) -> bool {
+        self.chunks_skipped + self.regions_skipped + self.chunks_missing > 0
+            || self.events_missing() > 0
+    }
 }
 
 /// An open trace: its metadata and an index of its event chunks.
@@ -75,6 +143,9 @@ pub struct Trace {
     chunks: Vec<EventChunkRef>,
     bounds: EventBounds,
     file_len: u64,
+    options: OpenOptions,
+    rejected: Vec<RejectedChunk>,
+    losses: Losses,
 }
 
 /// Reads as many bytes as are available into `buf`; returns how many.
@@ -147,7 +218,7 @@ impl Trace {
 
     /// Opens and indexes a trace file with explicit options.
     pub fn open_with(path: impl AsRef<Path>, options: OpenOptions) -> Result<Trace> {
-        let trace = Trace::open_lenient(path.as_ref())?;
+        let trace = Trace::open_lenient(path.as_ref(), options)?;
         if options.strict {
             if let Some(w) = trace.warnings.first() {
                 return Err(TraceError::Strict(w.clone()));
@@ -156,9 +227,24 @@ impl Trace {
         Ok(trace)
     }
 
-    fn open_lenient(path: &Path) -> Result<Trace> {
+    fn open_lenient(path: &Path, options: OpenOptions) -> Result<Trace> {
+        // The index is built by seeking, and lengths are checked against the file's size: a
+        // pipe or device has neither (its size reads as 0). Looked at before opening too,
+        // since opening a FIFO waits for a writer.
+        let not_a_file = || TraceError::NotAFile {
+            path: path.to_path_buf(),
+        };
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(not_a_file());
+        }
         let mut f = File::open(path).map_err(|e| TraceError::io(path, e))?;
-        let file_len = f.metadata().map_err(|e| TraceError::io(path, e))?.len();
+        let metadata = f.metadata().map_err(|e| TraceError::io(path, e))?;
+        if !metadata.is_file() {
+            return Err(TraceError::NotAFile {
+                path: path.to_path_buf(),
+            });
+        }
+        let file_len = metadata.len();
         let mut header = [0u8; FILE_HEADER_LEN];
         let n = read_full(&mut f, &mut header).map_err(|e| TraceError::io(path, e))?;
         if n < 8 || header[..8] != FILE_MAGIC {
@@ -178,6 +264,9 @@ impl Trace {
             chunks: Vec::new(),
             bounds: EventBounds::default(),
             file_len,
+            options,
+            rejected: Vec::new(),
+            losses: Losses::default(),
         };
         if n < FILE_HEADER_LEN {
             trace.warnings.push(format!(
@@ -208,6 +297,7 @@ impl Trace {
     }
 
     fn scan(&mut self, f: &mut File) -> Result<()> {
+        let salvage = self.options.salvage;
         let mut offset = FILE_HEADER_LEN as u64;
         let mut stored = Vec::new();
         let mut modules = Vec::new();
@@ -227,15 +317,43 @@ impl Trace {
                 ));
                 break;
             }
-            let header = parse_chunk_header(&h).map_err(|what| self.corrupt(offset, what))?;
+            let header = match parse_chunk_header(&h) {
+                Ok(header) => header,
+                Err(what) if salvage => match self.resync(f, offset, &what)? {
+                    Some(next) => {
+                        offset = next;
+                        continue;
+                    }
+                    None => break,
+                },
+                Err(what) => return Err(self.corrupt(offset, what)),
+            };
             let end = offset + (CHUNK_HEADER_LEN as u64) + header.stored_len as u64;
             if end > self.file_len {
+                // A length that runs past the end is a cut-off chunk, or under salvage possibly
+                // a damaged header with whole chunks after it.
+                if salvage {
+                    let what = format!("chunk length {} runs past the end", header.stored_len);
+                    if let Some(next) = self.resync(f, offset, &what)? {
+                        offset = next;
+                        continue;
+                    }
+                }
+                let cut = if header.kind == ChunkKind::Events {
+                    self.losses.events_cut_off += header.events as u64;
+                    format!(
+                        " (an events chunk of thread {} with {} events)",
+                        header.thread, header.events
+                    )
+                } else {
+                    String::new()
+                };
                 self.warnings.push(format!(
-                    "{}: truncated at offset {offset}: chunk needs {} bytes, {} remain; \
+                    "{}: truncated at offset {offset}: chunk needs {} bytes, {} remain{cut}; \
                      events up to the last whole chunk are read",
                     self.path.display(),
                     CHUNK_HEADER_LEN as u64 + header.stored_len as u64,
-                    self.file_len - offset
+                    self.file_len.saturating_sub(offset)
                 ));
                 break;
             }
@@ -249,64 +367,57 @@ impl Trace {
                     header: h,
                     salvaged: false,
                 });
-                f.seek(SeekFrom::Start(end))
-                    .map_err(|e| TraceError::io(&self.path, e))?;
             } else {
-                stored.resize(header.stored_len as usize, 0);
-                f.read_exact(&mut stored)
-                    .map_err(|e| TraceError::io(&self.path, e))?;
-                if !crc_matches(&h, &stored) {
-                    return Err(self.corrupt(offset, "checksum mismatch"));
-                }
-                let mut payload = Vec::new();
-                decompress(&mut zstd, &header, &stored, &mut payload)
-                    .map_err(|what| self.corrupt(offset, what))?;
-                let bad = |what: &str, e: postcard::Error| {
-                    self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
-                };
-                match header.kind {
-                    ChunkKind::Program => {
-                        self.program =
-                            postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
+                let read = self.read_metadata_chunk(
+                    f,
+                    offset,
+                    &h,
+                    &header,
+                    &mut stored,
+                    &mut zstd,
+                    &mut modules,
+                );
+                match read {
+                    Ok(()) => {}
+                    Err(e) if salvage => {
+                        self.warnings
+                            .push(format!("{e}; the chunk is skipped (salvage)"));
                     }
-                    ChunkKind::Module => {
-                        let rec: ModuleRecord =
-                            postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
-                        let meta = ModuleMeta::from_blob(&rec.blob)
-                            .map_err(|e| self.corrupt(offset, e.to_string()))?;
-                        modules.push((offset, rec.bases, meta));
-                    }
-                    ChunkKind::Thread => {
-                        let t: ThreadInfo =
-                            postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
-                        self.threads.push(t);
-                    }
-                    ChunkKind::End => {
-                        self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?)
-                    }
-                    ChunkKind::RegionOfInterest => {
-                        let roi: RoiInfo = postcard::from_bytes(&payload)
-                            .map_err(|e| bad("region of interest", e))?;
-                        self.roi.get_or_insert_with(RoiInfo::default).join(roi);
-                    }
-                    ChunkKind::Events => unreachable!("handled above"),
+                    Err(e) => return Err(e),
                 }
             }
             offset = end;
+            f.seek(SeekFrom::Start(end))
+                .map_err(|e| TraceError::io(&self.path, e))?;
         }
         // Modules are registered in base order; sort defensively so a writer that emitted them
         // out of order still yields one consistent id space.
         modules.sort_by_key(|(_, bases, _)| *bases);
         for (offset, bases, meta) in modules {
-            self.meta
-                .add_module(meta, bases)
-                .map_err(|e| self.corrupt(offset, e.to_string()))?;
+            if let Err(e) = self.meta.add_module(meta, bases) {
+                let e = self.corrupt(offset, e.to_string());
+                if !salvage {
+                    return Err(e);
+                }
+                // A lost module leaves a hole in the id space: the modules after it cannot be
+                // placed, and events that name their ids are refused chunk by chunk.
+                self.warnings.push(format!(
+                    "{e}; this module and the ones after it are left out (salvage)"
+                ));
+                break;
+            }
         }
         self.bounds = EventBounds::of(&self.meta);
         // Each thread's chunks in sequence order (a signal-time flush may have written them
         // out of order); a stable sort keeps the threads interleaved as in the file.
         self.chunks.sort_by_key(|c| c.seq);
+        if !salvage {
+            self.refuse_repeats()?;
+        }
         self.validate_events(f)?;
+        if salvage {
+            self.drop_repeats();
+        }
         self.check_sequences();
         self.threads.sort_by_key(|t| t.thread);
         self.threads.dedup_by_key(|t| t.thread);
@@ -327,19 +438,259 @@ impl Trace {
                 );
             }
         }
-        if self.exit.is_none() && self.warnings.is_empty() {
+        // Writers other than the runtime (tests, tools) may leave the counts empty: unknown.
+        self.losses.events_recorded = self
+            .exit
+            .as_ref()
+            .filter(|e| !e.events_recorded.is_empty())
+            .map(|e| {
+                e.events_recorded
+                    .iter()
+                    .fold(0u64, |sum, &n| sum.saturating_add(n))
+            });
+        self.losses.events_delivered = self.total_events();
+        // Also after other warnings (a cut-off chunk): what is known to be lost goes with it.
+        if self.exit.is_none() {
             self.warnings.push(format!(
-                "{}: no end chunk: the program did not finish normally (killed, or crashed without a flush)",
-                self.path.display()
+                "{}: no end chunk: the program did not finish normally (killed, or crashed without a flush); {}",
+                self.path.display(),
+                self.known_lost()
             ));
+        }
+        if salvage && self.losses.any() {
+            self.warnings.push(self.salvage_summary());
         }
         Ok(())
     }
 
+    /// Reads, checks and decodes one metadata chunk (program, module, thread, end, region of
+    /// interest) whose header is `h` at `offset`.
+    #[allow(clippy::too_many_arguments)]
+    fn read_metadata_chunk(
+        &mut self,
+        f: &mut File,
+        offset: u64,
+        h: &[u8; CHUNK_HEADER_LEN],
+        header: &ChunkHeader,
+        stored: &mut Vec<u8>,
+        zstd: &mut zstd::bulk::Decompressor<'static>,
+        modules: &mut Vec<(u64, [u32; crate::abi::IdKind::COUNT], ModuleMeta)>,
+    ) -> Result<()> {
+        // The length was checked against the file's size before it sizes this buffer.
+        stored.resize(header.stored_len as usize, 0);
+        f.read_exact(stored)
+            .map_err(|e| TraceError::io(&self.path, e))?;
+        if !crc_matches(h, stored) {
+            return Err(self.corrupt(offset, "checksum mismatch"));
+        }
+        let mut payload = Vec::new();
+        decompress(zstd, header, stored, &mut payload)
+            .map_err(|what| self.corrupt(offset, what))?;
+        let bad = |what: &str, e: postcard::Error| {
+            self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
+        };
+        match header.kind {
+            ChunkKind::Program => {
+                self.program = postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
+            }
+            ChunkKind::Module => {
+                let rec: ModuleRecord =
+                    postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
+                let meta = ModuleMeta::from_blob(&rec.blob)
+                    .map_err(|e| self.corrupt(offset, e.to_string()))?;
+                modules.push((offset, rec.bases, meta));
+            }
+            ChunkKind::Thread => {
+                let t: ThreadInfo = postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
+                self.threads.push(t);
+            }
+            ChunkKind::End => {
+                self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?)
+            }
+            ChunkKind::RegionOfInterest => {
+                let roi: RoiInfo =
+                    postcard::from_bytes(&payload).map_err(|e| bad("region of interest", e))?;
+                self.roi.get_or_insert_with(RoiInfo::default).join(roi);
+            }
+            ChunkKind::Events => unreachable!("events chunks are indexed, not read here"),
+        }
+        Ok(())
+    }
+
+    /// Salvage: finds the next chunk after the unreadable header at `from` (`what` says why it
+    /// is unreadable): the first chunk magic after it whose header parses, whose chunk fits in
+    /// the file and whose checksum matches. Leaves `f` just after that chunk's header and
+    /// returns its offset, or `None` when no chunk follows (the rest of the file is skipped).
+    /// Reads the file in bounded windows; a candidate's payload is read once to check it.
+    fn resync(&mut self, f: &mut File, from: u64, what: &str) -> Result<Option<u64>> {
+        const WINDOW: usize = 1 << 16;
+        let io = |e| TraceError::io(&self.path, e);
+        let mut window = vec![0u8; WINDOW + CHUNK_HEADER_LEN];
+        let mut payload = Vec::new();
+        let mut at = from + 1;
+        let found = 'search: loop {
+            if at + CHUNK_HEADER_LEN as u64 > self.file_len {
+                break None;
+            }
+            f.seek(SeekFrom::Start(at)).map_err(io)?;
+            let n = read_full(f, &mut window).map_err(io)?;
+            if n < CHUNK_HEADER_LEN {
+                break None;
+            }
+            // Candidates start in the first `n - header + 1` bytes, so each header is whole.
+            let starts = n - CHUNK_HEADER_LEN + 1;
+            let mut i = 0;
+            while let Some(k) = window[i..starts + 3]
+                .windows(4)
+                .position(|w| w == CHUNK_MAGIC)
+            {
+                let cand = i + k;
+                if cand >= starts {
+                    break;
+                }
+                let h: [u8; CHUNK_HEADER_LEN] =
+                    window[cand..cand + CHUNK_HEADER_LEN].try_into().unwrap();
+                let offset = at + cand as u64;
+                if let Ok(header) = parse_chunk_header(&h) {
+                    let end = offset + CHUNK_HEADER_LEN as u64 + header.stored_len as u64;
+                    if end <= self.file_len {
+                        payload.resize(header.stored_len as usize, 0);
+                        f.seek(SeekFrom::Start(offset + CHUNK_HEADER_LEN as u64))
+                            .map_err(io)?;
+                        f.read_exact(&mut payload).map_err(io)?;
+                        if crc_matches(&h, &payload) {
+                            break 'search Some(offset);
+                        }
+                    }
+                }
+                i = cand + 1;
+            }
+            at += starts as u64;
+        };
+        let next = found.unwrap_or(self.file_len);
+        self.losses.regions_skipped += 1;
+        self.losses.bytes_skipped += next - from;
+        let resumed = match found {
+            Some(o) => format!("resumed at the chunk at offset {o}"),
+            None => "no whole chunk follows".to_string(),
+        };
+        self.warnings.push(format!(
+            "{}: unreadable chunk header at offset {from}: {what}; {} bytes skipped, {resumed} (salvage)",
+            self.path.display(),
+            next - from
+        ));
+        if let Some(o) = found {
+            f.seek(SeekFrom::Start(o)).map_err(io)?;
+        }
+        Ok(found)
+    }
+
+    /// Refuses a file in which one thread has two events chunks with the same sequence number:
+    /// their events would be counted twice. Expects the chunks sorted by sequence number.
+    fn refuse_repeats(&self) -> Result<()> {
+        let mut seen: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+        for c in &self.chunks {
+            if let Some(first) = seen.insert((c.thread, c.seq), c.offset) {
+                return Err(self.corrupt(
+                    c.offset,
+                    format!(
+                        "thread {} sequence number {} repeats the chunk at offset {first} \
+                         (a duplicated or replayed chunk, whose events would count twice)",
+                        c.thread, c.seq
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Salvage: drops the later copies of a thread's repeated sequence numbers (the first copy
+    /// that passed validation is kept), with a warning each.
+    fn drop_repeats(&mut self) {
+        let mut seen: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+        let mut warnings = Vec::new();
+        let path = self.path.display().to_string();
+        let losses = &mut self.losses;
+        self.chunks
+            .retain(|c| match seen.insert((c.thread, c.seq), c.offset) {
+                None => true,
+                Some(first) => {
+                    // Keep the first offset as the one a later repeat names.
+                    seen.insert((c.thread, c.seq), first);
+                    losses.chunks_skipped += 1;
+                    losses.events_skipped += c.events as u64;
+                    warnings.push(format!(
+                    "{path}: thread {} chunk at offset {} repeats sequence number {} of the chunk \
+                     at offset {first}; dropped (salvage)",
+                    c.thread, c.offset, c.seq
+                ));
+                    false
+                }
+            });
+        self.warnings.extend(warnings);
+    }
+
+    /// What is known to be lost from a run without an end chunk.
+    fn known_lost(&self) -> String {
+        let l = &self.losses;
+        let mut known = Vec::new();
+        if l.chunks_missing > 0 {
+            known.push(format!(
+                "{} events chunk(s) missing from the sequence numbers",
+                l.chunks_missing
+            ));
+        }
+        if l.chunks_skipped > 0 {
+            known.push(format!(
+                "{} damaged chunk(s) with {} events",
+                l.chunks_skipped, l.events_skipped
+            ));
+        }
+        if l.events_cut_off > 0 {
+            known.push(format!("{} events of a cut-off chunk", l.events_cut_off));
+        }
+        let known = if known.is_empty() {
+            "no chunk is known to be lost".to_string()
+        } else {
+            format!("known lost: {}", known.join(", "))
+        };
+        format!(
+            "{known}; the events each thread had not yet written out when it stopped (at most \
+             its open chunk and raw buffers) are lost too and cannot be counted without the end \
+             chunk"
+        )
+    }
+
+    /// The one-line summary of a salvaged read: what was skipped, and what is missing.
+    fn salvage_summary(&self) -> String {
+        let l = &self.losses;
+        let missing = match l.events_recorded {
+            Some(r) => format!(
+                "the end chunk counts {r} events, {} are read: {} lost",
+                l.events_delivered,
+                l.events_missing()
+            ),
+            None if self.exit.is_some() => "the end chunk has no event counts".to_string(),
+            None => format!("no end chunk; {}", self.known_lost()),
+        };
+        format!(
+            "{}: salvaged: {} events chunk(s) skipped ({} events), {} unreadable region(s) \
+             skipped ({} bytes), {} events chunk(s) missing from the sequence numbers; {missing}",
+            self.path.display(),
+            l.chunks_skipped,
+            l.events_skipped,
+            l.regions_skipped,
+            l.bytes_skipped,
+            l.chunks_missing
+        )
+    }
+
     /// Decodes every events chunk once (checksum, decompression, every event against the
     /// metadata, the event count). The first bad chunk of a thread ends that thread: its good
-    /// events are kept, the thread's later chunks are dropped, and a warning says where.
+    /// events are kept, the thread's later chunks are dropped, and a warning says where. Under
+    /// salvage only the bad chunk is skipped (its good events kept) and the thread goes on.
     fn validate_events(&mut self, f: &mut File) -> Result<()> {
+        let salvage = self.options.salvage;
         let mut zstd =
             zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?;
         let mut decoder = ChunkDecoder::new(self.bounds.mem_instr_sizes.len());
@@ -352,6 +703,8 @@ impl Trace {
         for i in 0..self.chunks.len() {
             let mut c = self.chunks[i];
             if ended.contains(&c.thread) {
+                self.losses.chunks_skipped += 1;
+                self.losses.events_skipped += c.events as u64;
                 continue;
             }
             let bad = (|| -> Result<std::result::Result<(), (u64, String)>> {
@@ -359,6 +712,11 @@ impl Trace {
                     Ok(h) => h,
                     Err(what) => return Ok(Err((0, what))),
                 };
+                // Before anything is read, decompressed or decoded: the work the chunk asks
+                // for must be justified by its size.
+                if let Some(what) = events_unjustified(&header) {
+                    return Ok(Err((0, what)));
+                }
                 f.seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
                     .map_err(|e| TraceError::io(&self.path, e))?;
                 stored.resize(c.stored_len as usize, 0);
@@ -366,15 +724,6 @@ impl Trace {
                     .map_err(|e| TraceError::io(&self.path, e))?;
                 if !crc_matches(&c.header, &stored) {
                     return Ok(Err((0, "checksum mismatch".into())));
-                }
-                if header.events as u64 > 64 * header.raw_len as u64 {
-                    return Ok(Err((
-                        0,
-                        format!(
-                            "{} events cannot fit in {} payload bytes",
-                            header.events, header.raw_len
-                        ),
-                    )));
                 }
                 if let Err(what) = decompress(&mut zstd, &header, &stored, &mut payload) {
                     return Ok(Err((0, what)));
@@ -392,14 +741,33 @@ impl Trace {
                 )
             })()?;
             if let Err((good, what)) = bad {
+                let rest = if salvage {
+                    "the rest of the chunk is skipped and the thread goes on (salvage)"
+                } else {
+                    "the thread's events end at its last good event"
+                };
+                let later = if salvage {
+                    ""
+                } else {
+                    ", later chunks of the thread skipped"
+                };
                 warnings.push(format!(
-                    "{}: thread {}: corrupt chunk at offset {}: {what}; the thread's events end at its \
-                     last good event ({good} events of this chunk kept, later chunks of the thread skipped)",
+                    "{}: thread {}: corrupt chunk at offset {}: {what}; {rest} ({good} events of \
+                     this chunk kept{later})",
                     self.path.display(),
                     c.thread,
                     c.offset,
                 ));
-                ended.insert(c.thread);
+                self.rejected.push(RejectedChunk {
+                    offset: c.offset,
+                    thread: c.thread,
+                    what: what.clone(),
+                });
+                self.losses.chunks_skipped += 1;
+                self.losses.events_skipped += (c.events as u64).saturating_sub(good);
+                if !salvage {
+                    ended.insert(c.thread);
+                }
                 if good == 0 {
                     continue;
                 }
@@ -413,13 +781,16 @@ impl Trace {
         Ok(())
     }
 
-    /// Warns about gaps in each thread's sequence numbers (lost chunks). Keyed by thread in a
-    /// map, never sized by a thread index read from the file.
+    /// Warns about gaps in each thread's sequence numbers (lost chunks) and counts the missing
+    /// chunks. Keyed by thread in a map, never sized by a thread index read from the file.
     fn check_sequences(&mut self) {
         let mut next: BTreeMap<u32, u32> = BTreeMap::new();
         for c in &self.chunks {
             let expected = next.entry(c.thread).or_insert(0);
             if c.seq != *expected {
+                if c.seq > *expected {
+                    self.losses.chunks_missing += (c.seq - *expected) as u64;
+                }
                 self.warnings.push(format!(
                     "{}: thread {} chunk at offset {} has sequence number {} where {} was expected; events are missing",
                     self.path.display(),
@@ -446,6 +817,22 @@ impl Trace {
     /// Problems that did not stop reading (truncation, missing end chunk, sequence gaps).
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// The events chunks the reader refused or cut short (each also has a warning): what
+    /// `check` lists as violations.
+    pub fn rejected(&self) -> &[RejectedChunk] {
+        &self.rejected
+    }
+
+    /// What the read skipped, and what is known to be missing (see [`Losses`]).
+    pub fn losses(&self) -> &Losses {
+        &self.losses
+    }
+
+    /// The options the trace was opened with.
+    pub fn options(&self) -> OpenOptions {
+        self.options
     }
 
     /// Index of event chunks: each thread's in sequence order, threads interleaved.

@@ -477,6 +477,10 @@ impl<'a> LiveTrace<'a> {
         if !crc_matches(&c.header, &c.stored) {
             return Err(self.corrupt(c.offset, "checksum mismatch"));
         }
+        // As the file reader does: the work a chunk asks for must be justified by its size.
+        if let Some(what) = events_unjustified(&header) {
+            return Err(self.corrupt(c.offset, what));
+        }
         let payload: &[u8] = match header.codec {
             Codec::Raw => &c.stored,
             Codec::Zstd => {

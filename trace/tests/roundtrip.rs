@@ -266,7 +266,14 @@ fn issue10_flipped_payload_bit_ends_the_thread_with_a_warning() {
             && w.contains("checksum mismatch"),
         "{w}"
     );
-    let err = Trace::open_with(&p, OpenOptions { strict: true }).unwrap_err();
+    let err = Trace::open_with(
+        &p,
+        OpenOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
     assert!(matches!(err, TraceError::Strict(_)), "{err}");
     assert!(err.to_string().contains("checksum mismatch"), "{err}");
 }
@@ -306,7 +313,14 @@ fn issue10_events_contradicting_metadata_end_only_their_thread() {
         .filter(|r| matches!(r, Ok((1, _))))
         .count();
     assert_eq!(merged, 13);
-    assert!(Trace::open_with(&p, OpenOptions { strict: true }).is_err());
+    assert!(Trace::open_with(
+        &p,
+        OpenOptions {
+            strict: true,
+            ..Default::default()
+        }
+    )
+    .is_err());
 }
 
 /// Issue 10: a range whose length no program could have touched (2^40 bytes, as a flipped

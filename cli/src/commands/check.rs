@@ -118,7 +118,7 @@ fn check_stream(input: &mut crate::tracefile::Input, limit: usize) -> Result<Che
 pub fn run(args: &CheckArgs) -> Result<()> {
     let mut input = crate::tracefile::open_input(&args.trace, &args.open)?;
     let report = match &input {
-        crate::tracefile::Input::File(trace) => rdtrace::check::check_trace(trace, args.limit)?,
+        crate::tracefile::Input::File(trace) => rdtrace::check::check_file(trace, args.limit)?,
         _ => {
             let r = check_stream(&mut input, args.limit)?;
             input.finish()?;

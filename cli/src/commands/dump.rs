@@ -1,5 +1,6 @@
 //! `rda-report dump`: events in readable form, in the order they happened.
 
+use crate::commands::flags::int_in;
 use crate::output::{csv_line, text_head, text_line, widen, Format, OutputArgs};
 use anyhow::{Context, Result};
 use rdtrace::demangle::{demangled, short_name};
@@ -27,14 +28,16 @@ pub struct DumpArgs {
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,
-    /// Print at most this many events.
-    #[arg(long, default_value_t = 100)]
+    /// Print at most this many events (0 to 2^64 - 1).
+    #[arg(long, default_value_t = 100, value_parser = int_in("--limit", 0u64, u64::MAX),
+          allow_negative_numbers = true)]
     pub limit: u64,
-    /// Skip this many events first.
-    #[arg(long, default_value_t = 0)]
+    /// Skip this many events first (0 to 2^64 - 1).
+    #[arg(long, default_value_t = 0, value_parser = int_in("--skip", 0u64, u64::MAX),
+          allow_negative_numbers = true)]
     pub skip: u64,
     /// Only this thread's events (default: all threads, merged in stamp order).
-    #[arg(long)]
+    #[arg(long, value_parser = int_in("--thread", 0u32, u32::MAX), allow_negative_numbers = true)]
     pub thread: Option<u32>,
     /// Leave out ordering stamps.
     #[arg(long)]
