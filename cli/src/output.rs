@@ -213,55 +213,74 @@ impl Table {
 
 /// Grows `width` (one entry per column) to fit `cells` (a text table's column widths are the
 /// widest cell of each column, header included).
-pub fn widen(width: &mut [usize], cells: &[String]) {
+pub fn widen<S: AsRef<str>>(width: &mut [usize], cells: &[S]) {
     for (w, c) in width.iter_mut().zip(cells) {
-        *w = (*w).max(c.chars().count());
+        *w = (*w).max(c.as_ref().chars().count());
     }
 }
 
+/// Appends `n` blanks.
+fn pad(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
 /// Appends one row of a text table with columns `width` wide, as [`Table::render_text`] prints
-/// it (numeric-looking cells right-aligned, trailing blanks trimmed).
-pub fn text_line(cells: &[String], width: &[usize], out: &mut String) {
+/// it (numeric-looking cells right-aligned, trailing blanks trimmed). Allocates nothing beyond
+/// `out`'s growth (`dump` prints millions of rows through it).
+pub fn text_line<S: AsRef<str>>(cells: &[S], width: &[usize], out: &mut String) {
     let numeric = |s: &str| {
         !s.is_empty()
             && s.chars()
                 .all(|c| c.is_ascii_digit() || ".-+%eE,∞".contains(c))
     };
-    let mut s = String::new();
+    let start = out.len();
     for (i, c) in cells.iter().enumerate().take(width.len()) {
+        let c = c.as_ref();
         if i > 0 {
-            s.push_str("  ");
+            out.push_str("  ");
         }
-        let pad = width[i] - c.chars().count();
+        let blanks = width[i] - c.chars().count();
         if numeric(c) {
-            s.push_str(&" ".repeat(pad));
-            s.push_str(c);
+            pad(out, blanks);
+            out.push_str(c);
         } else {
-            s.push_str(c);
-            s.push_str(&" ".repeat(pad));
+            out.push_str(c);
+            pad(out, blanks);
         }
     }
-    out.push_str(s.trim_end());
+    let kept = start + out[start..].trim_end().len();
+    out.truncate(kept);
     out.push('\n');
 }
 
 /// Appends a text table's header line and the rule under it.
-pub fn text_head(headers: &[String], width: &[usize], out: &mut String) {
+pub fn text_head<S: AsRef<str>>(headers: &[S], width: &[usize], out: &mut String) {
     text_line(headers, width, out);
     let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
     text_line(&rule, width, out);
 }
 
-/// Appends one CSV line (RFC 4180 quoting), as [`Table::render_csv`] prints it.
-pub fn csv_line(cells: &[String], out: &mut String) {
-    let q = |s: &str| {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
+/// Appends one CSV line (RFC 4180 quoting), as [`Table::render_csv`] prints it. Allocates
+/// nothing beyond `out`'s growth.
+pub fn csv_line<S: AsRef<str>>(cells: &[S], out: &mut String) {
+    for (i, c) in cells.iter().enumerate() {
+        let c = c.as_ref();
+        if i > 0 {
+            out.push(',');
         }
-    };
-    out.push_str(&cells.iter().map(|c| q(c)).collect::<Vec<_>>().join(","));
+        if c.contains([',', '"', '\n']) {
+            out.push('"');
+            for part in c.split('"').enumerate() {
+                if part.0 > 0 {
+                    out.push_str("\"\"");
+                }
+                out.push_str(part.1);
+            }
+            out.push('"');
+        } else {
+            out.push_str(c);
+        }
+    }
     out.push('\n');
 }
 
