@@ -47,16 +47,35 @@ fn is_usage(e: &(dyn std::error::Error + 'static)) -> bool {
         )
 }
 
+/// A failure that another MPI rank has reported: this process exits with the same status
+/// (2 for a usage error, else 1) without printing it again.
+#[cfg(feature = "mpi")]
+#[derive(Debug)]
+pub struct ReportedElsewhere {
+    /// Whether the failure is a usage error.
+    pub usage: bool,
+}
+
+#[cfg(feature = "mpi")]
+impl std::fmt::Display for ReportedElsewhere {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("failed on another rank")
+    }
+}
+
+#[cfg(feature = "mpi")]
+impl std::error::Error for ReportedElsewhere {}
+
 /// Whether the error was already reported by another process (an MPI rank).
 #[cfg(feature = "mpi")]
 fn is_reported(e: &(dyn std::error::Error + 'static)) -> bool {
-    e.is::<crate::commands::parda_mpi::ReportedElsewhere>()
+    e.is::<ReportedElsewhere>()
 }
 
 /// Whether another process reported this error as a usage error.
 #[cfg(feature = "mpi")]
 fn is_reported_usage(e: &(dyn std::error::Error + 'static)) -> bool {
-    e.downcast_ref::<crate::commands::parda_mpi::ReportedElsewhere>()
+    e.downcast_ref::<ReportedElsewhere>()
         .is_some_and(|r| r.usage)
 }
 

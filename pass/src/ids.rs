@@ -16,7 +16,7 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionV
 use rdtrace::abi;
 use rdtrace::meta::{AccessKind, BranchKind};
 
-use crate::fortran;
+use crate::fortran_runtime;
 use crate::ir::{self, ValueRef};
 use crate::loops::LoopForest;
 
@@ -303,9 +303,9 @@ impl<'ctx> ModuleLayout<'ctx> {
         block: u32,
         callee_name: String,
     ) {
-        if let Some(transfer) = fortran::runtime_transfer(&callee_name) {
+        if let Some(transfer) = fortran_runtime::runtime_transfer(&callee_name) {
             let raw = inst.as_value_ref();
-            for (kind, arg) in fortran::transfer_sites(transfer) {
+            for (kind, arg) in fortran_runtime::transfer_sites(transfer) {
                 let Some(ptr) = ir::operand(raw, arg) else {
                     continue;
                 };
@@ -320,7 +320,7 @@ impl<'ctx> ModuleLayout<'ctx> {
                     vector: false,
                 });
             }
-        } else if fortran::untraced_runtime_call(&callee_name) {
+        } else if fortran_runtime::untraced_runtime_call(&callee_name) {
             self.untraced.push(UntracedSite {
                 inst,
                 function,

@@ -23,6 +23,7 @@ pub mod dominators;
 mod embed;
 mod error;
 mod fortran;
+mod fortran_runtime;
 mod hooks;
 mod ids;
 mod instrument;

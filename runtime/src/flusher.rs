@@ -22,20 +22,19 @@ pub fn write_raw_chunk(thread: u32, seq: u32, payload: &[u8], count: u32, from_s
 /// A zstd context and a frame buffer, reused for every chunk it writes.
 pub struct Compressor {
     frame: Vec<u8>,
-    floors: Vec<rdtrace::stream::Floor>,
     zstd: Option<zstd::bulk::Compressor<'static>>,
 }
 
 impl Compressor {
-    /// A compressor at the configured level (level 0: chunks are stored raw).
-    pub fn new() -> Compressor {
+    /// A compressor at the configured level (level 0: chunks are stored raw) for payloads of
+    /// at most `max_payload_bytes`.
+    pub fn new(max_payload_bytes: usize) -> Compressor {
         let level = config::get().zstd_level;
         // Room for the largest chunk's compressed frame, so framing never grows it (the writer
         // must not allocate in its steady state; see `writer`).
-        let bound = zstd::zstd_safe::compress_bound(crate::thread::max_payload_bytes());
+        let bound = zstd::zstd_safe::compress_bound(max_payload_bytes);
         Compressor {
             frame: Vec::with_capacity(rdtrace::chunk::CHUNK_HEADER_LEN + bound),
-            floors: Vec::new(),
             zstd: (level > 0)
                 .then(|| zstd::bulk::Compressor::new(level).ok())
                 .flatten(),
@@ -46,7 +45,6 @@ impl Compressor {
     pub fn write(&mut self, thread: u32, seq: u32, payload: &[u8], count: u32) {
         self.compress(thread, seq, payload, count);
         self.write_compressed();
-        self.publish_floors();
     }
 
     /// Compresses and frames one events chunk into the frame buffer (no system call; zstd may
@@ -66,13 +64,5 @@ impl Compressor {
     /// Writes the chunk framed by [`Compressor::compress`] (allocates nothing).
     pub fn write_compressed(&mut self) {
         output::write_parts(&[&self.frame], false);
-    }
-
-    /// In a stream, tells the reader which parked threads cannot produce events before now
-    /// (see `thread::publish_floors`).
-    pub fn publish_floors(&mut self) {
-        if output::is_stream() {
-            crate::thread::publish_floors(&mut self.floors);
-        }
     }
 }

@@ -21,7 +21,6 @@ mod output;
 mod roi;
 mod signals;
 mod thread;
-mod writer;
 
 use rdtrace::abi::IdKind;
 use rdtrace::chunk::{
@@ -112,7 +111,7 @@ pub(crate) fn ensure_init() {
             }
             signals::install();
             if config::get().background_writer {
-                writer::start();
+                thread::writer::start();
             }
         }
         Err(e) => diag(&format!(
@@ -143,13 +142,13 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
     if from_signal {
         // Write what the writer was given (it may be stuck), then the partial buffers inline,
         // so each thread's chunks still land in sequence order.
-        writer::take_over();
+        thread::writer::take_over();
         thread::flush_all(true);
     } else {
         // Hand the partial buffers over and wait until everything is in the file, before the
         // end chunk.
         thread::flush_all(false);
-        writer::drain();
+        thread::writer::drain();
     }
     thread::CLOSED.store(true, Ordering::Release);
     let (payload, total, threads) = endframe::end_payload(reason, clock::now());
@@ -190,7 +189,7 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
 /// tracing rather than interleave garbage into the parent's file (no events, no thread chunks,
 /// and no end chunk when it exits).
 extern "C" fn in_forked_child() {
-    writer::disable();
+    thread::writer::disable();
     thread::CLOSED.store(true, Ordering::Release);
     output::detach();
 }
@@ -293,18 +292,41 @@ pub extern "C" fn __rdt_check() {
 #[no_mangle]
 pub extern "C" fn __rdt_roi_enter(function: u32) {
     roi::enter(function);
+    thread::sync_recording();
 }
 
 /// `__rdt_roi_exit`: see [`rdtrace::abi::ROI_EXIT`].
 #[no_mangle]
 pub extern "C" fn __rdt_roi_exit(function: u32) {
     roi::exit(function);
+    thread::sync_recording();
+}
+
+/// `__rdtrace_markers_used`: see [`rdtrace::abi::MARKERS_USED`].
+#[no_mangle]
+pub extern "C" fn __rdtrace_markers_used() {
+    roi::markers_used();
+    thread::sync_recording();
+}
+
+/// `__rdtrace_start`: see [`rdtrace::abi::MARKER_START`].
+#[no_mangle]
+pub extern "C" fn __rdtrace_start() {
+    roi::set_markers(true);
+    thread::sync_recording();
+}
+
+/// `__rdtrace_stop`: see [`rdtrace::abi::MARKER_STOP`].
+#[no_mangle]
+pub extern "C" fn __rdtrace_stop() {
+    roi::set_markers(false);
+    thread::sync_recording();
 }
 
 /// `__rdt_omp_fork`: see [`rdtrace::abi::OMP_FORK`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_fork(region: u32) {
-    roi::sync();
+    thread::sync_recording();
     roi::fork(region);
     thread::stamp();
     thread::record(RawEvent::new(TAG_FORK, 0, region, 0));
@@ -314,7 +336,7 @@ pub extern "C" fn __rdt_omp_fork(region: u32) {
 #[no_mangle]
 pub extern "C" fn __rdt_omp_join(region: u32) {
     roi::join(region);
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     thread::record(RawEvent::new(TAG_JOIN, 0, region, 0));
 }
@@ -322,7 +344,7 @@ pub extern "C" fn __rdt_omp_join(region: u32) {
 /// `__rdt_omp_region_enter`: see [`rdtrace::abi::OMP_REGION_ENTER`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threads: i32) {
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     let v = (thread_num.max(0) as u64) << 32 | num_threads.max(0) as u64;
     thread::record(RawEvent::new(TAG_REGION_ENTER, 0, region, v));
@@ -332,7 +354,7 @@ pub extern "C" fn __rdt_omp_region_enter(region: u32, thread_num: i32, num_threa
 /// `__rdt_omp_region_exit`: see [`rdtrace::abi::OMP_REGION_EXIT`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_region_exit(region: u32) {
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     thread::record(RawEvent::new(TAG_REGION_EXIT, 0, region, 0));
     // A worker now waits in libomp until the next region: in a stream, hand its events over
@@ -351,7 +373,7 @@ pub extern "C" fn __rdt_omp_for_init(
     incr: i64,
     chunk: i64,
 ) {
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     thread::record_many(&[
         RawEvent::new(TAG_WS_INIT, schedule as u32, ws, lower as u64),
@@ -365,7 +387,7 @@ pub extern "C" fn __rdt_omp_for_init(
 /// `__rdt_omp_dispatch_next`: see [`rdtrace::abi::OMP_DISPATCH_NEXT`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_dispatch_next(ws: u32, more: i32, lower: i64, upper: i64) {
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     thread::record_many(&[
         RawEvent::new(TAG_WS_NEXT, (more != 0) as u32, ws, lower as u64),
@@ -376,7 +398,7 @@ pub extern "C" fn __rdt_omp_dispatch_next(ws: u32, more: i32, lower: i64, upper:
 /// `__rdt_omp_for_fini`: see [`rdtrace::abi::OMP_FOR_FINI`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_for_fini(ws: u32) {
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     thread::record(RawEvent::new(TAG_WS_FINI, 0, ws, 0));
 }
@@ -384,7 +406,7 @@ pub extern "C" fn __rdt_omp_for_fini(ws: u32) {
 /// `__rdt_omp_barrier`: see [`rdtrace::abi::OMP_BARRIER`].
 #[no_mangle]
 pub extern "C" fn __rdt_omp_barrier() {
-    roi::sync();
+    thread::sync_recording();
     thread::stamp();
     thread::record(RawEvent::new(TAG_BARRIER, 0, 0, 0));
 }

@@ -15,7 +15,7 @@
 //! skips a selected function's return leaves the thread recording (documented in
 //! `docs/deviations.md`).
 
-use crate::{config, thread};
+use crate::config;
 use rdtrace::chunk::{ChunkKind, RoiInfo};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
@@ -81,14 +81,6 @@ pub fn wanted() -> bool {
         !BY_FUNCTION.load(Ordering::Relaxed) || DEPTH.try_with(Cell::get).unwrap_or(0) > 0;
     let by_markers = !MARKERS_USED.load(Ordering::Acquire) || MARKERS_ON.load(Ordering::Acquire);
     by_function && by_markers
-}
-
-/// Brings the calling thread's recording in line with [`wanted`].
-#[inline]
-pub fn sync() {
-    if armed() {
-        thread::set_recording(wanted());
-    }
 }
 
 /// Reads `RDTRACE_ROI` at start-up (from [`crate::ensure_init`], after the program chunk):
@@ -228,7 +220,6 @@ pub fn enter(f: u32) {
             }
         }
     }
-    sync();
 }
 
 /// At the return of function `f` (global id).
@@ -252,7 +243,6 @@ pub fn exit(f: u32) {
             }
         }
     }
-    sync();
 }
 
 fn push_outlined(counted: bool) {
@@ -300,9 +290,10 @@ pub fn join(region: u32) {
     }
 }
 
-/// `__rdtrace_markers_used`: see [`rdtrace::abi::MARKERS_USED`].
-#[no_mangle]
-pub extern "C" fn __rdtrace_markers_used() {
+/// The program uses the markers (`__rdtrace_markers_used`, from `rdtrace.h`'s constructor or the
+/// first marker): writes the region-of-interest chunk once and arms the selection. The caller
+/// then syncs the calling thread's recording.
+pub fn markers_used() {
     crate::ensure_init();
     if MARKERS_USED.swap(true, Ordering::AcqRel) {
         return;
@@ -318,29 +309,16 @@ pub extern "C" fn __rdtrace_markers_used() {
         );
     }
     ARMED.store(true, Ordering::Release);
-    sync();
 }
 
-/// `__rdtrace_start`: see [`rdtrace::abi::MARKER_START`].
-#[no_mangle]
-pub extern "C" fn __rdtrace_start() {
-    set_markers(true);
-}
-
-/// `__rdtrace_stop`: see [`rdtrace::abi::MARKER_STOP`].
-#[no_mangle]
-pub extern "C" fn __rdtrace_stop() {
-    set_markers(false);
-}
-
-/// Between (`on`) or outside the markers from now; the calling thread switches at once.
-fn set_markers(on: bool) {
+/// Between (`on`) or outside the markers from now (`RDTRACE_START()`/`RDTRACE_STOP()`); the
+/// caller then syncs the calling thread's recording, so it switches at once.
+pub fn set_markers(on: bool) {
     if !MARKERS_USED.load(Ordering::Acquire) {
         // Called through a declaration of its own, without the header's constructor.
-        __rdtrace_markers_used();
+        markers_used();
     }
     MARKERS_ON.store(on, Ordering::Release);
-    sync();
 }
 
 /// What the end of a run says about `RDTRACE_ROI`'s names: those that selected no function

@@ -10,10 +10,7 @@ pub mod histogram;
 pub mod html;
 pub mod info;
 pub mod live;
-#[cfg(feature = "mpi")]
-pub mod parda_mpi;
 pub mod paths;
-pub mod sampling;
 pub mod sasmm;
 pub mod simt;
 

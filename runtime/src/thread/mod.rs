@@ -30,8 +30,10 @@
 //! could reach that capacity, records whose instruction the predictor table does not cover yet
 //! are cut, and event counts live in preallocated slots ([`crate::endframe`]).
 
+pub(crate) mod writer;
+
 use crate::flusher::{write_raw_chunk, Compressor};
-use crate::{clock, config, writer};
+use crate::{clock, config};
 use rdtrace::chunk::{ChunkKind, ThreadInfo};
 use rdtrace::codec::ChunkEncoder;
 use rdtrace::raw::{RawEvent, TAG_ACCESS, TAG_ACCESS_RANGE, TAG_GAP, TAG_STAMP};
@@ -549,8 +551,13 @@ impl ThreadState {
             let thread = self.thread.load(Ordering::Relaxed);
             let (payload, count) = enc.finish_chunk();
             // Safety: as above.
-            let c = unsafe { &mut *self.compressor.get() }.get_or_insert_with(Compressor::new);
+            let c = unsafe { &mut *self.compressor.get() }
+                .get_or_insert_with(|| Compressor::new(max_payload_bytes()));
             c.write(thread, seq, payload, count);
+            if crate::output::is_stream() {
+                // Allocates only while some thread is parked, once per chunk.
+                publish_floors(&mut Vec::new());
+            }
             enc.start_chunk();
         }
     }
@@ -842,6 +849,15 @@ pub fn park_if_worker() {
         return;
     }
     s.park();
+}
+
+/// Brings the calling thread's recording in line with the region of interest
+/// ([`crate::roi::wanted`]); one load when no selection is armed.
+#[inline]
+pub fn sync_recording() {
+    if crate::roi::armed() {
+        set_recording(crate::roi::wanted());
+    }
 }
 
 /// Starts or stops the calling thread's recording (the region of interest, [`crate::roi`]).

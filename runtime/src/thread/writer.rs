@@ -2,7 +2,7 @@
 //! writes each finished chunk, on its own thread, so traced threads neither encode nor compress
 //! nor make system calls per buffer (encoding and compression off the hot path).
 //!
-//! Memory is bounded: each thread has [`crate::thread::RAW_BUFFERS`] raw buffers, so at most
+//! Memory is bounded: each thread has [`super::RAW_BUFFERS`] raw buffers, so at most
 //! that many minus one per thread are queued; a thread with none free waits for the writer to
 //! give one back (back-pressure). The writer keeps one spare payload buffer, swapped with the
 //! payload of each chunk it ends. One writer drains one FIFO queue, so each thread's buffers are
@@ -18,8 +18,8 @@
 //! allocates nothing while it holds the queue lock (the queue is sized for every buffer at
 //! start-up), so the handler can get that lock.
 
+use super::ThreadState;
 use crate::flusher::{write_raw_chunk, Compressor};
-use crate::thread::ThreadState;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -28,7 +28,7 @@ use std::sync::{Condvar, Mutex};
 pub struct Job {
     /// The thread's state (states are never freed).
     pub state: *const ThreadState,
-    /// Which of the state's raw buffers ([`crate::thread::NO_BUFFER`]: none, the job only closes
+    /// Which of the state's raw buffers ([`super::NO_BUFFER`]: none, the job only closes
     /// the chunk).
     pub buf: usize,
     /// Records in the buffer.
@@ -85,10 +85,10 @@ static IN_FLIGHT_THREAD: AtomicU32 = AtomicU32::new(0);
 static IN_FLIGHT_SEQ: AtomicU32 = AtomicU32::new(0);
 /// Queued buffers that wake a waiting writer: fewer than a thread's buffers in flight, so a
 /// thread short of free buffers always has the writer working for it.
-const WAKE_AT: usize = crate::thread::RAW_BUFFERS - 2;
-const _: () = assert!(WAKE_AT >= 1 && WAKE_AT < crate::thread::RAW_BUFFERS);
+const WAKE_AT: usize = super::RAW_BUFFERS - 2;
+const _: () = assert!(WAKE_AT >= 1 && WAKE_AT < super::RAW_BUFFERS);
 /// Most jobs ever queued: every thread's buffers (the queue never needs to grow).
-const MAX_JOBS: usize = crate::thread::RAW_BUFFERS * crate::thread::MAX_THREADS + 4;
+const MAX_JOBS: usize = super::RAW_BUFFERS * super::MAX_THREADS + 4;
 
 /// Whether buffers go to the background writer.
 pub fn running() -> bool {
@@ -252,7 +252,7 @@ pub fn drain() {
 /// encodes and writes every queued buffer here, uncompressed, in queue order. Gives up (those
 /// chunks are lost, the trace ends before them) if the queue lock cannot be had within the same
 /// bound. Threads that flush later wait for the end of the process ([`wait_for_the_end`])
-/// without queueing, so their buffers stay for [`crate::thread::flush_all`].
+/// without queueing, so their buffers stay for [`super::flush_all`].
 pub fn take_over() {
     if !running() {
         return;
@@ -323,8 +323,10 @@ pub fn take_over() {
 }
 
 fn run() {
-    let mut compressor = Compressor::new();
-    let mut spare = Vec::with_capacity(crate::thread::payload_capacity());
+    let mut compressor = Compressor::new(super::max_payload_bytes());
+    // Scratch of `thread::publish_floors`, reused for every chunk.
+    let mut floors = Vec::new();
+    let mut spare = Vec::with_capacity(super::payload_capacity());
     loop {
         let job = {
             let mut s = lock();
@@ -359,11 +361,14 @@ fn run() {
                     .is_ok();
                 if !ours {
                     // A signal handler wrote the chunk and the process is ending.
-                    crate::writer::wait_for_the_end();
+                    wait_for_the_end();
                 }
                 compressor.write_compressed();
                 STAGE.store(IDLE, Ordering::SeqCst);
-                compressor.publish_floors();
+                if crate::output::is_stream() {
+                    // Tells the reader which parked threads cannot produce events before now.
+                    super::publish_floors(&mut floors);
+                }
                 spare = payload;
             }
             None => {

@@ -89,7 +89,7 @@ pub struct HistogramArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     #[command(flatten)]
-    pub sample: crate::commands::sampling::HistogramSampleArgs,
+    pub sample: super::sampling::HistogramSampleArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }

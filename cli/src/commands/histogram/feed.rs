@@ -237,7 +237,7 @@ impl PerThreadFeeders {
                 None => new_feeder()?,
             };
             let (h, s) = f.finish_sampled()?;
-            crate::commands::sampling::accumulate(sampling, s);
+            super::sampling::accumulate(sampling, s);
             all.merge(&h);
             per_thread.push((t, h));
         }

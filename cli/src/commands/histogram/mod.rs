@@ -5,7 +5,10 @@ mod args;
 mod engine;
 mod feed;
 mod json;
+#[cfg(feature = "mpi")]
+pub mod parda_mpi;
 mod render;
+pub mod sampling;
 
 pub use args::*;
 pub use engine::*;
@@ -30,7 +33,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
     }
     #[cfg(feature = "mpi")]
     if kind == EngineChoice::PardaMpi {
-        return super::parda_mpi::run(args);
+        return parda_mpi::run(args);
     }
     check_st_nb(args.st, args.nb)?;
     let mut cfg = engine_config(args.threads, args.bound, args.chunk);
@@ -47,7 +50,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         Ok(BlockFeeder::new(engine, gran))
     };
     let mut sampling: Option<SampleStats> = None;
-    let mut add_stats = |s| super::sampling::accumulate(&mut sampling, s);
+    let mut add_stats = |s| sampling::accumulate(&mut sampling, s);
     let mut per_thread = Vec::new();
     let all = match args.input_format {
         InputFormat::PardaText | InputFormat::PardaBinary => {
@@ -92,7 +95,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                             r?.1.visit(&mut f);
                         }
                         let (h, s) = f.finish_sampled()?;
-                        super::sampling::accumulate(&mut sampling, s);
+                        sampling::accumulate(&mut sampling, s);
                         h
                     };
                     stream.finish()?;

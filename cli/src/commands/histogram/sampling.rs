@@ -1,7 +1,7 @@
 //! SHARDS sampling flags of `histogram` (`--sample-rate`, `--sample-max-blocks`) and `live`
 //! (`--shards-rate`, `--shards-max-blocks`).
 
-use super::histogram::EngineChoice;
+use super::EngineChoice;
 use crate::commands::flags::{fraction, int_in, Ends, FOUR_G};
 use crate::exit::usage;
 use anyhow::Result;

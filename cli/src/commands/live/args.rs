@@ -72,7 +72,7 @@ pub struct LiveArgs {
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
-    pub sample: crate::commands::sampling::LiveSampleArgs,
+    pub sample: crate::commands::histogram::sampling::LiveSampleArgs,
     #[command(flatten)]
     pub out: OutputArgs,
     /// The program and its arguments (after `--`).

@@ -298,7 +298,7 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
             e.visit(&mut f);
         }
         let (all, s) = f.finish_sampled()?;
-        super::sampling::accumulate(&mut sampling, s);
+        super::histogram::sampling::accumulate(&mut sampling, s);
         Ok(Analysed::Histogram {
             all,
             per_thread: Vec::new(),

@@ -160,7 +160,7 @@ impl ModelArgs {
             SplitArg::Greedy => StaticSplit::Greedy,
         };
         c.mimic.chunk = self.chunk;
-        c.limits = super::predict::stream_limits()?;
+        c.limits = stream_limits()?;
         c.profile.sample_rate = self.sample_rate;
         c.profile.min_samples = self.min_samples;
         c.profile.seed = self.seed;
@@ -314,4 +314,12 @@ pub struct ValidateArgs {
     pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// The models' streaming thresholds: the defaults, with the spill threshold from
+/// `RDTOOLS_SPILL_ACCESSES` when it is set (read here: the library reads no environment). A
+/// value that is not a number is a usage error.
+pub fn stream_limits() -> Result<rdsasmm::StreamLimits> {
+    let setting = std::env::var_os(rdsasmm::seq::SPILL_ACCESSES_ENV);
+    rdsasmm::StreamLimits::with_spill_setting(setting.as_deref()).map_err(|e| usage(e.to_string()))
 }

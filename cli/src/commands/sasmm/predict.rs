@@ -1,6 +1,6 @@
 //! `predict`: hit rates for several core counts from one sequential trace (also `live --predict`).
 
-use super::args::{ModelArg, ModelArgs, MultiCacheArgs, PredictArgs};
+use super::args::{stream_limits, ModelArg, ModelArgs, MultiCacheArgs, PredictArgs};
 use super::json::{MrcRow, PredictRow, PredictWithMrc};
 use crate::exit::usage;
 use crate::output::Table;
@@ -150,14 +150,6 @@ pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
     };
     let trace = crate::tracefile::open(path, &a.open)?;
     emit(&SeqSource::File(&trace))
-}
-
-/// The models' streaming thresholds: the defaults, with the spill threshold from
-/// `RDTOOLS_SPILL_ACCESSES` when it is set (read here: the library reads no environment). A
-/// value that is not a number is a usage error.
-pub fn stream_limits() -> Result<rdsasmm::StreamLimits> {
-    let setting = std::env::var_os(rdsasmm::seq::SPILL_ACCESSES_ENV);
-    rdsasmm::StreamLimits::with_spill_setting(setting.as_deref()).map_err(|e| usage(e.to_string()))
 }
 
 /// Checks `RDTOOLS_SPILL_ACCESSES` (the models' spill threshold) before any trace is read: a

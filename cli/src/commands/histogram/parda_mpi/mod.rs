@@ -19,8 +19,9 @@
 //! approximate line and event counts only balance the work. Run outside `mpirun` the engine
 //! runs as a single rank (MPI singleton start).
 
-use super::histogram::InputFormat;
-use super::histogram::{emit_report, granularity, EngineChoice, HistogramArgs, HistogramReport};
+use super::InputFormat;
+use super::{emit_report, granularity, EngineChoice, HistogramArgs, HistogramReport};
+use crate::exit::ReportedElsewhere;
 use anyhow::Result;
 use rdengines::{Granularity, Histogram};
 use rdmpi::mpi::traits::{Communicator, CommunicatorCollectives};
@@ -42,22 +43,6 @@ pub const DEFAULT_CHUNK: usize = 1 << 25;
 const BINARY_SLICE: u64 = 1 << 16;
 /// Bytes per line assumed when cutting a text file into chunks.
 const TEXT_LINE_BYTES: u64 = 16;
-
-/// A failure that another rank has reported: this process exits with the same status
-/// (2 for a usage error, else 1) without printing it again.
-#[derive(Debug)]
-pub struct ReportedElsewhere {
-    /// Whether the failure is a usage error.
-    pub usage: bool,
-}
-
-impl std::fmt::Display for ReportedElsewhere {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("failed on another rank")
-    }
-}
-
-impl std::error::Error for ReportedElsewhere {}
 
 /// Ends a failed collective step on every rank: the one rank that reports prints its message
 /// *before* a barrier, so that no rank exits (and makes `mpirun` kill the others) before the
@@ -133,13 +118,8 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
             })
         }
         InputFormat::Rdtrace => {
-            let opened = Trace::open_with(
-                &args.trace,
-                rdtrace::OpenOptions {
-                    strict: args.open.strict,
-                },
-            )
-            .map_err(|e| format!("{e:#}"));
+            let opened =
+                Trace::open_with(&args.trace, args.open.options()).map_err(|e| format!("{e:#}"));
             let trace = rdmpi::agree(&world, opened).map_err(|e| mpi_error(&world, e))?;
             if world.rank() == 0 {
                 for w in trace.warnings() {
@@ -487,7 +467,7 @@ impl ChunkSource for TextSource {
             pos += n as u64;
             let s = std::str::from_utf8(&line)
                 .map_err(|_| format!("{path}: byte {at}: a line that is not text"))?;
-            let Some(addr) = super::histogram::parse_parda_line(s) else {
+            let Some(addr) = super::parse_parda_line(s) else {
                 continue;
             };
             let addr = addr.map_err(|_| {
