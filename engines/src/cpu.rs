@@ -48,32 +48,41 @@ pub fn has_v3() -> bool {
 /// `#[target_feature]` function per level, so the whole loop is compiled for each level (a
 /// closure would not do: LLVM keeps a closure called from three places out of line, compiled for
 /// the baseline). It must be the tail of the calling function (it returns early for the
-/// feature levels). Callers write no `unsafe`; the two `unsafe` calls are here.
+/// feature levels). Callers write no `unsafe`; the two `unsafe` calls are here. Exported as
+/// `rdengines::dispatch!` (and reachable as `rdengines::cpu::dispatch!`) so that the models'
+/// hot loops use the same mechanism.
+#[macro_export]
 macro_rules! dispatch {
     (($($arg:ident : $ty:ty = $val:expr),* $(,)?) -> $ret:ty $body:block) => {{
         #[inline(always)]
         fn body($($arg: $ty),*) -> $ret $body
+        // The arguments are evaluated here, outside the `unsafe` blocks below, so that a
+        // caller's expression never runs inside them.
+        let args: ($($ty,)*) = ($($val,)*);
         #[cfg(target_arch = "x86_64")]
         {
             #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-            fn v3($($arg: $ty),*) -> $ret {
+            fn v3(args: ($($ty,)*)) -> $ret {
+                let ($($arg,)*) = args;
                 body($($arg),*)
             }
             #[target_feature(enable = "popcnt")]
-            fn popcnt($($arg: $ty),*) -> $ret {
+            fn popcnt(args: ($($ty,)*)) -> $ret {
+                let ($($arg,)*) = args;
                 body($($arg),*)
             }
             if $crate::cpu::has_v3() {
                 // SAFETY: the CPU supports every x86-64-v3 feature `v3` is compiled for,
                 // checked just above.
-                return unsafe { v3($($val),*) };
+                return unsafe { v3(args) };
             }
             if $crate::cpu::has_popcnt() {
                 // SAFETY: the CPU supports POPCNT, checked just above.
-                return unsafe { popcnt($($val),*) };
+                return unsafe { popcnt(args) };
             }
         }
-        body($($val),*)
+        let ($($arg,)*) = args;
+        body($($arg),*)
     }};
 }
-pub(crate) use dispatch;
+pub use crate::dispatch;

@@ -3,7 +3,9 @@
 //! run, and measures the ground truth on traces of real threaded runs.
 //!
 //! Pipeline (one module each):
-//! 1. [`seq`]: the sequential trace as basic-block windows with their OpenMP placement.
+//! 1. [`seq`]: the sequential trace as basic-block windows with their OpenMP placement, whole
+//!    or streamed in fragments ([`window`] holds the data, [`seq`] the builder; a count-only
+//!    mode hands over the windows' blocks and flags alone).
 //! 2. [`mimic`]: private trace per core (Alg. 1) with per-core address offsets.
 //! 3. [`interleave`]: the shared trace (Alg. 2, round-robin or uniform random).
 //! 4. [`profile`]: PRD/CRD, block probabilities (eq. 1–3), sampled P(D|BB) (Alg. 3), eq. 4.
@@ -17,7 +19,14 @@
 //!    its L1 misses cause, in the exact model and the measured runs).
 //! 9. [`spill`]: parallel sections too long to hold, streamed through a temporary file.
 //! 10. [`formula`]: the formula model (4–5) over the streamed trace in two passes (block
-//!     counts, then the sampled profiles), in memory bounded by the footprint and the sample.
+//!     counts from the count-only builder, then the sampled profiles), in memory bounded by
+//!     the footprint and the sample; [`sample`] is Alg. 3's window sample as per-block ranks.
+//!
+//! Modules form a tree of uses, shared helpers below their users: `window` (the data) at the
+//! bottom; `workshare` (iteration resolution) and `sample` on it; `mimic`, then `interleave`;
+//! `spill` on those; `seq` (the builder) on `spill`; `profile`, then `predict`; `formula` on
+//! `predict`; `exact` beside it; `rates`, `par` (the thread pool), `model`, `set_sample` and
+//! `error` are leaves.
 //!
 //! The library returns plain data and never formats output; `rda-report predict|validate|measure`
 //! prints it. Architecture invariant: depends on the trace format, the engines and the cache
@@ -30,12 +39,16 @@ pub mod interleave;
 pub mod measure;
 pub mod mimic;
 pub mod model;
+mod par;
 pub mod predict;
 pub mod profile;
 pub mod rates;
+pub mod sample;
 pub mod seq;
 pub mod set_sample;
 pub mod spill;
+pub mod window;
+mod workshare;
 
 pub use error::{Result, SasmmError};
 pub use exact::{

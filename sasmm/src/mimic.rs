@@ -10,7 +10,7 @@
 //! thread-private data does not collide with core 0's ([`OffsetPolicy`]).
 
 use crate::error::{Result, SasmmError};
-use crate::seq::{Placement, SequentialTrace, WorkshareRun};
+use crate::window::{Placement, SequentialTrace, WorkshareRun};
 use rdtrace::meta::VarClass;
 
 /// Which references of cores other than core 0 get a per-core address offset.

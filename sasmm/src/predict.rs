@@ -5,11 +5,15 @@ use crate::error::Result;
 use crate::interleave::Interleave;
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::model::Profile;
+use crate::par::par_map;
 use crate::profile::{
     block_probabilities, concurrent_profile, private_block_probabilities, private_profile,
     sample_windows, BbWeighting, ProfileConfig, StackProfile,
 };
-use crate::seq::{SequentialTrace, StreamLimits};
+use crate::seq::StreamLimits;
+use crate::window::SequentialTrace;
+
+pub use crate::rates::local_rate;
 use rdcachesim::CacheConfig;
 use rdengines::Histogram;
 use serde::Serialize;
@@ -180,16 +184,7 @@ pub fn predict_many(
     config: &SasmmConfig,
     cores: &[usize],
 ) -> Result<Vec<Prediction>> {
-    crate::exact::par_map(cores, |&m| predict(seq, config, m))
+    par_map(cores, |&m| predict(seq, config, m))
         .into_iter()
         .collect()
-}
-
-/// Local L2 hit rate from global L1 and L2 hit rates, clamped to [0, 1].
-pub fn local_rate(l1: f64, l2_global: f64) -> f64 {
-    if l1 >= 1.0 {
-        0.0
-    } else {
-        ((l2_global - l1) / (1.0 - l1)).clamp(0.0, 1.0)
-    }
 }

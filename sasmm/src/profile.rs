@@ -13,7 +13,7 @@ use crate::error::{Result, SasmmError};
 use crate::interleave::{for_each_shared_access, Interleave};
 use crate::mimic::MimickedTrace;
 use crate::model::Profile;
-use crate::seq::SequentialTrace;
+use crate::window::SequentialTrace;
 use rdengines::granularity::for_each_block;
 use rdengines::SplitMix64;
 use rdengines::{FastCore, Histogram};

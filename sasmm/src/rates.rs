@@ -53,7 +53,7 @@ impl HitRates {
             l1_hit,
             l2_hit_global,
             l2_hit: l2_hit_global,
-            l2_hit_local: crate::predict::local_rate(l1_hit, l2_hit_global),
+            l2_hit_local: local_rate(l1_hit, l2_hit_global),
             l1_mpka: 1000.0 * (1.0 - l1_hit),
             l2_mpka: 1000.0 * (1.0 - l2_hit_global),
         }
@@ -134,6 +134,15 @@ impl From<CoreCounts> for CoreRates {
             counts,
             rates: counts.rates(),
         }
+    }
+}
+
+/// Local L2 hit rate from global L1 and L2 hit rates, clamped to [0, 1].
+pub fn local_rate(l1: f64, l2_global: f64) -> f64 {
+    if l1 >= 1.0 {
+        0.0
+    } else {
+        ((l2_global - l1) / (1.0 - l1)).clamp(0.0, 1.0)
     }
 }
 

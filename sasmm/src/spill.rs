@@ -23,9 +23,10 @@
 //! code takes 3-5 bytes per access instead of 16.
 
 use crate::error::{Result, SasmmError};
-use crate::formula::SampleCursor;
 use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace};
-use crate::seq::{Access, Placement, RunTable, Section, SequentialTrace, Tag, Unit, Window};
+use crate::sample::SampleCursor;
+use crate::window::{Access, Placement, Section, SequentialTrace, Window};
+use crate::workshare::{RunTable, Tag, Unit};
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -100,7 +101,7 @@ impl SpillWriter {
     /// in-memory fragments drop them.
     pub(crate) fn window(&mut self, seq: &SequentialTrace, i: usize, tag: Tag) {
         let w = &seq.windows[i];
-        if w.continuation && w.start == w.end {
+        if w.is_empty_continuation() {
             return;
         }
         let buf = &mut self.buf;

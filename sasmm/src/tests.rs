@@ -1280,3 +1280,99 @@ fn measurer_fast_path_equals_the_plain_simulation() {
         assert_eq!(r.crd, naive(&crd), "round {round}");
     }
 }
+
+/// [`random_program`] with barriers and bare accesses (no block event before them) inserted at
+/// random places: more empty continuation windows (a barrier's continuation followed by a
+/// block), accesses before the first block and before a region's first block, and
+/// continuations opened by an access after a fragment was handed over.
+fn random_program_with_cuts() -> impl Strategy<Value = Vec<Event>> {
+    let inserts = prop::collection::vec((0usize..256, 0u8..3), 0..8);
+    (random_program(), inserts).prop_map(|(mut e, inserts)| {
+        for (at, kind) in inserts {
+            let event = match kind {
+                0 => Event::Barrier,
+                1 => acc(4, G + 8),
+                _ => acc(2, A),
+            };
+            e.insert(at % (e.len() + 1), event);
+        }
+        e
+    })
+}
+
+/// The first pass of the formula model counts, with the window-only builder, the hand program's
+/// blocks: the empty continuations (of the exit block after the loop, of `main`'s entry block
+/// after the join) are dropped and the loop's windows counted as parallel, whether the parallel
+/// fragment is held or spilled.
+#[test]
+fn counting_windows_drops_empty_continuations_held_or_spilled() {
+    use crate::formula::BlockCounts;
+    for spill in [0, 1, 1 << 20] {
+        let limits = StreamLimits { flush: 1, spill };
+        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&meta()));
+        let accesses =
+            SequentialTrace::stream_windows_events(&meta(), events(4), limits, &mut |b, c, p| {
+                counts.add_window(b, c, p)
+            })
+            .unwrap();
+        assert_eq!(accesses, 8);
+        // Blocks: main entry, main after, outlined entry, loop header, loop body, loop exit,
+        // before the first block.
+        assert_eq!(counts.windows, [1, 1, 1, 4, 4, 1, 0], "spill {spill}");
+        assert_eq!(counts.instances, counts.windows);
+        assert_eq!(
+            counts.parallel,
+            [false, false, true, true, true, true, false]
+        );
+        assert_eq!(counts, BlockCounts::of(&seq(4)));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Counting windows only (no access kept, nothing spilled: the formula model's first pass)
+    /// hands over the same windows, in the same order and with the same flags, as the
+    /// fragments of the full streamed builder with the same thresholds, held or spilled, so
+    /// both count the same blocks; empty continuation windows are dropped alike.
+    #[test]
+    fn counting_windows_gives_the_block_counts_of_the_fragments(
+        events in random_program_with_cuts(),
+        flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 1, 2, 7, 1 << 20]),
+    ) {
+        use crate::formula::BlockCounts;
+        let limits = StreamLimits { flush, spill };
+        let mut full = Vec::new();
+        let mut from_fragments = BlockCounts::default();
+        let mut each_fragment = |f: crate::Fragment<'_>| {
+            match f {
+                crate::Fragment::Memory(s) => full.extend(
+                    s.windows
+                        .iter()
+                        .map(|w| (w.bb, w.continuation, w.placement != Placement::Serial)),
+                ),
+                crate::Fragment::Spilled(s) => s.for_each_window(|b, c, p| full.push((b, c, p)))?,
+            }
+            from_fragments.add_fragment(f)
+        };
+        let full_accesses =
+            SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut each_fragment)
+                .unwrap();
+        let mut counted = Vec::new();
+        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&meta()));
+        let counted_accesses =
+            SequentialTrace::stream_windows_events(&meta(), events, limits, &mut |b, c, p| {
+                counted.push((b, c, p));
+                counts.add_window(b, c, p);
+            })
+            .unwrap();
+        prop_assert_eq!(counted_accesses, full_accesses);
+        prop_assert_eq!(&counted, &full);
+        // (Without any window no fragment is handed over, and the fragments' counts stay
+        // empty instead of zero per block.)
+        if !full.is_empty() {
+            prop_assert_eq!(&counts, &from_fragments);
+        }
+    }
+}

@@ -6,7 +6,9 @@
 //! uniformly without replacement, so the sample sizes need every block's window count before
 //! the first distance is recorded. The streamed model therefore reads the trace twice:
 //!
-//! 1. [`BlockCounts`]: windows, instances (eq. 1) and parallel flag (eq. 2–3) per block.
+//! 1. [`BlockCounts`]: windows, instances (eq. 1) and parallel flag (eq. 2–3) per block, from
+//!    [`SequentialTrace::stream_windows`] (the windows' blocks and flags only: no access kept,
+//!    no temporary file written).
 //! 2. [`WindowSample::draw`] picks the sampled windows of each block as *ranks* (the r-th window
 //!    of block i in program order) with the same partial Fisher-Yates shuffle and the same
 //!    generator calls as the in-memory [`sample_windows`](crate::profile::sample_windows),
@@ -20,17 +22,20 @@
 //! (distinct distances), per-block counters, the sampled ranks (8 bytes per sampled window; a
 //! block whose every window is sampled stores nothing) and one fragment of the stream.
 
+mod stack;
+
 use crate::error::Result;
 use crate::interleave::Interleaver;
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::predict::{assemble, Prediction, SasmmConfig};
 use crate::profile::StackProfile;
-use crate::seq::{Fragment, Placement, SequentialTrace, StreamLimits};
-use rdengines::accum::DenseHist;
+use crate::seq::{Fragment, StreamLimits};
+use crate::window::{Placement, SequentialTrace};
 use rdengines::granularity::for_each_block;
-use rdengines::{FastCore, Histogram, SplitMix64};
 use rdtrace::Trace;
-use std::collections::HashMap;
+use stack::{Batch, LastLineStack, RunProfile};
+
+pub use crate::sample::{SampleCursor, WindowSample};
 
 /// Per-block counts of the sequential run: what eq. 1–3 and Alg. 3's sample sizes need.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,11 +56,30 @@ impl BlockCounts {
         c
     }
 
+    /// Zero counts for `blocks` block ids.
+    pub fn new(blocks: usize) -> Self {
+        let mut c = BlockCounts::default();
+        c.reserve(blocks);
+        c
+    }
+
+    /// The counts of the sequential run in the trace file, in one streamed pass that keeps
+    /// only the windows' blocks and flags ([`SequentialTrace::stream_windows`] with `limits`):
+    /// equal to the counts of [`SequentialTrace::stream_with`]'s fragments
+    /// ([`add_fragment`](Self::add_fragment)) with the same limits.
+    pub fn of_trace(trace: &Trace, limits: StreamLimits) -> Result<Self> {
+        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&trace.meta));
+        SequentialTrace::stream_windows(trace, limits, &mut |bb, continuation, parallel| {
+            counts.add_window(bb, continuation, parallel)
+        })?;
+        Ok(counts)
+    }
+
     /// Adds the windows of `seq` (a whole trace or the next fragment).
     pub fn add(&mut self, seq: &SequentialTrace) {
         self.reserve(seq.num_blocks());
         for w in &seq.windows {
-            self.count(w.bb, w.continuation, w.placement != Placement::Serial);
+            self.add_window(w.bb, w.continuation, w.placement != Placement::Serial);
         }
     }
 
@@ -66,7 +90,7 @@ impl BlockCounts {
             Fragment::Spilled(s) => {
                 self.reserve(s.header().num_blocks());
                 s.for_each_window(|bb, continuation, parallel| {
-                    self.count(bb, continuation, parallel)
+                    self.add_window(bb, continuation, parallel)
                 })?;
             }
         }
@@ -81,7 +105,9 @@ impl BlockCounts {
         }
     }
 
-    fn count(&mut self, bb: u32, continuation: bool, parallel: bool) {
+    /// Adds one window of block `bb` (a continuation of a block instance or not, inside a
+    /// parallel region or not).
+    pub fn add_window(&mut self, bb: u32, continuation: bool, parallel: bool) {
         let b = bb as usize;
         if b >= self.windows.len() {
             self.reserve(b + 1);
@@ -99,282 +125,6 @@ impl BlockCounts {
     // See: SASMM eq. 1.
     pub fn probabilities(&self) -> Vec<f64> {
         crate::profile::probabilities_of(&self.instances)
-    }
-}
-
-/// The sampled windows of one block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Ranks {
-    /// Every window.
-    All,
-    /// These ranks, ascending.
-    Some(Vec<u64>),
-}
-
-/// Alg. 3's window sample, as ranks within each block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WindowSample {
-    ranks: Vec<Ranks>,
-}
-
-impl WindowSample {
-    /// Draws `max(min_samples, ceil(rate × n))` (at most `n`) of the `n` windows of every block,
-    /// uniformly without replacement: the partial Fisher-Yates shuffle of
-    /// [`sample_windows`](crate::profile::sample_windows), blocks in id order, one generator,
-    /// so both pick the same windows for the same seed.
-    // See: SASMM Alg. 3 lines 3-8 — bbi_wins = random(bbi_wins, sample_size).
-    pub fn draw(windows_per_block: &[u64], rate: f64, min_samples: u64, seed: u64) -> Self {
-        let mut rng = SplitMix64::new(seed);
-        let ranks = windows_per_block
-            .iter()
-            .map(|&n| {
-                if n == 0 {
-                    return Ranks::Some(Vec::new());
-                }
-                let k = ((rate * n as f64).ceil() as u64).max(min_samples).min(n);
-                if k == n {
-                    // Every window; the generator still advances as the shuffle would.
-                    for i in 0..k {
-                        rng.below(n - i);
-                    }
-                    return Ranks::All;
-                }
-                // The shuffle over the identity array 0..n, storing only displaced slots.
-                let mut moved: HashMap<u64, u64> = HashMap::new();
-                let mut chosen = Vec::with_capacity(k as usize);
-                for i in 0..k {
-                    let j = i + rng.below(n - i);
-                    let vi = moved.get(&i).copied().unwrap_or(i);
-                    let vj = moved.get(&j).copied().unwrap_or(j);
-                    moved.insert(j, vi);
-                    moved.remove(&i);
-                    chosen.push(vj);
-                }
-                chosen.sort_unstable();
-                Ranks::Some(chosen)
-            })
-            .collect();
-        WindowSample { ranks }
-    }
-
-    /// Sampled windows in all.
-    pub fn len(&self, windows_per_block: &[u64]) -> u64 {
-        self.ranks
-            .iter()
-            .zip(windows_per_block)
-            .map(|(r, &n)| match r {
-                Ranks::All => n,
-                Ranks::Some(v) => v.len() as u64,
-            })
-            .sum()
-    }
-
-    /// A cursor for one pass over the trace from its start.
-    pub fn cursor(&self) -> SampleCursor<'_> {
-        SampleCursor {
-            sample: self,
-            seen: vec![0; self.ranks.len()],
-            next: vec![0; self.ranks.len()],
-            flags: Vec::new(),
-        }
-    }
-}
-
-/// Walks the windows of one pass in program order and says which are sampled.
-#[derive(Clone)]
-pub struct SampleCursor<'a> {
-    sample: &'a WindowSample,
-    /// Windows of each block seen so far.
-    seen: Vec<u64>,
-    /// Next sampled rank of each block (index into its list).
-    next: Vec<usize>,
-    flags: Vec<bool>,
-}
-
-impl SampleCursor<'_> {
-    /// Whether each window of `seq` (the next fragment of the pass) is sampled, by local index.
-    pub fn mark(&mut self, seq: &SequentialTrace) -> &[bool] {
-        let mut flags = std::mem::take(&mut self.flags);
-        flags.clear();
-        flags.extend(seq.windows.iter().map(|w| self.step(w.bb)));
-        self.flags = flags;
-        &self.flags
-    }
-
-    /// Whether the next window of the pass, of block `bb`, is sampled.
-    pub fn step(&mut self, bb: u32) -> bool {
-        let b = bb as usize;
-        let sampled = match self.sample.ranks.get(b) {
-            Some(Ranks::All) => true,
-            Some(Ranks::Some(r)) => {
-                let hit = r.get(self.next[b]) == Some(&self.seen[b]);
-                if hit {
-                    self.next[b] += 1;
-                }
-                hit
-            }
-            None => false,
-        };
-        if let Some(s) = self.seen.get_mut(b) {
-            *s += 1;
-        }
-        sampled
-    }
-}
-
-/// Exact and conditional reuse profiles of one LRU stack set while it runs: the exact
-/// histograms count into flat arrays (a [`rdengines::Histogram`]'s map would cost a tree walk
-/// per reference) and become a [`StackProfile`] at the end.
-#[derive(Clone, Debug)]
-struct RunProfile {
-    exact: Vec<DenseHist>,
-    conditional: Vec<Histogram>,
-    references: Vec<u64>,
-    instances: Vec<u64>,
-}
-
-impl RunProfile {
-    fn new(stacks: usize, blocks: usize) -> Self {
-        RunProfile {
-            exact: vec![DenseHist::default(); stacks],
-            conditional: vec![Histogram::new_exact(); blocks],
-            references: vec![0; blocks],
-            instances: vec![0; blocks],
-        }
-    }
-
-    /// Records one reference's distance: what [`crate::profile::record`] records.
-    #[inline(always)]
-    fn record(&mut self, stack: usize, bb: usize, sampled: bool, d: Option<u64>) {
-        match d {
-            Some(d) => self.exact[stack].add(d),
-            None => self.exact[stack].cold += 1,
-        }
-        self.references[bb] += 1;
-        if sampled {
-            // See: SASMM Alg. 3 lines 9-13 — rd of every reference of a sampled window.
-            let h = &mut self.conditional[bb];
-            match d {
-                Some(d) => h.add(d, 1),
-                None => h.cold += 1,
-            }
-        }
-    }
-
-    fn into_stack_profile(self) -> StackProfile {
-        StackProfile {
-            exact: self
-                .exact
-                .into_iter()
-                .map(|h| h.into_histogram(None, true))
-                .collect(),
-            conditional: self.conditional,
-            references: self.references,
-            instances: self.instances,
-        }
-    }
-}
-
-/// An LRU stack that knows the line it was accessed with last: a repeat of that line (its top)
-/// has distance 0 and moves nothing, so it is not looked up.
-struct LastLineStack {
-    stack: FastCore,
-    last: Option<u64>,
-}
-
-impl Default for LastLineStack {
-    fn default() -> Self {
-        LastLineStack {
-            // Distances only: no slot-to-line index (less memory traffic per reference).
-            stack: FastCore::untracked(0),
-            last: None,
-        }
-    }
-}
-
-/// References waiting to go through one stack: each one's line, and its block id and whether
-/// its window is sampled (`bb << 1 | sampled`). Batching lets the stack prefetch the lines
-/// ahead of the one it works on, and runs the loop compiled for the CPU's popcount.
-#[derive(Default)]
-struct Batch {
-    lines: Vec<u64>,
-    tags: Vec<u64>,
-}
-
-/// References a [`Batch`] holds before it runs (64 KiB of lines; a few under test, so that the
-/// property tests cross batch boundaries).
-const BATCH: usize = if cfg!(test) { 3 } else { 1 << 13 };
-
-impl Batch {
-    #[inline]
-    fn push(&mut self, line: u64, bb: usize, sampled: bool) {
-        self.lines.push(line);
-        self.tags.push((bb as u64) << 1 | sampled as u64);
-    }
-
-    fn is_full(&self) -> bool {
-        self.lines.len() >= BATCH
-    }
-
-    /// Runs the batch's references through `stack` in order, recording each distance as
-    /// stack `which` of `profile`, and empties the batch.
-    fn run(&mut self, stack: &mut LastLineStack, profile: &mut RunProfile, which: usize) {
-        #[inline(always)]
-        fn body(
-            stack: &mut LastLineStack,
-            profile: &mut RunProfile,
-            which: usize,
-            lines: &[u64],
-            tags: &[u64],
-        ) {
-            // Start the cache misses of later references (block-map entry, then the bitmap
-            // word of its slot) while this one is processed, as the engines' fast loop does;
-            // prefetches are hints and change no value.
-            const AHEAD: usize = 32;
-            for (i, (&line, &tag)) in lines.iter().zip(tags).enumerate() {
-                let d = if stack.last == Some(line) {
-                    // The top of the stack again: distance 0, nothing moves.
-                    Some(0)
-                } else {
-                    if let Some(&k) = lines.get(i + AHEAD) {
-                        stack.stack.prefetch(k);
-                    }
-                    if let Some(&k) = lines.get(i + AHEAD / 2) {
-                        stack.stack.prefetch_slot(k);
-                    }
-                    stack.last = Some(line);
-                    stack.stack.access(line)
-                };
-                profile.record(which, (tag >> 1) as usize, tag & 1 == 1, d);
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        {
-            // The stack's distance queries are popcounts, which the baseline x86-64 target
-            // compiles to a bit trick: the loop is also compiled for the CPUs that have them
-            // (as `rdengines::cpu` does for the engines' loops).
-            #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-            fn v3(s: &mut LastLineStack, p: &mut RunProfile, w: usize, l: &[u64], t: &[u64]) {
-                body(s, p, w, l, t)
-            }
-            #[target_feature(enable = "popcnt")]
-            fn popcnt(s: &mut LastLineStack, p: &mut RunProfile, w: usize, l: &[u64], t: &[u64]) {
-                body(s, p, w, l, t)
-            }
-            if rdengines::cpu::has_v3() {
-                // Safety: the CPU has every feature `v3` is compiled for, checked just above.
-                unsafe { v3(stack, profile, which, &self.lines, &self.tags) };
-            } else if rdengines::cpu::has_popcnt() {
-                // Safety: the CPU has POPCNT, checked just above.
-                unsafe { popcnt(stack, profile, which, &self.lines, &self.tags) };
-            } else {
-                body(stack, profile, which, &self.lines, &self.tags);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        body(stack, profile, which, &self.lines, &self.tags);
-        self.lines.clear();
-        self.tags.clear();
     }
 }
 
@@ -572,7 +322,8 @@ impl SampleKey {
 
 /// [`predict`](crate::predict::predict) for several configurations and core counts straight
 /// from the trace file of a sequential run, in two streamed passes over the file (with the
-/// thresholds of the first configuration's `limits`): one for the block counts (Alg. 3's
+/// thresholds of the first configuration's `limits`): one for the block counts
+/// ([`BlockCounts::of_trace`]: the windows only, no access kept; Alg. 3's
 /// sample sizes need every block's window count before the first distance is recorded), then
 /// one for every configuration and core count at once. Configurations that differ only in the
 /// caches' sizes and ways (or eq. 4's weighting) share one run of the stacks per core count;
@@ -593,8 +344,8 @@ pub fn predict_many_trace(
     let limits = configs
         .first()
         .map_or_else(StreamLimits::default, |c| c.limits);
-    let mut counts = BlockCounts::default();
-    SequentialTrace::stream_with(trace, limits, &mut |f| counts.add_fragment(f))?;
+    // See: SASMM Alg. 3 — the sample sizes need every block's window count first.
+    let counts = BlockCounts::of_trace(trace, limits)?;
     // One window sample per distinct Alg. 3 setting.
     let mut sample_keys: Vec<SampleKey> = Vec::new();
     for c in configs {
