@@ -47,22 +47,114 @@ pub struct DumpArgs {
 }
 
 #[derive(Serialize)]
-struct Row {
+struct Row<'a> {
     index: u64,
     thread: u32,
     event: Event,
     /// The description, naming functions by their linker symbols.
-    what: String,
+    what: &'a str,
     /// The description with readable function names, when it differs (C++, Fortran).
     #[serde(skip_serializing_if = "Option::is_none")]
-    what_demangled: Option<String>,
+    what_demangled: Option<&'a str>,
+    location: &'a str,
+}
+
+impl Row<'_> {
+    /// The description the text and CSV output show.
+    fn shown(&self) -> &str {
+        self.what_demangled.unwrap_or(self.what)
+    }
+}
+
+/// Describes events for `dump` without allocating per event: what depends only on a static id
+/// (a block's description and location, an instruction's or branch's location, an access's
+/// kind and class) is formatted once, at the id's first event, and an access's address is
+/// written into a reused buffer. The text equals [`describe`]'s and [`describe_demangled`]'s.
+struct Describer<'m> {
+    meta: &'m ProgramMeta,
+    names: ReadableNames,
+    /// By block id: the description, the readable one when it differs, the location.
+    blocks: Vec<Option<(String, Option<String>, String)>>,
+    /// By memory instruction: the text before the address (`load mi 5 `), the class after the
+    /// size (` private`), the location.
+    accesses: Vec<Option<(String, String, String)>>,
+    /// By branch: the location.
+    branches: Vec<Option<String>>,
+    /// The description of the last event that is not a block's.
+    what: String,
+    /// Its location, when it is not cached.
     location: String,
 }
 
-impl Row {
-    /// The description the text and CSV output show.
-    fn shown(&self) -> &str {
-        self.what_demangled.as_deref().unwrap_or(&self.what)
+impl<'m> Describer<'m> {
+    fn new(meta: &'m ProgramMeta) -> Self {
+        Describer {
+            meta,
+            names: ReadableNames::new(meta),
+            blocks: vec![None; meta.blocks.len()],
+            accesses: vec![None; meta.mem_instrs.len()],
+            branches: vec![None; meta.branches.len()],
+            what: String::new(),
+            location: String::new(),
+        }
+    }
+
+    /// The description, readable description and location of `e`.
+    fn describe(&mut self, e: &Event) -> (&str, Option<&str>, &str) {
+        use std::fmt::Write as _;
+        let meta = self.meta;
+        match *e {
+            Event::Block { bb } if (bb as usize) < self.blocks.len() => {
+                let names = &self.names;
+                let (what, demangled, loc) = self.blocks[bb as usize].get_or_insert_with(|| {
+                    let (what, loc) = describe(meta, e);
+                    (what, describe_demangled(meta, names, e), loc)
+                });
+                (what, demangled.as_deref(), loc)
+            }
+            Event::Access { mi, addr, len } if (mi as usize) < self.accesses.len() => {
+                let (before, after, loc) = self.accesses[mi as usize].get_or_insert_with(|| {
+                    let m = &meta.mem_instrs[mi as usize];
+                    (
+                        format!("{} mi {mi} ", m.kind.name()).to_lowercase(),
+                        format!(" {:?}", m.class).to_lowercase(),
+                        meta.format_loc(m.loc),
+                    )
+                });
+                self.what.clear();
+                // As `describe` writes it, lower-cased: hex digits are already, `B` becomes `b`.
+                let _ = write!(self.what, "{before}{addr:#x} {len}b{after}");
+                (&self.what, None, loc)
+            }
+            Event::Branch { br, outcome } if (br as usize) < self.branches.len() => {
+                let b = &meta.branches[br as usize];
+                let loc = self.branches[br as usize].get_or_insert_with(|| meta.format_loc(b.loc));
+                let to = b.successors.get(outcome as usize).copied();
+                let back = b.back_edge_of.get(outcome as usize).copied().flatten();
+                self.what.clear();
+                let _ = write!(self.what, "branch {br} -> #{outcome} (block ");
+                let _ = match to {
+                    Some(t) => write!(self.what, "{t})"),
+                    None => write!(self.what, "?)"),
+                };
+                if let Some(l) = back {
+                    let _ = write!(self.what, " back-edge of loop {l}");
+                }
+                (&self.what, None, loc)
+            }
+            Event::Stamp { time } => {
+                self.what.clear();
+                let _ = write!(self.what, "stamp {time}");
+                (&self.what, None, "")
+            }
+            _ => {
+                // Rare events (OpenMP, unknown ids): formatted in full.
+                let (what, loc) = describe(meta, e);
+                self.what = what;
+                self.location = loc;
+                (&self.what, None, &self.location)
+            }
+        }
     }
 }
 
@@ -200,9 +292,9 @@ const HEADERS: [&str; 4] = ["#", "thread", "event", "location"];
 fn for_each_row(
     trace: &rdtrace::Trace,
     args: &DumpArgs,
-    mut f: impl FnMut(Row) -> Result<bool>,
+    mut f: impl FnMut(Row<'_>) -> Result<bool>,
 ) -> Result<()> {
-    let names = ReadableNames::new(&trace.meta);
+    let mut describer = Describer::new(&trace.meta);
     let mut index = 0u64;
     let mut printed = 0u64;
     let mut take = |thread: u32, e: Event| -> Result<bool> {
@@ -217,13 +309,13 @@ fn for_each_row(
             return Ok(false);
         }
         printed += 1;
-        let (what, location) = describe(&trace.meta, &e);
+        let (what, what_demangled, location) = describer.describe(&e);
         let more = f(Row {
             index: index - 1,
             thread,
-            what_demangled: describe_demangled(&trace.meta, &names, &e),
             event: e,
             what,
+            what_demangled,
             location,
         })?;
         Ok(more && printed < args.limit)
@@ -254,13 +346,15 @@ fn for_each_row(
     Ok(())
 }
 
-fn cells(r: &Row) -> [String; 4] {
-    [
-        r.index.to_string(),
-        r.thread.to_string(),
-        r.shown().to_string(),
-        r.location.clone(),
-    ]
+/// The four cells of a text or CSV row; the numbers are written into `numbers` (reused).
+fn cells<'r>(r: &'r Row<'_>, numbers: &'r mut String) -> [&'r str; 4] {
+    use std::fmt::Write as _;
+    numbers.clear();
+    let _ = write!(numbers, "{}", r.index);
+    let split = numbers.len();
+    let _ = write!(numbers, "{}", r.thread);
+    let (index, thread) = numbers.split_at(split);
+    [index, thread, r.shown(), r.location]
 }
 
 /// Whether an output error is a closed pipe (`| head`), which ends the output quietly.
@@ -286,9 +380,10 @@ pub fn run(args: &DumpArgs) -> Result<()> {
             let mut line = String::new();
             csv_line(&HEADERS.map(String::from), &mut line);
             out.write_all(line.as_bytes())?;
+            let mut numbers = String::new();
             for_each_row(&trace, args, |r| {
                 line.clear();
-                csv_line(&cells(&r), &mut line);
+                csv_line(&cells(&r, &mut numbers), &mut line);
                 out.write_all(line.as_bytes())?;
                 Ok(true)
             })
@@ -357,12 +452,13 @@ fn dump_table(trace: &rdtrace::Trace, args: &DumpArgs, out: &mut impl Write) -> 
     widen(&mut width, &headers);
     let mut rows: Vec<[String; 4]> = Vec::new();
     let mut overflowed = false;
+    let mut numbers = String::new();
     for_each_row(trace, args, |r| {
-        let c = cells(&r);
+        let c = cells(&r, &mut numbers);
         widen(&mut width, &c);
         if !overflowed {
             if rows.len() < TABLE_BUFFER_ROWS {
-                rows.push(c);
+                rows.push(c.map(String::from));
             } else {
                 overflowed = true;
                 rows = Vec::new();
@@ -382,7 +478,7 @@ fn dump_table(trace: &rdtrace::Trace, args: &DumpArgs, out: &mut impl Write) -> 
     out.write_all(text.as_bytes())?;
     for_each_row(trace, args, |r| {
         text.clear();
-        text_line(&cells(&r), &width, &mut text);
+        text_line(&cells(&r, &mut numbers), &width, &mut text);
         out.write_all(text.as_bytes())?;
         Ok(true)
     })
