@@ -115,6 +115,46 @@ fn build_tools(dir: &Path) {
     assert!(status.success(), "building the tools failed");
 }
 
+/// A two-thread OpenMP trace of `simt/vecadd.c` (a static worksharing loop) in `dir`, in many
+/// small chunks of `chunk_events` events: the seed the hostile-input tests damage.
+pub fn small_chunk_vecadd_trace(dir: &Path, chunk_events: u32) -> PathBuf {
+    let exe = dir.join("vecadd");
+    rdcc(
+        &[program("simt/vecadd.c")],
+        &["-O1", "-g", "-fopenmp"],
+        &exe,
+    );
+    let t = dir.join("seed.rdtrace");
+    let events = chunk_events.to_string();
+    let o = run_traced(
+        &exe,
+        &t,
+        &[
+            ("OMP_NUM_THREADS", "2"),
+            ("RDTRACE_CHUNK_EVENTS", &events),
+            ("RDTRACE_BUFFER_EVENTS", &events),
+        ],
+    );
+    assert!(o.status.success(), "{o:?}");
+    t
+}
+
+/// `(offset, header)` of every chunk of the trace file `bytes`, in file order (up to the first
+/// incomplete header).
+pub fn chunk_layout(bytes: &[u8]) -> Vec<(usize, rdtrace::chunk::ChunkHeader)> {
+    use rdtrace::chunk::{parse_chunk_header, CHUNK_HEADER_LEN, FILE_HEADER_LEN};
+    let mut out = Vec::new();
+    let mut at = FILE_HEADER_LEN;
+    while at + CHUNK_HEADER_LEN <= bytes.len() {
+        let h: [u8; CHUNK_HEADER_LEN] = bytes[at..at + CHUNK_HEADER_LEN].try_into().unwrap();
+        let header = parse_chunk_header(&h).unwrap();
+        let next = at + CHUNK_HEADER_LEN + header.stored_len as usize;
+        out.push((at, header));
+        at = next;
+    }
+    out
+}
+
 /// Compiles `sources` with `rdcc flags… -o out`; panics with clang's diagnostics on failure.
 pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
     let o = Command::new(&tools().rdcc)

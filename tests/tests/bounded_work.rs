@@ -10,7 +10,7 @@ use rdtrace::chunk::*;
 use rdtrace::meta::ModuleMeta;
 use rdtrace::Event;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -93,41 +93,15 @@ fn every_command(trace: &Path) -> Vec<(String, i32, String)> {
         .collect()
 }
 
-/// An OpenMP trace of `vecadd` (a static worksharing loop) with two threads and many small
-/// chunks.
-fn seed(dir: &Path) -> PathBuf {
-    let exe = dir.join("vecadd");
-    rdcc(
-        &[program("simt/vecadd.c")],
-        &["-O1", "-g", "-fopenmp"],
-        &exe,
-    );
-    let t = dir.join("seed.rdtrace");
-    let o = run_traced(
-        &exe,
-        &t,
-        &[
-            ("OMP_NUM_THREADS", "2"),
-            ("RDTRACE_CHUNK_EVENTS", "512"),
-            ("RDTRACE_BUFFER_EVENTS", "512"),
-        ],
-    );
-    assert!(o.status.success(), "{o:?}");
-    t
-}
-
 /// `(offset, header, stored payload)` of every chunk of a file.
 fn chunks(bytes: &[u8]) -> Vec<(usize, ChunkHeader, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut at = FILE_HEADER_LEN;
-    while at + CHUNK_HEADER_LEN <= bytes.len() {
-        let h: [u8; CHUNK_HEADER_LEN] = bytes[at..at + CHUNK_HEADER_LEN].try_into().unwrap();
-        let header = parse_chunk_header(&h).unwrap();
-        let end = at + CHUNK_HEADER_LEN + header.stored_len as usize;
-        out.push((at, header, bytes[at + CHUNK_HEADER_LEN..end].to_vec()));
-        at = end;
-    }
-    out
+    chunk_layout(bytes)
+        .into_iter()
+        .map(|(at, h)| {
+            let start = at + CHUNK_HEADER_LEN;
+            (at, h, bytes[start..start + h.stored_len as usize].to_vec())
+        })
+        .collect()
 }
 
 /// The file with the chunk at `at` (old length `old_len`) replaced by `new`.
@@ -144,7 +118,7 @@ fn replace(bytes: &[u8], at: usize, old_len: usize, new: &[u8]) -> Vec<u8> {
 #[test]
 fn issue27_four_gib_memory_instruction_is_refused_by_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = seed(dir.path());
+    let seed = small_chunk_vecadd_trace(dir.path(), 512);
     let bytes = std::fs::read(&seed).unwrap();
     let (at, _, stored) = chunks(&bytes)
         .into_iter()
@@ -197,7 +171,7 @@ fn issue27_four_gib_memory_instruction_is_refused_by_every_command() {
 #[test]
 fn issue27_event_bomb_chunks_are_refused_before_decoding() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = seed(dir.path());
+    let seed = small_chunk_vecadd_trace(dir.path(), 512);
     let bytes = std::fs::read(&seed).unwrap();
     let end = chunks(&bytes)
         .into_iter()
@@ -258,7 +232,7 @@ fn issue27_event_bomb_chunks_are_refused_before_decoding() {
 #[test]
 fn issue27_crafted_worksharing_bounds_do_not_size_simt() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = seed(dir.path());
+    let seed = small_chunk_vecadd_trace(dir.path(), 512);
     let bytes = std::fs::read(&seed).unwrap();
     let trace = rdtrace::Trace::open(&seed).unwrap();
     // The first chunk with a WorkshareInit: re-encode it with the lower bound moved.

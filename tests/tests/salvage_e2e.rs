@@ -3,8 +3,7 @@
 //! and says what it skipped, and a killed run says what is known to be lost.
 
 use rdtools_e2e::*;
-use rdtrace::chunk::{parse_chunk_header, ChunkKind, CHUNK_HEADER_LEN, FILE_HEADER_LEN};
-use std::path::{Path, PathBuf};
+use rdtrace::chunk::{ChunkKind, CHUNK_HEADER_LEN};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -19,39 +18,12 @@ const COMMANDS: &[&[&str]] = &[
     &["simt"],
 ];
 
-/// A two-thread OpenMP trace with a few hundred small chunks.
-fn seed(dir: &Path) -> PathBuf {
-    let exe = dir.join("vecadd");
-    rdcc(
-        &[program("simt/vecadd.c")],
-        &["-O1", "-g", "-fopenmp"],
-        &exe,
-    );
-    let t = dir.join("seed.rdtrace");
-    let o = run_traced(
-        &exe,
-        &t,
-        &[
-            ("OMP_NUM_THREADS", "2"),
-            ("RDTRACE_CHUNK_EVENTS", "64"),
-            ("RDTRACE_BUFFER_EVENTS", "64"),
-        ],
-    );
-    assert!(o.status.success(), "{o:?}");
-    t
-}
-
 /// `(offset, length, kind)` of every chunk.
 fn chunks(bytes: &[u8]) -> Vec<(usize, usize, ChunkKind)> {
-    let mut out = Vec::new();
-    let mut at = FILE_HEADER_LEN;
-    while at + CHUNK_HEADER_LEN <= bytes.len() {
-        let h = parse_chunk_header(bytes[at..at + CHUNK_HEADER_LEN].try_into().unwrap()).unwrap();
-        let len = CHUNK_HEADER_LEN + h.stored_len as usize;
-        out.push((at, len, h.kind));
-        at += len;
-    }
-    out
+    chunk_layout(bytes)
+        .into_iter()
+        .map(|(at, h)| (at, CHUNK_HEADER_LEN + h.stored_len as usize, h.kind))
+        .collect()
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
@@ -72,7 +44,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn issue27_salvage_reads_past_a_zeroed_region_in_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = seed(dir.path());
+    let seed = small_chunk_vecadd_trace(dir.path(), 64);
     let mut bytes = std::fs::read(&seed).unwrap();
     let all = chunks(&bytes);
     let events: Vec<_> = all
@@ -121,7 +93,7 @@ fn issue27_salvage_reads_past_a_zeroed_region_in_every_command() {
 #[test]
 fn issue27_replayed_chunk_is_not_counted_twice() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = seed(dir.path());
+    let seed = small_chunk_vecadd_trace(dir.path(), 64);
     let bytes = std::fs::read(&seed).unwrap();
     let all = chunks(&bytes);
     let (at, len, _) = all
