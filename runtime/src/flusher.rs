@@ -22,6 +22,9 @@ pub fn write_raw_chunk(thread: u32, seq: u32, payload: &[u8], count: u32, from_s
 /// A zstd context and a frame buffer, reused for every chunk it writes.
 pub struct Compressor {
     frame: Vec<u8>,
+    /// Scratch of `thread::publish_floors` after each chunk of a live stream, reused so that
+    /// publishing allocates only while it grows.
+    pub floors: Vec<rdtrace::stream::Floor>,
     zstd: Option<zstd::bulk::Compressor<'static>>,
 }
 
@@ -35,6 +38,7 @@ impl Compressor {
         let bound = zstd::zstd_safe::compress_bound(max_payload_bytes);
         Compressor {
             frame: Vec::with_capacity(rdtrace::chunk::CHUNK_HEADER_LEN + bound),
+            floors: Vec::new(),
             zstd: (level > 0)
                 .then(|| zstd::bulk::Compressor::new(level).ok())
                 .flatten(),

@@ -555,8 +555,7 @@ impl ThreadState {
                 .get_or_insert_with(|| Compressor::new(max_payload_bytes()));
             c.write(thread, seq, payload, count);
             if crate::output::is_stream() {
-                // Allocates only while some thread is parked, once per chunk.
-                publish_floors(&mut Vec::new());
+                publish_floors(&mut c.floors);
             }
             enc.start_chunk();
         }

@@ -324,8 +324,6 @@ pub fn take_over() {
 
 fn run() {
     let mut compressor = Compressor::new(super::max_payload_bytes());
-    // Scratch of `thread::publish_floors`, reused for every chunk.
-    let mut floors = Vec::new();
     let mut spare = Vec::with_capacity(super::payload_capacity());
     loop {
         let job = {
@@ -367,7 +365,7 @@ fn run() {
                 STAGE.store(IDLE, Ordering::SeqCst);
                 if crate::output::is_stream() {
                     // Tells the reader which parked threads cannot produce events before now.
-                    super::publish_floors(&mut floors);
+                    super::publish_floors(&mut compressor.floors);
                 }
                 spare = payload;
             }
