@@ -9,7 +9,9 @@
 //! Modules: [`abi`] (the runtime hooks the pass calls), [`meta`] (static metadata),
 //! [`raw`] (the runtime's buffer record), [`codec`] (compact event encoding), [`chunk`]
 //! (file and chunk framing), [`writer`] and [`reader`] (streaming file access), [`stream`]
-//! (live reading from a pipe while the program runs), [`event`]
+//! (live reading from a pipe while the program runs), [`source`] (the chunk layer both readers
+//! share: a [`source::ChunkSource`] per file index or pipe, and one chunk decoding), [`merge`]
+//! (the one stamp-order merge of threads, over any source), [`event`]
 //! (decoded events), [`version`] (format versions), [`roi`] (which functions a region of
 //! interest names), [`demangle`] (readable C++ and Fortran names), [`check`] (the invariant
 //! checker).
@@ -24,11 +26,13 @@ pub mod codec;
 pub mod demangle;
 pub mod error;
 pub mod event;
+pub mod merge;
 pub mod meta;
 pub mod raw;
 pub mod reader;
 pub mod roi;
 pub mod schedule;
+pub mod source;
 pub mod stream;
 #[cfg(feature = "test-util")]
 pub mod testing;

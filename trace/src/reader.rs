@@ -25,7 +25,11 @@
 //!
 //! **Duplicates.** Two events chunks of one thread with the same sequence number (a chunk
 //! duplicated or replayed by a copy or a disk fault) would count their events twice: the file
-//! is refused, or with [`OpenOptions::salvage`] the later copy is dropped.
+//! is refused, or with [`OpenOptions::salvage`] the later copy is dropped. A live stream
+//! ([`crate::stream`]) follows the same rule.
+//!
+//! **Merge.** [`Trace::merged`] is the one stamp-order merge ([`crate::merge::Merge`]) over the
+//! file's index as a [`ChunkSource`] ([`Trace::source`]).
 //!
 //! **Salvage** ([`OpenOptions::salvage`], `--salvage`). Where a chunk header is unreadable (a
 //! zeroed or overwritten region), the reader resynchronises on the next chunk magic whose chunk
@@ -34,12 +38,15 @@
 //! many events are missing.
 
 use crate::chunk::*;
-use crate::codec::{ChunkDecoder, DecodeError, EventBounds};
+use crate::codec::EventBounds;
 use crate::error::{Result, TraceError};
 use crate::event::{Event, EventVisitor};
+use crate::merge::Merge;
 use crate::meta::{ModuleMeta, ProgramMeta};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use crate::source::{
+    read_full, repeat_message, BadChunk, ChunkDecoding, ChunkSource, MetaChunk, Pull,
+};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -148,64 +155,6 @@ pub struct Trace {
     losses: Losses,
 }
 
-/// Reads as many bytes as are available into `buf`; returns how many.
-fn read_full(f: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..])? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    Ok(n)
-}
-
-/// Puts a chunk's decompressed payload in `out`. The size allocated is the header's `raw_len`
-/// (at most [`MAX_CHUNK_PAYLOAD`]), and only once the zstd frame's own content size agrees.
-fn decompress(
-    zstd: &mut zstd::bulk::Decompressor<'static>,
-    header: &ChunkHeader,
-    stored: &[u8],
-    out: &mut Vec<u8>,
-) -> std::result::Result<(), String> {
-    match header.codec {
-        Codec::Raw => {
-            if header.raw_len != header.stored_len {
-                return Err(format!(
-                    "raw payload of {} bytes, header says {} after decompression",
-                    header.stored_len, header.raw_len
-                ));
-            }
-            out.clear();
-            out.extend_from_slice(stored);
-        }
-        Codec::Zstd => {
-            // The frame states its size: check it before allocating the header's.
-            match zstd::zstd_safe::get_frame_content_size(stored) {
-                Ok(Some(n)) if n != header.raw_len as u64 => {
-                    return Err(format!(
-                        "zstd frame holds {n} bytes, header says {}",
-                        header.raw_len
-                    ))
-                }
-                Ok(_) => {}
-                Err(_) => return Err("zstd frame header is damaged".into()),
-            }
-            out.resize(header.raw_len as usize, 0);
-            let n = zstd
-                .decompress_to_buffer(stored, &mut out[..])
-                .map_err(|e| format!("zstd: {e}"))?;
-            if n != header.raw_len as usize {
-                return Err(format!(
-                    "payload decompresses to {n} bytes, header says {}",
-                    header.raw_len
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Counts events without keeping them (validation pass).
 struct Count;
 impl EventVisitor for Count {}
@@ -301,8 +250,8 @@ impl Trace {
         let mut offset = FILE_HEADER_LEN as u64;
         let mut stored = Vec::new();
         let mut modules = Vec::new();
-        let mut zstd =
-            zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?;
+        let mut decoding =
+            ChunkDecoding::new(&self.bounds).map_err(|e| TraceError::io(&self.path, e))?;
         loop {
             let mut h = [0u8; CHUNK_HEADER_LEN];
             let n = read_full(f, &mut h).map_err(|e| TraceError::io(&self.path, e))?;
@@ -374,7 +323,7 @@ impl Trace {
                     &h,
                     &header,
                     &mut stored,
-                    &mut zstd,
+                    &mut decoding,
                     &mut modules,
                 );
                 match read {
@@ -473,46 +422,24 @@ impl Trace {
         h: &[u8; CHUNK_HEADER_LEN],
         header: &ChunkHeader,
         stored: &mut Vec<u8>,
-        zstd: &mut zstd::bulk::Decompressor<'static>,
+        decoding: &mut ChunkDecoding,
         modules: &mut Vec<(u64, [u32; crate::abi::IdKind::COUNT], ModuleMeta)>,
     ) -> Result<()> {
         // The length was checked against the file's size before it sizes this buffer.
         stored.resize(header.stored_len as usize, 0);
         f.read_exact(stored)
             .map_err(|e| TraceError::io(&self.path, e))?;
-        if !crc_matches(h, stored) {
-            return Err(self.corrupt(offset, "checksum mismatch"));
-        }
-        let mut payload = Vec::new();
-        decompress(zstd, header, stored, &mut payload)
-            .map_err(|what| self.corrupt(offset, what))?;
-        let bad = |what: &str, e: postcard::Error| {
-            self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
-        };
-        match header.kind {
-            ChunkKind::Program => {
-                self.program = postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
+        match decoding
+            .metadata(h, header, stored)
+            .map_err(|what| self.corrupt(offset, what))?
+        {
+            MetaChunk::Program(program) => self.program = program,
+            MetaChunk::Module { bases, meta } => modules.push((offset, bases, meta)),
+            MetaChunk::Thread(t) => self.threads.push(t),
+            MetaChunk::End(exit) => self.exit = Some(exit),
+            MetaChunk::RegionOfInterest(roi) => {
+                self.roi.get_or_insert_with(RoiInfo::default).join(roi)
             }
-            ChunkKind::Module => {
-                let rec: ModuleRecord =
-                    postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
-                let meta = ModuleMeta::from_blob(&rec.blob)
-                    .map_err(|e| self.corrupt(offset, e.to_string()))?;
-                modules.push((offset, rec.bases, meta));
-            }
-            ChunkKind::Thread => {
-                let t: ThreadInfo = postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
-                self.threads.push(t);
-            }
-            ChunkKind::End => {
-                self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?)
-            }
-            ChunkKind::RegionOfInterest => {
-                let roi: RoiInfo =
-                    postcard::from_bytes(&payload).map_err(|e| bad("region of interest", e))?;
-                self.roi.get_or_insert_with(RoiInfo::default).join(roi);
-            }
-            ChunkKind::Events => unreachable!("events chunks are indexed, not read here"),
         }
         Ok(())
     }
@@ -591,14 +518,7 @@ impl Trace {
         let mut seen: BTreeMap<(u32, u32), u64> = BTreeMap::new();
         for c in &self.chunks {
             if let Some(first) = seen.insert((c.thread, c.seq), c.offset) {
-                return Err(self.corrupt(
-                    c.offset,
-                    format!(
-                        "thread {} sequence number {} repeats the chunk at offset {first} \
-                         (a duplicated or replayed chunk, whose events would count twice)",
-                        c.thread, c.seq
-                    ),
-                ));
+                return Err(self.corrupt(c.offset, repeat_message(c.thread, c.seq, Some(first))));
             }
         }
         Ok(())
@@ -691,11 +611,9 @@ impl Trace {
     /// salvage only the bad chunk is skipped (its good events kept) and the thread goes on.
     fn validate_events(&mut self, f: &mut File) -> Result<()> {
         let salvage = self.options.salvage;
-        let mut zstd =
-            zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?;
-        let mut decoder = ChunkDecoder::new(self.bounds.mem_instr_sizes.len());
+        let mut decoding =
+            ChunkDecoding::new(&self.bounds).map_err(|e| TraceError::io(&self.path, e))?;
         let mut stored = Vec::new();
-        let mut payload = Vec::new();
         // Threads already ended by a bad chunk.
         let mut ended: BTreeSet<u32> = BTreeSet::new();
         let mut keep = Vec::with_capacity(self.chunks.len());
@@ -707,40 +625,14 @@ impl Trace {
                 self.losses.events_skipped += c.events as u64;
                 continue;
             }
-            let bad = (|| -> Result<std::result::Result<(), (u64, String)>> {
-                let header = match parse_chunk_header(&c.header) {
-                    Ok(h) => h,
-                    Err(what) => return Ok(Err((0, what))),
-                };
-                // Before anything is read, decompressed or decoded: the work the chunk asks
-                // for must be justified by its size.
-                if let Some(what) = events_unjustified(&header) {
-                    return Ok(Err((0, what)));
-                }
-                f.seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
-                    .map_err(|e| TraceError::io(&self.path, e))?;
-                stored.resize(c.stored_len as usize, 0);
-                f.read_exact(&mut stored)
-                    .map_err(|e| TraceError::io(&self.path, e))?;
-                if !crc_matches(&c.header, &stored) {
-                    return Ok(Err((0, "checksum mismatch".into())));
-                }
-                if let Err(what) = decompress(&mut zstd, &header, &stored, &mut payload) {
-                    return Ok(Err((0, what)));
-                }
-                Ok(
-                    match decoder.decode(&payload, &self.bounds, c.events as u64, &mut Count) {
-                        Ok(n) if n == c.events as u64 => Ok(()),
-                        Ok(n) => Err((n, format!("decoded {n} events, header says {}", c.events))),
-                        Err(DecodeError {
-                            offset,
-                            events,
-                            what,
-                        }) => Err((events, format!("event at payload byte {offset}: {what}"))),
-                    },
-                )
-            })()?;
-            if let Err((good, what)) = bad {
+            // The chunk's length was checked against the file's size when it was indexed.
+            f.seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
+                .map_err(|e| TraceError::io(&self.path, e))?;
+            stored.resize(c.stored_len as usize, 0);
+            f.read_exact(&mut stored)
+                .map_err(|e| TraceError::io(&self.path, e))?;
+            let bad = decoding.decode(&c.header, &stored, &self.bounds, c.events, &mut Count);
+            if let Err(BadChunk { good, what }) = bad {
                 let rest = if salvage {
                     "the rest of the chunk is skipped and the thread goes on (salvage)"
                 } else {
@@ -856,9 +748,8 @@ impl Trace {
             trace: self,
             file: File::open(&self.path).map_err(|e| TraceError::io(&self.path, e))?,
             stored: Vec::new(),
-            payload: Vec::new(),
-            decoder: ChunkDecoder::new(self.bounds.mem_instr_sizes.len()),
-            zstd: zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&self.path, e))?,
+            decoding: ChunkDecoding::new(&self.bounds)
+                .map_err(|e| TraceError::io(&self.path, e))?,
         })
     }
 
@@ -889,44 +780,36 @@ impl Trace {
 
     /// All events of all threads merged into the order they happened, as far as the stamps tell:
     /// each thread's stream is cut into segments at its stamps, and segments are emitted in stamp
-    /// order (ties by thread index). Memory: one decoded chunk per thread.
+    /// order (ties by thread index): the one [`Merge`] over [`Trace::source`]. Memory: one
+    /// decoded chunk per thread.
     pub fn merged(&self) -> Result<MergedEvents<'_>> {
-        let threads = self.thread_indices();
-        let mut cursors = Vec::with_capacity(threads.len());
-        for &t in &threads {
-            let start = self
-                .threads
-                .iter()
-                .find(|i| i.thread == t)
-                .map_or(0, |i| i.start_time);
-            cursors.push(ThreadCursor {
-                thread: t,
+        Ok(MergedEvents {
+            source: self.source()?,
+            merge: Merge::new(),
+        })
+    }
+
+    /// The file's events chunks as a [`ChunkSource`]: one slot per thread, in thread order.
+    pub fn source(&self) -> Result<FileSource<'_>> {
+        let threads = self
+            .threads
+            .iter()
+            .map(|t| FileThread {
+                thread: t.thread,
+                start_time: t.start_time,
                 chunks: self
                     .chunks
                     .iter()
-                    .filter(|c| c.thread == t)
+                    .filter(|c| c.thread == t.thread)
                     .copied()
                     .collect(),
-                next_chunk: 0,
-                events: Vec::new(),
-                pos: 0,
-                start_time: start,
-            });
-        }
-        let mut merged = MergedEvents {
+                next: 0,
+            })
+            .collect();
+        Ok(FileSource {
             reader: self.chunk_reader()?,
-            cursors,
-            heap: BinaryHeap::new(),
-            current: None,
-        };
-        for i in 0..merged.cursors.len() {
-            if let Some(time) = merged.segment_time(i)? {
-                merged
-                    .heap
-                    .push(Reverse((time, merged.cursors[i].thread, i)));
-            }
-        }
-        Ok(merged)
+            threads,
+        })
     }
 
     /// Visits every event of every thread in the order of [`Trace::merged`] (without the thread
@@ -965,16 +848,13 @@ pub struct ChunkReader<'t> {
     trace: &'t Trace,
     file: File,
     stored: Vec<u8>,
-    payload: Vec<u8>,
-    decoder: ChunkDecoder,
-    zstd: zstd::bulk::Decompressor<'static>,
+    decoding: ChunkDecoding,
 }
 
 impl ChunkReader<'_> {
     /// Reads, verifies, decompresses and decodes one chunk; returns its event count.
     pub fn visit_chunk(&mut self, c: &EventChunkRef, v: &mut impl EventVisitor) -> Result<u64> {
         let trace = self.trace;
-        let header = parse_chunk_header(&c.header).map_err(|w| trace.corrupt(c.offset, w))?;
         self.file
             .seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
             .map_err(|e| TraceError::io(&trace.path, e))?;
@@ -982,127 +862,76 @@ impl ChunkReader<'_> {
         self.file
             .read_exact(&mut self.stored)
             .map_err(|e| TraceError::io(&trace.path, e))?;
-        if !crc_matches(&c.header, &self.stored) {
-            return Err(trace.corrupt(c.offset, "checksum mismatch"));
-        }
-        decompress(&mut self.zstd, &header, &self.stored, &mut self.payload)
-            .map_err(|what| trace.corrupt(c.offset, what))?;
-        let decoded = self
-            .decoder
-            .decode(&self.payload, &trace.bounds, header.events as u64, v);
-        match decoded {
-            Ok(n) if n == c.events as u64 => Ok(n),
-            // Where a salvaged thread ends: the same error as at open, after the same events.
-            Err(e) if c.salvaged && e.events == c.events as u64 => Ok(e.events),
-            Ok(n) => Err(trace.corrupt(
-                c.offset,
-                format!("decoded {n} events, header says {}", c.events),
-            )),
-            Err(e) => Err(trace.corrupt(
-                c.offset,
-                format!("event at payload byte {}: {}", e.offset, e.what),
-            )),
+        match self
+            .decoding
+            .decode(&c.header, &self.stored, &trace.bounds, c.events, v)
+        {
+            Ok(n) => Ok(n),
+            // Where a salvaged thread ends: the same fault as at open, after the same events.
+            Err(bad) if c.salvaged && bad.good == c.events as u64 => Ok(bad.good),
+            Err(bad) => Err(trace.corrupt(c.offset, bad.what)),
         }
     }
 }
 
-struct ThreadCursor {
+/// One thread of a [`FileSource`].
+struct FileThread {
     thread: u32,
-    chunks: Vec<EventChunkRef>,
-    next_chunk: usize,
-    events: Vec<Event>,
-    pos: usize,
     start_time: u64,
+    chunks: Vec<EventChunkRef>,
+    next: usize,
+}
+
+/// A trace file's events chunks, each thread's in sequence order, as a [`ChunkSource`]: every
+/// chunk is known up front, so it never waits.
+pub struct FileSource<'t> {
+    reader: ChunkReader<'t>,
+    threads: Vec<FileThread>,
+}
+
+impl ChunkSource for FileSource<'_> {
+    fn slots(&self) -> usize {
+        self.threads.len()
+    }
+
+    fn thread_of(&self, slot: usize) -> u32 {
+        self.threads[slot].thread
+    }
+
+    fn start_time_of(&self, slot: usize) -> u64 {
+        self.threads[slot].start_time
+    }
+
+    fn next_chunk(&mut self, slot: usize, events: &mut Vec<Event>) -> Result<Pull> {
+        let t = &mut self.threads[slot];
+        let Some(c) = t.chunks.get(t.next) else {
+            return Ok(Pull::End);
+        };
+        t.next += 1;
+        self.reader.visit_chunk(c, events)?;
+        Ok(Pull::Chunk)
+    }
+
+    fn read_more(&mut self, _held: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        true
+    }
 }
 
 /// Iterator over `(thread, event)` in reconstructed global order; see [`Trace::merged`].
 pub struct MergedEvents<'t> {
-    reader: ChunkReader<'t>,
-    cursors: Vec<ThreadCursor>,
-    heap: BinaryHeap<Reverse<(u64, u32, usize)>>,
-    current: Option<usize>,
-}
-
-impl MergedEvents<'_> {
-    /// Makes sure cursor `i` has an event at `pos`; false at the end of its stream.
-    fn fill(&mut self, i: usize) -> Result<bool> {
-        loop {
-            let c = &mut self.cursors[i];
-            if c.pos < c.events.len() {
-                return Ok(true);
-            }
-            if c.next_chunk >= c.chunks.len() {
-                return Ok(false);
-            }
-            let chunk = c.chunks[c.next_chunk];
-            c.next_chunk += 1;
-            c.events.clear();
-            c.pos = 0;
-            let mut events = std::mem::take(&mut c.events);
-            let r = self.reader.visit_chunk(&chunk, &mut events);
-            self.cursors[i].events = events;
-            r?;
-        }
-    }
-
-    /// Time of the segment starting at cursor `i`'s next event, or `None` at its end.
-    fn segment_time(&mut self, i: usize) -> Result<Option<u64>> {
-        if !self.fill(i)? {
-            return Ok(None);
-        }
-        let c = &self.cursors[i];
-        Ok(Some(match c.events[c.pos] {
-            Event::Stamp { time } => time,
-            // Events before a thread's first stamp start at its registration time.
-            _ => c.start_time,
-        }))
-    }
+    source: FileSource<'t>,
+    merge: Merge,
 }
 
 impl Iterator for MergedEvents<'_> {
     type Item = Result<(u32, Event)>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let i = match self.current {
-                Some(i) => i,
-                None => {
-                    let Reverse((_, _, i)) = self.heap.pop()?;
-                    self.current = Some(i);
-                    // Emit the segment's first event (its stamp) unconditionally.
-                    match self.fill(i) {
-                        Ok(true) => {}
-                        Ok(false) => {
-                            self.current = None;
-                            continue;
-                        }
-                        Err(e) => return Some(Err(e)),
-                    }
-                    let c = &mut self.cursors[i];
-                    let e = c.events[c.pos];
-                    c.pos += 1;
-                    return Some(Ok((c.thread, e)));
-                }
-            };
-            match self.fill(i) {
-                Err(e) => return Some(Err(e)),
-                Ok(false) => {
-                    self.current = None;
-                    continue;
-                }
-                Ok(true) => {}
-            }
-            let c = &mut self.cursors[i];
-            if let Event::Stamp { time } = c.events[c.pos] {
-                // Segment ends: requeue this thread at its next stamp.
-                let thread = c.thread;
-                self.heap.push(Reverse((time, thread, i)));
-                self.current = None;
-                continue;
-            }
-            let e = c.events[c.pos];
-            c.pos += 1;
-            return Some(Ok((c.thread, e)));
-        }
+        self.merge.next(&mut self.source).transpose()
     }
 }

@@ -8,7 +8,12 @@
 //! * per thread ([`LiveTrace::next_thread_chunk`]): each chunk is decoded as soon as every
 //!   earlier chunk of its thread has been; or
 //! * merged ([`LiveTrace::next_merged`]): the same stamp-order merge as
-//!   [`crate::reader::Trace::merged`], event for event.
+//!   [`crate::reader::Trace::merged`] ([`crate::merge::Merge`], with the stream as its
+//!   [`ChunkSource`]), event for event.
+//!
+//! Chunks are checked and decoded as a file's are ([`crate::source`]), and a repeated
+//! sequence number is refused as in a file, or with [`OpenOptions::salvage`] dropped with a
+//! warning ([`LiveTrace::with_options`]).
 //!
 //! ## The delay bound of the merge
 //!
@@ -56,12 +61,14 @@
 //! parked or exited right after closing a chunk, and a parked thread's first event is a stamp.)
 
 use crate::chunk::*;
-use crate::codec::{ChunkDecoder, EventBounds};
+use crate::codec::EventBounds;
 use crate::error::{Result, TraceError};
 use crate::event::{Event, EventVisitor};
-use crate::meta::{ModuleMeta, ProgramMeta};
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use crate::merge::Merge;
+use crate::meta::ProgramMeta;
+use crate::reader::OpenOptions;
+use crate::source::{read_full, repeat_message, ChunkDecoding, ChunkSource, MetaChunk, Pull};
+use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -135,18 +142,7 @@ struct LiveThread {
     start_time: u64,
     next_seq: u32,
     pending: BTreeMap<u32, StoredChunk>,
-    events: Vec<Event>,
-    pos: usize,
     floor: Option<(u32, u64)>,
-    in_heap: bool,
-    exhausted: bool,
-}
-
-/// Whether a thread has an event ready.
-enum Fill {
-    Ready,
-    Exhausted,
-    Stalled,
 }
 
 /// A trace read live from a stream; see the module documentation.
@@ -172,17 +168,17 @@ pub struct LiveTrace<'a> {
     finished: bool,
     /// What every event is validated against (ids within their tables, as offline).
     bounds: EventBounds,
-    decoder: ChunkDecoder,
-    zstd: zstd::bulk::Decompressor<'static>,
-    payload: Vec<u8>,
-    /// Threads in order of first appearance; `slots` maps a thread index to its slot.
+    decoding: ChunkDecoding,
+    /// Threads in order of first appearance (the merge's slots); `slots` maps a thread index
+    /// to its slot.
     threads: Vec<LiveThread>,
     slots: HashMap<u32, usize>,
-    heap: BinaryHeap<Reverse<(u64, u32, usize)>>,
-    current: Option<usize>,
+    merge: Merge,
     floors_trusted: bool,
+    salvage: bool,
     stats: StreamStats,
     pending_bytes: u64,
+    /// Events of the chunks read and not yet decoded.
     pending_events: u64,
 }
 
@@ -193,7 +189,19 @@ impl<'a> LiveTrace<'a> {
     pub fn new(
         input: impl Read + 'a,
         name: impl Into<PathBuf>,
+        tee: Option<Box<dyn Write>>,
+    ) -> Result<Self> {
+        LiveTrace::with_options(input, name, tee, OpenOptions::default())
+    }
+
+    /// [`LiveTrace::new`] with explicit options. Of [`OpenOptions`], a stream follows
+    /// `salvage` (a repeated chunk is dropped with a warning instead of refused, as the file
+    /// reader does); with `strict`, the caller treats [`LiveTrace::warnings`] as errors.
+    pub fn with_options(
+        input: impl Read + 'a,
+        name: impl Into<PathBuf>,
         mut tee: Option<Box<dyn Write>>,
+        options: OpenOptions,
     ) -> Result<Self> {
         let name = name.into();
         let mut input: Box<dyn Read + 'a> = Box::new(input);
@@ -228,14 +236,13 @@ impl<'a> LiveTrace<'a> {
             tee,
             finished: false,
             bounds: EventBounds::default(),
-            decoder: ChunkDecoder::new(0),
-            zstd: zstd::bulk::Decompressor::new().map_err(|e| TraceError::io(&name, e))?,
-            payload: Vec::new(),
+            decoding: ChunkDecoding::new(&EventBounds::default())
+                .map_err(|e| TraceError::io(&name, e))?,
             threads: Vec::new(),
             slots: HashMap::new(),
-            heap: BinaryHeap::new(),
-            current: None,
+            merge: Merge::new(),
             floors_trusted: crate::version::has_floors(version),
+            salvage: options.salvage,
             stats: StreamStats {
                 bytes_read: FILE_HEADER_LEN as u64,
                 ..Default::default()
@@ -289,9 +296,13 @@ impl<'a> LiveTrace<'a> {
         &mut self.threads[i]
     }
 
-    fn note_pending(&mut self) {
+    /// `held`: the decoded events the merge holds.
+    fn note_pending(&mut self, held: u64) {
         self.stats.max_pending_bytes = self.stats.max_pending_bytes.max(self.pending_bytes);
-        self.stats.max_pending_events = self.stats.max_pending_events.max(self.pending_events);
+        self.stats.max_pending_events = self
+            .stats
+            .max_pending_events
+            .max(self.pending_events + held);
     }
 
     /// Marks the input as ended: from now on no thread waits for more.
@@ -314,6 +325,12 @@ impl<'a> LiveTrace<'a> {
 
     /// Reads one chunk from the input (blocking). Returns false at the end of the input.
     pub fn read_chunk(&mut self) -> Result<bool> {
+        let held = self.merge.held();
+        self.read_chunk_held(held)
+    }
+
+    /// [`LiveTrace::read_chunk`], while the merge holds `held` decoded events.
+    fn read_chunk_held(&mut self, held: u64) -> Result<bool> {
         if self.finished {
             return Ok(false);
         }
@@ -361,20 +378,19 @@ impl<'a> LiveTrace<'a> {
         }
         if header.kind == ChunkKind::Events {
             self.stats.event_chunks += 1;
-            self.pending_bytes += stored.len() as u64;
-            self.pending_events += header.events as u64;
-            self.note_pending();
+            let salvage = self.salvage;
             let th = self.thread(header.thread);
-            if header.seq < th.next_seq || th.pending.contains_key(&header.seq) {
-                let w = format!(
-                    "{}: thread {} chunk at offset {offset} repeats sequence number {}; ignored",
-                    self.name.display(),
-                    header.thread,
-                    header.seq
-                );
-                self.pending_bytes -= stored.len() as u64;
-                self.pending_events -= header.events as u64;
-                self.warnings.push(w);
+            let first = th.pending.get(&header.seq).map(|c| c.offset);
+            if header.seq < th.next_seq || first.is_some() {
+                // As the file reader does: refused, or under salvage the later copy dropped.
+                let what = repeat_message(header.thread, header.seq, first);
+                if !salvage {
+                    return Err(self.corrupt(offset, what));
+                }
+                self.warnings.push(format!(
+                    "{}: chunk at offset {offset}: {what}; dropped (salvage)",
+                    self.name.display()
+                ));
                 return Ok(true);
             }
             th.pending.insert(
@@ -386,52 +402,36 @@ impl<'a> LiveTrace<'a> {
                     stored,
                 },
             );
+            self.pending_bytes += len - CHUNK_HEADER_LEN as u64;
+            self.pending_events += header.events as u64;
+            self.note_pending(held);
             return Ok(true);
         }
-        if !crc_matches(&h, &stored) {
-            return Err(self.corrupt(offset, "checksum mismatch"));
-        }
-        let payload = match header.codec {
-            Codec::Raw => stored,
-            Codec::Zstd => self
-                .zstd
-                .decompress(&stored, header.raw_len as usize)
-                .map_err(|e| self.corrupt(offset, format!("zstd: {e}")))?,
-        };
-        let bad = |what: &str, e: postcard::Error| {
-            self.corrupt(offset, format!("{what} chunk does not decode: {e}"))
-        };
-        match header.kind {
-            ChunkKind::Program => {
-                self.program = postcard::from_bytes(&payload).map_err(|e| bad("program", e))?
-            }
-            ChunkKind::Module => {
-                let rec: ModuleRecord =
-                    postcard::from_bytes(&payload).map_err(|e| bad("module", e))?;
-                let meta = ModuleMeta::from_blob(&rec.blob)
-                    .map_err(|e| self.corrupt(offset, e.to_string()))?;
+        let chunk = self
+            .decoding
+            .metadata(&h, &header, &stored)
+            .map_err(|what| self.corrupt(offset, what))?;
+        match chunk {
+            MetaChunk::Program(program) => self.program = program,
+            MetaChunk::Module { bases, meta } => {
                 self.meta
-                    .add_module(meta, rec.bases)
+                    .add_module(meta, bases)
                     .map_err(|e| self.corrupt(offset, e.to_string()))?;
                 self.bounds = EventBounds::of(&self.meta);
-                self.decoder = ChunkDecoder::new(self.bounds.mem_instr_sizes.len());
+                self.decoding.set_bounds(&self.bounds);
             }
-            ChunkKind::Thread => {
-                let t: ThreadInfo = postcard::from_bytes(&payload).map_err(|e| bad("thread", e))?;
+            MetaChunk::Thread(t) => {
                 self.thread(t.thread).start_time = t.start_time;
                 self.thread_infos.push(t);
             }
-            ChunkKind::End => {
-                self.exit = Some(postcard::from_bytes(&payload).map_err(|e| bad("end", e))?);
+            MetaChunk::End(exit) => {
+                self.exit = Some(exit);
                 // Nothing follows the end chunk: every thread has flushed.
                 self.finish_input()?;
             }
-            ChunkKind::RegionOfInterest => {
-                let roi: RoiInfo =
-                    postcard::from_bytes(&payload).map_err(|e| bad("region of interest", e))?;
+            MetaChunk::RegionOfInterest(roi) => {
                 self.roi.get_or_insert_with(RoiInfo::default).join(roi);
             }
-            ChunkKind::Events => unreachable!("handled above"),
         }
         Ok(true)
     }
@@ -471,51 +471,14 @@ impl<'a> LiveTrace<'a> {
         Ok(true)
     }
 
-    /// Decodes chunk `c` of thread `t` into `v`.
+    /// Decodes chunk `c` into `v`.
     fn decode(&mut self, c: &StoredChunk, v: &mut impl EventVisitor) -> Result<u64> {
-        let header = parse_chunk_header(&c.header).map_err(|w| self.corrupt(c.offset, w))?;
-        if !crc_matches(&c.header, &c.stored) {
-            return Err(self.corrupt(c.offset, "checksum mismatch"));
-        }
-        // As the file reader does: the work a chunk asks for must be justified by its size.
-        if let Some(what) = events_unjustified(&header) {
-            return Err(self.corrupt(c.offset, what));
-        }
-        let payload: &[u8] = match header.codec {
-            Codec::Raw => &c.stored,
-            Codec::Zstd => {
-                self.payload.resize(header.raw_len as usize, 0);
-                let n = self
-                    .zstd
-                    .decompress_to_buffer(&c.stored, &mut self.payload[..])
-                    .map_err(|e| self.corrupt(c.offset, format!("zstd: {e}")))?;
-                if n != header.raw_len as usize {
-                    return Err(self.corrupt(
-                        c.offset,
-                        format!(
-                            "payload decompresses to {n} bytes, header says {}",
-                            header.raw_len
-                        ),
-                    ));
-                }
-                &self.payload
-            }
-        };
         let n = self
-            .decoder
-            .decode(payload, &self.bounds, c.events as u64, v)
-            .map_err(|e| TraceError::CorruptChunk {
-                path: self.name.clone(),
-                offset: c.offset,
-                what: format!("event at payload byte {}: {}", e.offset, e.what),
-            })?;
-        if n != c.events as u64 {
-            return Err(self.corrupt(
-                c.offset,
-                format!("decoded {n} events, header says {}", c.events),
-            ));
-        }
+            .decoding
+            .decode(&c.header, &c.stored, &self.bounds, c.events, v)
+            .map_err(|bad| self.corrupt(c.offset, bad.what))?;
         self.pending_bytes -= c.stored.len() as u64;
+        self.pending_events -= n;
         Ok(n)
     }
 
@@ -558,44 +521,13 @@ impl<'a> LiveTrace<'a> {
                     continue;
                 }
                 if let Some(c) = self.take_next(i) {
-                    let n = self.decode(&c, events)?;
-                    self.pending_events -= n;
+                    self.decode(&c, events)?;
                     return Ok(Some(self.threads[i].id));
                 }
             }
             if !self.read_chunk()? && self.threads.iter().all(|th| th.pending.is_empty()) {
                 return Ok(None);
             }
-        }
-    }
-
-    /// Makes sure thread slot `i` has a decoded event at its position.
-    fn fill(&mut self, i: usize) -> Result<Fill> {
-        loop {
-            let th = &self.threads[i];
-            if th.pos < th.events.len() {
-                return Ok(Fill::Ready);
-            }
-            if th.exhausted {
-                return Ok(Fill::Exhausted);
-            }
-            if let Some(c) = self.take_next(i) {
-                let mut events = std::mem::take(&mut self.threads[i].events);
-                events.clear();
-                let r = self.decode(&c, &mut events);
-                let th = &mut self.threads[i];
-                th.events = events;
-                th.pos = 0;
-                r?;
-                continue;
-            }
-            let th = &mut self.threads[i];
-            let ended = th.floor == Some((th.next_seq, ENDED)) && th.pending.is_empty();
-            if self.finished || ended {
-                th.exhausted = true;
-                return Ok(Fill::Exhausted);
-            }
-            return Ok(Fill::Stalled);
         }
     }
 
@@ -611,120 +543,56 @@ impl<'a> LiveTrace<'a> {
     }
 
     /// The next `(thread, event)` of the run in the order [`crate::Trace::merged`] gives for the
-    /// same trace, reading input as needed; `None` at the end. See the module documentation for
-    /// how far it may lag. Not to be mixed with [`LiveTrace::next_thread_chunk`].
+    /// same trace (the same [`Merge`]), reading input as needed; `None` at the end. See the
+    /// module documentation for how far it may lag. Not to be mixed with
+    /// [`LiveTrace::next_thread_chunk`].
+    #[inline]
     pub fn next_merged(&mut self) -> Result<Option<(u32, Event)>> {
-        // Fast path: inside the current segment.
-        if let Some(i) = self.current {
-            let th = &mut self.threads[i];
-            if let Some(&e) = th.events.get(th.pos) {
-                if !matches!(e, Event::Stamp { .. }) {
-                    th.pos += 1;
-                    self.pending_events -= 1;
-                    return Ok(Some((th.id, e)));
-                }
-            }
+        if let Some(next) = self.merge.next_in_segment() {
+            return Ok(Some(next));
         }
-        self.next_merged_slow()
-    }
-
-    fn take_event(&mut self, i: usize) -> (u32, Event) {
-        let th = &mut self.threads[i];
-        let e = th.events[th.pos];
-        th.pos += 1;
-        self.pending_events -= 1;
-        (th.id, e)
-    }
-
-    fn next_merged_slow(&mut self) -> Result<Option<(u32, Event)>> {
-        // See: the offline merge (`Trace::merged`): the same heap of (segment key, thread).
-        loop {
-            if let Some(i) = self.current {
-                match self.fill(i)? {
-                    Fill::Ready => {
-                        let th = &mut self.threads[i];
-                        if let Event::Stamp { time } = th.events[th.pos] {
-                            // The segment ends: requeue the thread at its next stamp.
-                            th.in_heap = true;
-                            self.heap.push(Reverse((time, th.id, i)));
-                            self.current = None;
-                            continue;
-                        }
-                        return Ok(Some(self.take_event(i)));
-                    }
-                    Fill::Exhausted => {
-                        self.current = None;
-                        continue;
-                    }
-                    Fill::Stalled => {
-                        if self.floor_of(i).is_some() {
-                            // A floor also says the thread's next event is a stamp (it parked
-                            // or ended after closing its chunk): its segment is complete.
-                            self.current = None;
-                        } else {
-                            self.read_chunk()?;
-                        }
-                        continue;
-                    }
-                }
-            }
-            // Every known thread outside the heap must have a known next key, or a floor that
-            // bounds it, before the smallest key in the heap may go.
-            let mut bound = u64::MAX;
-            let mut blocked = false;
-            for i in 0..self.threads.len() {
-                let th = &self.threads[i];
-                if th.in_heap || th.exhausted {
-                    continue;
-                }
-                match self.fill(i)? {
-                    Fill::Ready => {
-                        let th = &mut self.threads[i];
-                        let key = match th.events[th.pos] {
-                            Event::Stamp { time } => time,
-                            // Events before a thread's first stamp start at its registration.
-                            _ => th.start_time,
-                        };
-                        th.in_heap = true;
-                        self.heap.push(Reverse((key, th.id, i)));
-                    }
-                    Fill::Exhausted => {}
-                    Fill::Stalled => match self.floor_of(i) {
-                        Some(time) => bound = bound.min(time),
-                        None => blocked = true,
-                    },
-                }
-            }
-            match self.heap.peek() {
-                Some(&Reverse((time, _, i))) if !blocked && time < bound => {
-                    self.heap.pop();
-                    self.threads[i].in_heap = false;
-                    self.current = Some(i);
-                    // The segment's first event (its stamp) goes unconditionally.
-                    return Ok(Some(self.take_event(i)));
-                }
-                None if !blocked && bound == u64::MAX && self.finished => return Ok(None),
-                _ => {
-                    // After the end of input the next round finds every thread ready or
-                    // exhausted, so this cannot spin.
-                    self.read_chunk()?;
-                }
-            }
-        }
+        // The merge reads from `self`: take it out meanwhile (once a segment, not an event).
+        let mut merge = std::mem::take(&mut self.merge);
+        let next = merge.next(self);
+        self.merge = merge;
+        next
     }
 }
 
-/// Reads as many bytes as are available into `buf` (retrying interrupted reads); returns how
-/// many (less than `buf.len()` only at the end of the input).
-fn read_full(f: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
+/// The stream as the merge's source: a thread waits while its next chunk has not arrived,
+/// with its floor when one applies.
+impl ChunkSource for LiveTrace<'_> {
+    fn slots(&self) -> usize {
+        self.threads.len()
     }
-    Ok(n)
+
+    fn thread_of(&self, slot: usize) -> u32 {
+        self.threads[slot].id
+    }
+
+    fn start_time_of(&self, slot: usize) -> u64 {
+        self.threads[slot].start_time
+    }
+
+    fn next_chunk(&mut self, slot: usize, events: &mut Vec<Event>) -> Result<Pull> {
+        if let Some(c) = self.take_next(slot) {
+            self.decode(&c, events)?;
+            return Ok(Pull::Chunk);
+        }
+        let th = &self.threads[slot];
+        let ended = th.floor == Some((th.next_seq, ENDED)) && th.pending.is_empty();
+        if self.finished || ended {
+            return Ok(Pull::End);
+        }
+        Ok(Pull::Wait(self.floor_of(slot)))
+    }
+
+    fn read_more(&mut self, held: u64) -> Result<()> {
+        self.read_chunk_held(held)?;
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        self.finished
+    }
 }

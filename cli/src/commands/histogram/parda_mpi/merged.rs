@@ -14,11 +14,14 @@
 //! summaries), giving each chunk's first and last stamp and a few weighted keys, from which
 //! every rank computes the same windows of about equal access counts ([`MergedPlan`]). A rank
 //! then decodes, per thread, only the chunks whose keys meet its window, keeps the events whose
-//! key lies in it and sorts the kept segments by key ([`MergedPlan::read_window`]). The property
-//! test checks the windows against `Trace::merged` itself, stamps going back included.
+//! key lies in it, and merges the threads' kept events with the merge `Trace::merged` uses
+//! (`rdtrace::merge`, over a [`WindowSource`]; [`MergedPlan::read_window`]). The property test
+//! checks the windows against `Trace::merged` itself, stamps going back included.
 
 use rdengines::Granularity;
+use rdtrace::merge::Merge;
 use rdtrace::reader::{ChunkReader, EventChunkRef};
+use rdtrace::source::{ChunkSource as TraceSource, Pull};
 use rdtrace::{Event, Trace};
 
 /// Position in the merged order: the time of the stamp that opens the segment, then the thread.
@@ -190,7 +193,8 @@ impl MergedPlan {
         self.bounds.len() as u64
     }
 
-    /// Appends the blocks of window `g`'s accesses in merged order to `out`.
+    /// Appends the blocks of window `g`'s accesses in merged order to `out`: the one
+    /// stamp-order merge ([`Merge`]) over the window's part of each thread ([`WindowSource`]).
     pub fn read_window(
         &self,
         reader: &mut ChunkReader<'_>,
@@ -198,63 +202,114 @@ impl MergedPlan {
         gran: Granularity,
         out: &mut Vec<u64>,
     ) -> Result<(), String> {
-        let lo = self.bounds[g as usize];
-        let hi = self.bounds.get(g as usize + 1).copied();
-        let inside = |k: Key| k >= lo && hi.is_none_or(|h| k < h);
-        // Per thread: the window's accesses in order, cut into segments (key, first block).
-        let mut blocks: Vec<Vec<u64>> = Vec::with_capacity(self.threads.len());
-        let mut segments: Vec<(Key, usize, usize)> = Vec::new();
-        let mut events = Vec::new();
-        for (ti, tc) in self.threads.iter().enumerate() {
-            let t = tc.thread;
-            let mut mine = Vec::new();
-            for &(c, first, last) in &tc.chunks {
-                // Keys only grow within a thread, so the chunks that meet the window are one
-                // run; the others are not decoded.
-                if hi.is_some_and(|h| (first, t) >= h) || (last, t) < lo {
-                    continue;
-                }
-                events.clear();
-                reader
-                    .visit_chunk(&c, &mut events)
-                    .map_err(|e| e.to_string())?;
-                let mut key = first;
-                let mut open: Option<u64> = None;
-                for e in &events {
-                    match *e {
-                        // The effective key: the largest stamp so far (see the module docs).
-                        Event::Stamp { time } => key = key.max(time),
-                        Event::Access { addr, len, .. } if inside((key, t)) => {
-                            if open != Some(key) {
-                                segments.push(((key, t), ti, mine.len()));
-                                open = Some(key);
-                            }
-                            gran.for_each_block(addr, len, |b| mine.push(b));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            blocks.push(mine);
-        }
-        // See: `Trace::merged` — segments in key order, a thread's own in sequence (stable).
-        let ends: Vec<usize> = {
-            // The end of each segment is the start of its thread's next one, or its thread's end.
-            let mut ends = vec![0; segments.len()];
-            let mut next_start: Vec<usize> = blocks.iter().map(Vec::len).collect();
-            for (i, &(_, ti, start)) in segments.iter().enumerate().rev() {
-                ends[i] = next_start[ti];
-                next_start[ti] = start;
-            }
-            ends
+        let mut source = WindowSource {
+            plan: self,
+            reader,
+            lo: self.bounds[g as usize],
+            hi: self.bounds.get(g as usize + 1).copied(),
+            threads: vec![WindowThread::default(); self.threads.len()],
+            decoded: Vec::new(),
         };
-        let mut order: Vec<usize> = (0..segments.len()).collect();
-        order.sort_by_key(|&i| segments[i].0);
-        for i in order {
-            let (_, ti, start) = segments[i];
-            out.extend_from_slice(&blocks[ti][start..ends[i]]);
+        let mut merge = Merge::new();
+        while let Some((_, e)) = merge.next(&mut source).map_err(|e| e.to_string())? {
+            if let Event::Access { addr, len, .. } = e {
+                gran.for_each_block(addr, len, |b| out.push(b));
+            }
         }
         Ok(())
+    }
+}
+
+/// Where a [`WindowSource`] is in one thread.
+#[derive(Clone, Default)]
+struct WindowThread {
+    /// The next of the thread's chunks.
+    next: usize,
+    /// Whether the window's part of the thread has begun.
+    begun: bool,
+}
+
+/// The events of one window, each thread's as a source for the merge: only the chunks whose
+/// keys meet the window are decoded, and of their events only those whose effective key lies
+/// in it are handed on, every stamp carrying its effective key, and a stamp first where the
+/// window's part of the thread begins inside a segment. Merged in stamp order, these give the
+/// window's stretch of [`Trace::merged`] (see the module docs).
+struct WindowSource<'p, 'r, 't> {
+    plan: &'p MergedPlan,
+    reader: &'r mut ChunkReader<'t>,
+    lo: Key,
+    hi: Option<Key>,
+    threads: Vec<WindowThread>,
+    decoded: Vec<Event>,
+}
+
+impl TraceSource for WindowSource<'_, '_, '_> {
+    fn slots(&self) -> usize {
+        self.plan.threads.len()
+    }
+
+    fn thread_of(&self, slot: usize) -> u32 {
+        self.plan.threads[slot].thread
+    }
+
+    fn start_time_of(&self, _slot: usize) -> u64 {
+        // Never asked: every thread's part opens with a stamp.
+        0
+    }
+
+    fn next_chunk(&mut self, slot: usize, events: &mut Vec<Event>) -> rdtrace::Result<Pull> {
+        let tc = &self.plan.threads[slot];
+        let t = tc.thread;
+        let (lo, hi) = (self.lo, self.hi);
+        let st = &mut self.threads[slot];
+        let Some(&(c, first, last)) = tc.chunks.get(st.next) else {
+            return Ok(Pull::End);
+        };
+        st.next += 1;
+        // Keys only grow within a thread, so the chunks that meet the window are one run;
+        // the others are not decoded.
+        if hi.is_some_and(|h| (first, t) >= h) {
+            st.next = tc.chunks.len();
+            return Ok(Pull::End);
+        }
+        if (last, t) < lo {
+            return Ok(Pull::Chunk);
+        }
+        self.decoded.clear();
+        self.reader.visit_chunk(&c, &mut self.decoded)?;
+        let mut key = first;
+        for &e in &self.decoded {
+            if let Event::Stamp { time } = e {
+                // The effective key: the largest stamp so far (see the module docs).
+                key = key.max(time);
+            }
+            if hi.is_some_and(|h| (key, t) >= h) {
+                st.next = tc.chunks.len();
+                break;
+            }
+            if (key, t) < lo {
+                continue;
+            }
+            match e {
+                Event::Stamp { .. } => events.push(Event::Stamp { time: key }),
+                _ => {
+                    if !st.begun {
+                        events.push(Event::Stamp { time: key });
+                    }
+                    events.push(e);
+                }
+            }
+            st.begun = true;
+        }
+        Ok(Pull::Chunk)
+    }
+
+    fn read_more(&mut self, _held: u64) -> rdtrace::Result<()> {
+        Ok(())
+    }
+
+    fn finished(&self) -> bool {
+        true
     }
 }
 
