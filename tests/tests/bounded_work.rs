@@ -9,61 +9,15 @@ use rdtools_e2e::*;
 use rdtrace::chunk::*;
 use rdtrace::meta::ModuleMeta;
 use rdtrace::Event;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-/// What every command must stay within on a hostile trace.
-const TIME_LIMIT: Duration = Duration::from_secs(20);
-const MEM_LIMIT: u64 = 4 << 30;
-
-/// Runs `rda-report args` under the limits; returns (exit code, stderr). Panics on a signal, a
-/// panic (101), a timeout, or exit 1 without an error message.
+/// Runs `rda-report args` under the limits ([`rda_report_bounded`]: 20 s, 4 GiB of address
+/// space); returns (exit code, stderr). Panics on a signal, a panic (101), a timeout, or exit 1
+/// without an error message.
 fn run_bounded(args: &[&str]) -> (i32, String) {
-    let mut cmd = Command::new(&tools().rda_report);
-    cmd.args(args)
-        .env("MALLOC_ARENA_MAX", "2")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    // Safety: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let lim = libc::rlimit {
-                rlim_cur: MEM_LIMIT,
-                rlim_max: MEM_LIMIT,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let start = Instant::now();
-    let mut child = cmd.spawn().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
-        s
-    });
-    let status = loop {
-        if let Some(st) = child.try_wait().unwrap() {
-            break st;
-        }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("rda-report {args:?} still running after {TIME_LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let err = reader.join().unwrap();
-    match (status.code(), status.signal()) {
-        (Some(0), _) => (0, err),
-        (Some(1), _) if err.contains("rda-report: error:") => (1, err),
-        other => panic!("rda-report {args:?}: {other:?}: {err}"),
-    }
+    let run = rda_report_bounded(args).unwrap_or_else(|why| panic!("rda-report {args:?}: {why}"));
+    (run.code, run.stderr)
 }
 
 /// The reading commands run on every hostile trace.

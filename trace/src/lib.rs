@@ -26,6 +26,9 @@ pub mod codec;
 pub mod demangle;
 pub mod error;
 pub mod event;
+/// The fuzz targets' bodies, for `fuzz/` and the corpus tests (feature `test-util`).
+#[cfg(feature = "test-util")]
+pub mod fuzzing;
 pub mod merge;
 pub mod meta;
 pub mod raw;
