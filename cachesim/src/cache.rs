@@ -122,6 +122,24 @@ impl Cache {
         hits
     }
 
+    /// Drops a line (a coherence invalidation); returns whether it was cached. The other lines
+    /// of its set keep their LRU order. Not counted as an access.
+    #[inline]
+    pub fn invalidate_line(&mut self, line: u64) -> bool {
+        let set = (line % self.sets) as usize;
+        let base = set * self.ways;
+        let n = self.fill[set] as usize;
+        let slot = &mut self.tags[base..base + n];
+        match slot.iter().position(|&t| t == line) {
+            Some(pos) => {
+                slot[pos..].rotate_left(1);
+                self.fill[set] -= 1;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Whether a line is cached (no state change).
     pub fn contains_line(&self, line: u64) -> bool {
         let set = (line % self.sets) as usize;

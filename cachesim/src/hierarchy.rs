@@ -8,8 +8,10 @@ use serde::{Deserialize, Serialize};
 pub enum Served {
     /// Hit in the core's private L1.
     L1,
-    /// Missed L1, hit the shared L2.
+    /// Missed L1, hit the L2 (shared, or private under a shared L3).
     L2,
+    /// Missed L1 and L2, hit the shared L3 ([`crate::CoherentHierarchy`] with three levels).
+    L3,
     /// Missed both.
     Memory,
 }

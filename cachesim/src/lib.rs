@@ -5,6 +5,9 @@
 //! * [`Cache`]: one write-allocate, true-LRU, set-associative cache (sets indexed by
 //!   `line % sets`).
 //! * [`Hierarchy`]: a private L1 per core and one shared L2.
+//! * [`CoherentHierarchy`]: private L1s (and private L2s under a shared L3) kept coherent by
+//!   write-invalidate, with every miss classed compulsory, capacity, conflict or coherence
+//!   (true or false sharing); see [`coherence`](mod@coherence).
 //! * [`naive::NaiveCache`]: a deliberately simple reference implementation used by the tests.
 //!
 //! **Inclusion policy.** The L2 is *non-inclusive, non-exclusive* (NINE): it is looked up only
@@ -14,20 +17,30 @@
 //! model (SASMM eq. 5-7) treats each level as an independent LRU cache over its reference stream
 //! with no back-invalidation, and (c) it needs no coherence or victim bookkeeping, so the
 //! simulator stays exact and easy to check. Writes are treated like reads (write-allocate, no
-//! write-back traffic), again as in cachegrind. Coherence invalidations between private L1s are
-//! not modelled (SASMM does not model them either).
+//! write-back traffic), again as in cachegrind. [`Hierarchy`] does not model coherence
+//! invalidations between private L1s (SASMM does not model them either);
+//! [`CoherentHierarchy`] does, for the measured ground truth of real threaded runs.
 //!
-//! Architecture invariant: this crate does no IO and knows nothing of traces or LLVM; callers
-//! feed it addresses.
+//! Architecture invariant: this crate does no IO (except [`machine::Machine::from_sysfs`], which
+//! reads a machine's cache description) and knows nothing of traces or LLVM; callers feed it
+//! addresses.
 
+pub mod coherence;
+/// Real machines' hierarchies: this machine's from `/sys` (the crate's only IO) and named presets.
+pub mod machine;
 pub mod naive;
 
 mod cache;
 mod config;
+mod fa_shadow;
 mod hierarchy;
 
 pub use cache::{Cache, LevelStats};
+pub use coherence::{
+    CacheCounts, CoherentHierarchy, CoherentStats, LineOutcome, MissKind, MissKinds, Sharing,
+};
 pub use config::CacheConfig;
+pub use fa_shadow::{FaShadow, ShadowResult};
 pub use hierarchy::{Hierarchy, HierarchyStats, Served};
 
 /// Errors of this crate.
@@ -203,3 +216,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod coherence_tests;

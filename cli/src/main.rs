@@ -22,7 +22,7 @@ use clap::Parser;
     name = "rda-report",
     version,
     about,
-    after_help = "Examples:\n  rdcc -fopenmp -O2 app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report info app.rdtrace\n  rda-report dump app.rdtrace --limit 40\n  rda-report histogram app.rdtrace --line 64 --plot hist.svg\n  rda-report histogram app.rdtrace --per-thread --json\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report html app.rdtrace -o report.html --source-dir ."
+    after_help = "Examples:\n  rdcc -fopenmp -O2 app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report info app.rdtrace\n  rda-report dump app.rdtrace --limit 40\n  rda-report histogram app.rdtrace --line 64 --plot hist.svg\n  rda-report histogram app.rdtrace --per-thread --json\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report html app.rdtrace -o report.html --source-dir .\n  rda-report machine host"
 )]
 struct Cli {
     #[command(subcommand)]

@@ -57,7 +57,10 @@ pub use exact::{
 };
 pub use formula::{predict_many_trace, BlockCounts, FormulaRun, WindowSample};
 pub use interleave::Interleave;
-pub use measure::{measure, MeasureConfig, Measurement, ThreadMeasurer, ThreadRates};
+pub use measure::{
+    measure, measure_with, write_table, LevelCounts, MeasureConfig, MeasureOptions, Measurement,
+    MiCoherence, ThreadMeasurer, ThreadRates,
+};
 pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
 pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};

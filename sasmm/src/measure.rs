@@ -1,11 +1,20 @@
 //! Ground truth from the trace of a real threaded run: per-thread PRD, CRD over the events
 //! merged in stamp order, and an exact LRU simulation of a private L1 per thread and a shared
-//! L2 ([`rdcachesim::Hierarchy`]) giving measured hit rates.
+//! L2 ([`rdcachesim::CoherentHierarchy`]) giving measured hit rates.
+//!
+//! The simulation is coherent (write-invalidate between the private caches, on the run's own
+//! interleaving) when the accesses say whether they write ([`Measurer::access_rw`],
+//! [`measure_with`], [`ThreadMeasurer::with_options`]), and every cache's misses are split
+//! into compulsory, capacity, conflict and coherence (true or false sharing), per thread and
+//! per memory instruction. Fed reads only ([`Measurer::access`], [`measure`]) it is the
+//! non-coherent simulation of [`rdcachesim::Hierarchy`], count for count.
 
 use crate::error::Result;
 use crate::model::Profile;
 use crate::rates::{CoreCounts, CoreRates, HitRates};
-use rdcachesim::{CacheConfig, Hierarchy, LevelStats, Served};
+use rdcachesim::{
+    CacheConfig, CacheCounts, CoherentHierarchy, LevelStats, MissKind, MissKinds, Served, Sharing,
+};
 use rdengines::accum::DenseHist;
 use rdengines::{FastCore, Histogram};
 use rdtrace::{Event, Trace};
@@ -27,6 +36,44 @@ impl Default for MeasureConfig {
             l2: CacheConfig::paper_l2(),
         }
     }
+}
+
+/// Options of a measurement beyond [`MeasureConfig`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MeasureOptions {
+    /// A shared L3; with one, the L2 becomes private per thread (private L1 and L2 per core, a
+    /// shared L3, as most multicore machines have). `None`: private L1s and a shared L2.
+    pub l3: Option<CacheConfig>,
+}
+
+/// One cache level of a [`Measurement`]: its counts (summed over the cores for a private
+/// level) with the classes of its misses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LevelCounts {
+    /// `L1`, `L2` or `L3`.
+    pub level: &'static str,
+    /// Whether each core has its own (`private`) or all share one (`shared`).
+    pub sharing: &'static str,
+    /// The geometry, as `SIZE:WAYS:LINE`.
+    pub cache: String,
+    /// Accesses, hits and the miss classes (compulsory, capacity, conflict, coherence, and the
+    /// coherence misses' true/false sharing split).
+    #[serde(flatten)]
+    pub counts: CacheCounts,
+}
+
+/// Coherence misses (L1) of one memory instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MiCoherence {
+    /// The memory instruction id.
+    pub mi: u32,
+    /// Its L1 coherence misses that touched bytes other threads wrote.
+    pub true_sharing: u64,
+    /// Its L1 coherence misses that touched none of them.
+    pub false_sharing: u64,
+    /// The threads (trace indices; a [`Measurer`] fed by hand: cores) that had them,
+    /// ascending.
+    pub threads: Vec<u32>,
 }
 
 /// Measured numbers of one real run.
@@ -69,6 +116,23 @@ pub struct Measurement {
     /// trace in thread-index order (a thread without accesses has zero counts); the counts add
     /// up to the combined ones (`references`, `l2`).
     pub per_thread: Vec<ThreadRates>,
+    /// Each cache level, L1 first: counts and the 3C + coherence split of its misses. The
+    /// private levels sum over the threads.
+    pub levels: Vec<LevelCounts>,
+    /// The shared L3 (when one was simulated; `l2` is then the private L2s summed).
+    pub l3: Option<LevelStats>,
+    /// Global L3 hit rate, 1 − L3 misses / references (with an L3).
+    pub l3_hit_global: Option<f64>,
+    /// Local L3 hit rate, L3 hits / L3 accesses (with an L3).
+    pub l3_hit_local: Option<f64>,
+    /// Each simulated thread's L1 misses by class (compulsory, capacity, conflict, coherence,
+    /// true/false sharing), indexed as `l1_per_thread`.
+    pub l1_misses_per_thread: Vec<MissKinds>,
+    /// Each simulated thread's private-L2 misses by class, indexed as `l1_per_thread` (empty
+    /// without an L3: the L2 is shared, its classes are in `levels`).
+    pub l2_misses_per_thread: Vec<MissKinds>,
+    /// L1 coherence misses per memory instruction (those with any), most first.
+    pub coherence_by_mi: Vec<MiCoherence>,
     /// Per-thread PRD histograms (L1 lines).
     #[serde(skip)]
     pub prd: Vec<Histogram>,
@@ -93,7 +157,10 @@ pub struct ThreadRates {
 /// Accumulates a measurement from accesses in global order.
 pub struct Measurer {
     config: MeasureConfig,
-    hierarchy: Hierarchy,
+    options: MeasureOptions,
+    hierarchy: CoherentHierarchy,
+    /// L1 coherence misses per memory instruction: (true, false, cores).
+    by_mi: std::collections::HashMap<u32, (u64, u64, Vec<u32>)>,
     prd: Vec<(FastCore, DenseHist)>,
     crd: (FastCore, DenseHist),
     /// Per core: L2 hits of the accesses its L1 misses caused.
@@ -113,6 +180,9 @@ pub struct Measurer {
 /// No line yet (line numbers are addresses shifted right, never all ones).
 const NO_LINE: u64 = u64::MAX;
 
+/// The memory instruction of an access fed without one ([`Measurer::access`]).
+pub const NO_MI: u32 = u32::MAX;
+
 /// Counts a distance (`None`: a first touch) into a flat accumulator (a `Histogram`'s map would
 /// cost a tree walk per reference).
 #[inline]
@@ -126,9 +196,16 @@ fn add(h: &mut DenseHist, d: Option<u64>) {
 impl Measurer {
     /// An empty measurement.
     pub fn new(config: MeasureConfig) -> Self {
+        Self::with_options(config, MeasureOptions::default())
+    }
+
+    /// An empty measurement with options (a shared L3).
+    pub fn with_options(config: MeasureConfig, options: MeasureOptions) -> Self {
         Measurer {
             config,
-            hierarchy: Hierarchy::new(config.l1, config.l2, 0),
+            options,
+            hierarchy: CoherentHierarchy::new(config.l1, config.l2, options.l3),
+            by_mi: Default::default(),
             prd: Vec::new(),
             crd: (FastCore::default(), DenseHist::default()),
             l2_hits: Vec::new(),
@@ -161,8 +238,16 @@ impl Measurer {
         }
     }
 
-    /// One access of `len` bytes at `addr` by core `core`.
+    /// One read of `len` bytes at `addr` by core `core` (no memory instruction).
     pub fn access(&mut self, core: usize, addr: u64, len: u64) {
+        self.access_rw(core, NO_MI, addr, len, false);
+    }
+
+    /// One access of `len` bytes at `addr` by core `core`, made by memory instruction `mi`
+    /// ([`NO_MI`] for none); `write`: whether it writes (a write invalidates the line in the
+    /// other cores' private caches).
+    #[inline]
+    pub fn access_rw(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {
         while self.prd.len() <= core {
             self.prd.push((FastCore::default(), DenseHist::default()));
             self.l2_hits.push(0);
@@ -174,9 +259,12 @@ impl Measurer {
         let one_line = last_byte >> s1 == line1 && last_byte >> s2 == line2;
         let crd_is_prd = self.crd_is_prd_of(core);
         if one_line && self.last_l1[core] == line1 {
-            // The line this core touched last, again: an L1 hit that moves nothing (its L1 and
-            // its PRD stack see only its own accesses), PRD distance 0, and no L2 access.
-            self.hierarchy.l1_hit_most_recent(core);
+            // The line this core touched last, again: PRD distance 0 (its PRD stack sees only
+            // its own accesses), and an L1 hit that moves nothing unless another core's write
+            // invalidated the line meanwhile or this write must invalidate other copies.
+            if !self.hierarchy.try_repeat(core, line1, write) {
+                self.simulate(core, mi, addr, len, write);
+            }
             self.prd[core].1.add(0);
             if crd_is_prd {
             } else if self.last_l2 == line2 {
@@ -189,13 +277,7 @@ impl Measurer {
         }
         self.last_l1[core] = last_byte >> s1;
         self.last_l2 = last_byte >> s2;
-        // Each L2 access is the L1 miss of this core: its hit counts for this core.
-        let l2_hits = &mut self.l2_hits[core];
-        self.hierarchy.access_with(core, addr, len, |s| {
-            if s == Served::L2 {
-                *l2_hits += 1;
-            }
-        });
+        self.simulate(core, mi, addr, len, write);
         let (stack, h) = &mut self.prd[core];
         self.config
             .l1
@@ -208,11 +290,107 @@ impl Measurer {
         }
     }
 
+    /// The cache simulation of one access (the slow path).
+    fn simulate(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {
+        // Each L2 access is the L1 miss of this core: its hit counts for this core.
+        let l2_hits = &mut self.l2_hits[core];
+        let by_mi = &mut self.by_mi;
+        self.hierarchy.access_with(core, addr, len, write, |o| {
+            if o.served == Served::L2 {
+                *l2_hits += 1;
+            }
+            if let Some(MissKind::Coherence(s)) = o.l1_miss {
+                let e = by_mi.entry(mi).or_default();
+                match s {
+                    Sharing::True => e.0 += 1,
+                    Sharing::False => e.1 += 1,
+                }
+                if !e.2.contains(&(core as u32)) {
+                    e.2.push(core as u32);
+                }
+            }
+        });
+    }
+
     /// The results.
     pub fn finish(self) -> Measurement {
-        let stats = self.hierarchy.stats();
+        let full = self.hierarchy.stats();
+        let l1_per_thread: Vec<LevelStats> = full.l1.iter().map(|c| c.stats).collect();
+        let private_l2 = !full.l2_private.is_empty();
+        let l2 = if private_l2 {
+            let mut t = LevelStats::default();
+            for c in &full.l2_private {
+                t.add(&c.stats);
+            }
+            t
+        } else {
+            full.shared.stats
+        };
+        let stats = rdcachesim::HierarchyStats {
+            l1: l1_per_thread,
+            l2,
+        };
         let l1 = stats.l1_total();
         let rates = HitRates::from_counts(l1.accesses, l1.hits, stats.l2.hits);
+        let sum = |v: &[CacheCounts]| {
+            let mut t = CacheCounts::default();
+            for c in v {
+                t.add(c);
+            }
+            t
+        };
+        let mut levels = vec![LevelCounts {
+            level: "L1",
+            sharing: "private",
+            cache: self.config.l1.to_string(),
+            counts: sum(&full.l1),
+        }];
+        let (mut l3, mut l3_hit_global, mut l3_hit_local) = (None, None, None);
+        match self.options.l3 {
+            Some(c3) => {
+                levels.push(LevelCounts {
+                    level: "L2",
+                    sharing: "private",
+                    cache: self.config.l2.to_string(),
+                    counts: sum(&full.l2_private),
+                });
+                levels.push(LevelCounts {
+                    level: "L3",
+                    sharing: "shared",
+                    cache: c3.to_string(),
+                    counts: full.shared,
+                });
+                let s3 = full.shared.stats;
+                l3 = Some(s3);
+                l3_hit_local = Some(s3.hit_rate());
+                l3_hit_global = Some(if l1.accesses == 0 {
+                    0.0
+                } else {
+                    1.0 - s3.misses() as f64 / l1.accesses as f64
+                });
+            }
+            None => levels.push(LevelCounts {
+                level: "L2",
+                sharing: "shared",
+                cache: self.config.l2.to_string(),
+                counts: full.shared,
+            }),
+        }
+        let mut coherence_by_mi: Vec<MiCoherence> = self
+            .by_mi
+            .into_iter()
+            .map(|(mi, (t, f, mut cores))| {
+                cores.sort_unstable();
+                MiCoherence {
+                    mi,
+                    true_sharing: t,
+                    false_sharing: f,
+                    threads: cores,
+                }
+            })
+            .collect();
+        coherence_by_mi
+            .sort_by_key(|m| (std::cmp::Reverse(m.true_sharing + m.false_sharing), m.mi));
         let crd = match self.solo {
             Some(c) => self.prd[c].1.clone(),
             None => self.crd.1,
@@ -243,6 +421,8 @@ impl Measurer {
                 .into(),
             })
             .collect();
+        let l1_misses_per_thread = full.l1.iter().map(|c| c.misses).collect();
+        let l2_misses_per_thread = full.l2_private.iter().map(|c| c.misses).collect();
         Measurement {
             threads: stats.l1.iter().filter(|s| s.accesses > 0).count(),
             references: stats.references(),
@@ -257,6 +437,13 @@ impl Measurer {
             omp_thread: vec![None; stats.l1.len()],
             l2: stats.l2,
             per_thread,
+            levels,
+            l3,
+            l3_hit_global,
+            l3_hit_local,
+            coherence_by_mi,
+            l1_misses_per_thread,
+            l2_misses_per_thread,
             l1_hit_from_prd: Profile::from_histogram(&all).hit_rate(&self.config.l1),
             l2_hit_from_crd: Profile::from_histogram(&crd).hit_rate(&self.config.l2),
             prd,
@@ -267,6 +454,8 @@ impl Measurer {
 
 /// Measures a real run: threads become cores in thread-index order, events are taken in the
 /// order the stamps reconstruct ([`Trace::merged`]).
+/// Every access is taken as a read, so the simulation is the non-coherent one of
+/// [`rdcachesim::Hierarchy`]; [`measure_with`] knows writes from the trace's metadata.
 pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
     let mut m = ThreadMeasurer::new(config);
     for r in trace.merged()? {
@@ -274,6 +463,26 @@ pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
         m.event(t, &e);
     }
     Ok(m.finish(&trace.thread_indices()))
+}
+
+/// [`measure`] with write-invalidate coherence (each access's kind from the trace's metadata)
+/// and options.
+pub fn measure_with(
+    trace: &Trace,
+    config: MeasureConfig,
+    options: MeasureOptions,
+) -> Result<Measurement> {
+    let mut m = ThreadMeasurer::with_options(config, options, write_table(&trace.meta));
+    for r in trace.merged()? {
+        let (t, e) = r?;
+        m.event(t, &e);
+    }
+    Ok(m.finish(&trace.thread_indices()))
+}
+
+/// Whether each memory instruction (by id) writes memory.
+pub fn write_table(meta: &rdtrace::meta::ProgramMeta) -> Vec<bool> {
+    meta.mem_instrs.iter().map(|m| m.kind.writes()).collect()
 }
 
 /// [`measure`] fed one event at a time, for a run whose thread list is known only at its end
@@ -287,6 +496,8 @@ pub struct ThreadMeasurer {
     cores: std::collections::BTreeMap<u32, usize>,
     /// OpenMP thread number of each thread's first region entry.
     omp: std::collections::BTreeMap<u32, u32>,
+    /// Whether each memory instruction writes (empty: every access reads).
+    writes: Vec<bool>,
 }
 
 /// [`ThreadMeasurer::of_thread`]'s visitor.
@@ -299,7 +510,7 @@ pub struct OneThread<'a> {
 
 impl rdtrace::EventVisitor for OneThread<'_> {
     #[inline]
-    fn access(&mut self, _mi: u32, addr: u64, len: u64) {
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
         let core = match self.core {
             Some(c) => c,
             None => {
@@ -309,7 +520,8 @@ impl rdtrace::EventVisitor for OneThread<'_> {
                 c
             }
         };
-        self.m.m.access(core, addr, len);
+        let write = self.m.writes(mi);
+        self.m.m.access_rw(core, mi, addr, len, write);
     }
 
     fn other(&mut self, e: Event) {
@@ -320,20 +532,33 @@ impl rdtrace::EventVisitor for OneThread<'_> {
 impl ThreadMeasurer {
     /// An empty measurement.
     pub fn new(config: MeasureConfig) -> Self {
+        Self::with_options(config, MeasureOptions::default(), Vec::new())
+    }
+
+    /// An empty measurement with options, coherent: `writes` says whether each memory
+    /// instruction writes ([`write_table`]; an id beyond it reads).
+    pub fn with_options(config: MeasureConfig, options: MeasureOptions, writes: Vec<bool>) -> Self {
         ThreadMeasurer {
-            m: Measurer::new(config),
+            m: Measurer::with_options(config, options),
             cores: Default::default(),
             omp: Default::default(),
+            writes,
         }
+    }
+
+    #[inline]
+    fn writes(&self, mi: u32) -> bool {
+        self.writes.get(mi as usize).copied().unwrap_or(false)
     }
 
     /// The next event of the run (in merged order), made by thread `t`.
     pub fn event(&mut self, t: u32, e: &Event) {
         match *e {
-            Event::Access { addr, len, .. } => {
+            Event::Access { mi, addr, len } => {
                 let next = self.cores.len();
                 let core = *self.cores.entry(t).or_insert(next);
-                self.m.access(core, addr, len);
+                let write = self.writes(mi);
+                self.m.access_rw(core, mi, addr, len, write);
             }
             Event::RegionEnter { omp_thread, .. } => {
                 self.omp.entry(t).or_insert(omp_thread);
@@ -368,26 +593,31 @@ impl ThreadMeasurer {
         let used = self.cores.keys().map(|&t| rank(t) + 1).max().unwrap_or(0);
         let mut l1_per_thread = vec![LevelStats::default(); used];
         let mut prd = vec![Histogram::new_exact(); used];
-        let mut per_thread = vec![
-            ThreadRates {
-                thread: 0,
-                omp_thread: None,
-                rates: CoreCounts::new(0, 0, 0).into(),
-            };
-            used
-        ];
+        let empty = ThreadRates {
+            thread: 0,
+            omp_thread: None,
+            rates: CoreCounts::new(0, 0, 0).into(),
+        };
+        let mut per_thread = vec![empty; used];
+        let mut l1_misses_per_thread = vec![MissKinds::default(); used];
+        let private_l2 = !raw.l2_misses_per_thread.is_empty();
+        let mut l2_misses_per_thread =
+            vec![MissKinds::default(); if private_l2 { used } else { 0 }];
         for (&t, &core) in &self.cores {
             let r = rank(t);
             l1_per_thread[r] = raw.l1_per_thread[core];
             prd[r] = raw.prd[core].clone();
             per_thread[r] = raw.per_thread[core];
+            l1_misses_per_thread[r] = raw.l1_misses_per_thread[core];
+            if private_l2 {
+                l2_misses_per_thread[r] = raw.l2_misses_per_thread[core];
+            }
         }
         per_thread.resize(
             threads.len().max(used),
             ThreadRates {
-                thread: 0,
-                omp_thread: None,
                 rates: CoreRates::default(),
+                ..empty
             },
         );
         let omp_of = |r: usize| threads.get(r).and_then(|t| self.omp.get(t).copied());
@@ -395,9 +625,22 @@ impl ThreadMeasurer {
             t.thread = threads.get(r).copied().unwrap_or(r as u32);
             t.omp_thread = omp_of(r);
         }
+        // Coherence misses per instruction name threads, not cores.
+        let thread_of_core: std::collections::HashMap<usize, u32> =
+            self.cores.iter().map(|(&t, &c)| (c, t)).collect();
+        let mut coherence_by_mi = raw.coherence_by_mi.clone();
+        for m in &mut coherence_by_mi {
+            for t in &mut m.threads {
+                *t = thread_of_core.get(&(*t as usize)).copied().unwrap_or(*t);
+            }
+            m.threads.sort_unstable();
+        }
         // The totals (and the PRD's model rate: a sum over threads) do not depend on the
         // cores' order.
         Measurement {
+            coherence_by_mi,
+            l1_misses_per_thread,
+            l2_misses_per_thread,
             threads: l1_per_thread.iter().filter(|s| s.accesses > 0).count(),
             omp_thread: (0..used).map(omp_of).collect(),
             l1_per_thread,
@@ -436,5 +679,67 @@ impl Measurement {
             )
         });
         idx
+    }
+}
+
+#[cfg(test)]
+mod coherence_tests {
+    use super::*;
+
+    /// A core's repeat of its last line is not a hit when another core's write invalidated the
+    /// line meanwhile; the coherence miss is charged to its thread and memory instruction.
+    #[test]
+    fn the_repeat_fast_path_sees_invalidations() {
+        let mut m = Measurer::new(MeasureConfig::default());
+        m.access_rw(0, 7, 0, 8, true); // compulsory
+        m.access_rw(0, 7, 0, 8, true); // repeat: hit (core 0 holds the line alone)
+        m.access_rw(1, 9, 8, 8, true); // compulsory; invalidates core 0's copy
+        m.access_rw(0, 7, 0, 8, false); // repeat of core 0's line, but lost: false sharing
+        m.access_rw(0, 7, 0, 8, true); // hit; invalidates core 1's copy
+        m.access_rw(1, 9, 0, 1, false); // core 1 reads byte 0, written by core 0: true sharing
+        let r = m.finish();
+        assert_eq!(
+            r.l1_per_thread,
+            [
+                LevelStats {
+                    accesses: 4,
+                    hits: 2
+                },
+                LevelStats {
+                    accesses: 2,
+                    hits: 0
+                }
+            ]
+        );
+        let k = |compulsory, true_sharing, false_sharing| MissKinds {
+            compulsory,
+            coherence: true_sharing + false_sharing,
+            true_sharing,
+            false_sharing,
+            ..Default::default()
+        };
+        assert_eq!(r.l1_misses_per_thread, [k(1, 0, 1), k(1, 1, 0)]);
+        assert_eq!(
+            r.coherence_by_mi,
+            [
+                MiCoherence {
+                    mi: 7,
+                    true_sharing: 0,
+                    false_sharing: 1,
+                    threads: vec![0]
+                },
+                MiCoherence {
+                    mi: 9,
+                    true_sharing: 1,
+                    false_sharing: 0,
+                    threads: vec![1]
+                }
+            ]
+        );
+        // The PRD is the core's own stream, invalidations or not: cold, then distance 0.
+        assert_eq!(r.prd[0].cold, 1);
+        assert_eq!(r.prd[0].counts.get(&0), Some(&3));
+        assert_eq!(r.levels[0].counts.misses.total(), 4);
+        assert_eq!(r.levels[1].level, "L2");
     }
 }

@@ -10,6 +10,7 @@ pub mod histogram;
 pub mod html;
 pub mod info;
 pub mod live;
+pub mod machine;
 pub mod paths;
 pub mod sasmm;
 pub mod simt;
@@ -43,6 +44,8 @@ pub enum Command {
     Html(html::HtmlArgs),
     /// Trace invariants: ids, stamps, region and worksharing pairs, block successors vs the CFG.
     Check(check::CheckArgs),
+    /// A real machine's caches: this machine's from /sys (`host`) or a named CPU preset.
+    Machine(machine::MachineArgs),
     /// GPU adapters available to `histogram --engine hprda-gpu` (build feature `gpu`).
     #[cfg(feature = "gpu")]
     GpuInfo(gpu::GpuInfoArgs),
@@ -66,6 +69,7 @@ fn output_of(cmd: &Command) -> Option<&crate::output::OutputArgs> {
         Command::Annotate(a) => &a.out,
         Command::Check(a) => &a.out,
         Command::Html(_) => return None,
+        Command::Machine(a) => &a.out,
         #[cfg(feature = "gpu")]
         Command::GpuInfo(a) => &a.out,
     })
@@ -87,6 +91,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Annotate(a) => annotate::run(&a),
         Command::Html(a) => html::run(&a),
         Command::Check(a) => check::run(&a),
+        Command::Machine(a) => machine::run(&a),
         #[cfg(feature = "gpu")]
         Command::GpuInfo(a) => gpu::run(&a),
     }

@@ -264,9 +264,26 @@ Per thread: the JSON's `per_thread` has one entry per thread of the trace (trace
 thread index), omp_thread (its OpenMP thread number, null if it entered no region), references, l1_hits, l1_misses, \
 l2_accesses (the shared-L2 lookups its L1 misses cause), l2_hits, l2_misses, l1_hit, l2_hit_global, l2_hit, l2_hit_local, \
 l1_mpka, l2_mpka}}. The counts add up to the combined ones; the master thread's rates often differ from the workers'.\n\n\
+Coherence: the private caches are kept coherent by write-invalidate (MESI-style) on the run's own interleaving (stamp \
+order): a write by one thread drops the line from every other thread's private caches, and the miss that follows there \
+is a coherence miss, classed true sharing when its bytes overlap bytes other threads wrote since, else false sharing \
+(byte-exact for lines up to 64 bytes, 64 granules per line above). Every cache's misses split into compulsory (first \
+reference of the line by that cache), coherence, capacity (a fully associative LRU cache of the same size misses too) \
+and conflict (the rest); the four add up to the misses exactly. JSON: `levels` (per level: accesses, hits, compulsory, \
+capacity, conflict, coherence, true_sharing, false_sharing), `l1_misses_per_thread` (indexed as `l1_per_thread`), \
+`coherence_by_mi` and `coherence_sources` (L1 coherence misses per memory instruction and per source line, with \
+the threads that had them).\n\n\
+Three levels: `--l3 SPEC` adds a shared L3 and makes the L2 private per thread (private L1 and L2 per core, one \
+shared L3, as most multicore machines have; the L2's line size must equal the L1's). Without `--l3` the L2 is shared, \
+as before. With it, `l2` counts the private L2s summed, and `l3`, `l3_hit_global`, `l3_hit_local` and \
+`l2_misses_per_thread` are added.\n\n\
 Examples:\n  OMP_NUM_THREADS=4 RDTRACE=t4.rdtrace ./app\n  rda-report measure t4.rdtrace --l1 8K:8:64 --l2 128K:16:64\n  \
+rda-report measure t4.rdtrace --l1 48K:12:64 --l2 2M:16:64 --l3 32M:16:64\n  \
+rda-report measure t4.rdtrace --machine host\n  \
 rda-report measure t4.rdtrace --csv-dir out/\n\n\
-Memory: the simulated caches, one reuse stack per thread and one over all threads (distinct lines), and one decoded chunk per \
+Memory: the simulated caches, one reuse stack per thread and one over all threads (distinct lines), per cache the distinct \
+lines it has seen (the compulsory test, one hash entry each) and a record per line and thread that lost it by invalidation \
+until the thread fetches it back, and one decoded chunk per \
 thread (the events are merged in stamp order as they are read). From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends.")
 )]
 pub struct MeasureArgs {
@@ -276,8 +293,15 @@ pub struct MeasureArgs {
     pub open: crate::tracefile::OpenArgs,
     #[command(flatten)]
     pub caches: CacheArgs,
+    /// A shared L3 as SIZE:WAYS:LINE; the L2 then becomes private per thread (see below).
+    #[arg(long, value_name = "SPEC", value_parser = parse_cache)]
+    pub l3: Option<CacheConfig>,
+    /// Simulate a real machine's caches instead of --l1/--l2/--l3: `host` (this machine's,
+    /// read from /sys) or a preset (`rda-report machine --list`).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["l1", "l2", "l3"])]
+    pub machine: Option<String>,
     /// Write each table as a CSV file into this directory (levels.csv, per_thread.csv,
-    /// profile_model.csv).
+    /// profile_model.csv, misses.csv, coherence_lines.csv).
     #[arg(long, value_name = "DIR")]
     pub csv_dir: Option<PathBuf>,
     #[command(flatten)]
@@ -291,7 +315,8 @@ pub struct MeasureArgs {
 and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \
 the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone). \
 Per core, the L1 hit rate of model core c is set beside the real run's OpenMP thread c (JSON: `per_core` in the model rows, \
-`per_thread` in `measured`, as in predict and measure).\n\n\
+`per_thread` in `measured`, as in predict and measure). The measured side is `measure`'s simulation, with write-invalidate \
+coherence between the private L1s (the models have none, so code that writes shared lines shows the gap).\n\n\
 Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
 Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and at most \
 128 Ki accesses of a parallel section, the rest spilled to $TMPDIR), plus `measure`'s bound for each real run.")

@@ -174,8 +174,30 @@ pub(super) struct MeasureJson<'a> {
     pub(super) trace: String,
     pub(super) l1: String,
     pub(super) l2: String,
+    /// The L2's geometry again, under a key the measurement's own `l2` counts do not shadow.
+    pub(super) l2_cache: String,
+    /// The shared L3's geometry (`--l3`; the L2 is then private).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l3_cache: Option<String>,
     #[serde(flatten)]
     pub(super) m: &'a Measurement,
+    /// L1 coherence misses per source line, most first.
+    pub(super) coherence_sources: &'a [SourceCoherence],
+}
+
+/// L1 coherence misses of one source line (`measure`'s `coherence_sources`).
+#[derive(Serialize, Clone, Debug)]
+pub(super) struct SourceCoherence {
+    pub(super) file: String,
+    /// 0 when unknown.
+    pub(super) line: u32,
+    pub(super) function: String,
+    pub(super) true_sharing: u64,
+    pub(super) false_sharing: u64,
+    /// Trace thread indices that had them.
+    pub(super) threads: Vec<u32>,
+    /// The memory instructions of the line that had them.
+    pub(super) mis: Vec<u32>,
 }
 
 /// Absolute errors of one model against the measured run.

@@ -1,14 +1,17 @@
 //! `measure`: the exact simulation of a real threaded run.
 
 use super::args::MeasureArgs;
-use super::json::MeasureJson;
+use super::json::{MeasureJson, SourceCoherence};
 use super::predict::pct;
 use crate::output::Table;
 use crate::tracefile::OpenArgs;
 use anyhow::{Context, Result};
 use rdcachesim::CacheConfig;
-use rdsasmm::{measure, MeasureConfig, Measurement};
+use rdcachesim::MissKinds;
+use rdsasmm::{measure_with, write_table, MeasureConfig, MeasureOptions, Measurement};
+use rdtrace::meta::ProgramMeta;
 
+/// The measurement of a trace file (`validate`'s ground truth): coherent, as `measure`'s.
 pub(super) fn measure_file(
     path: &std::path::Path,
     open: &OpenArgs,
@@ -16,8 +19,54 @@ pub(super) fn measure_file(
     l2: CacheConfig,
 ) -> Result<Measurement> {
     let trace = crate::tracefile::open(path, open)?;
-    measure(&trace, MeasureConfig { l1, l2 })
+    measure_with(&trace, MeasureConfig { l1, l2 }, MeasureOptions::default())
         .with_context(|| format!("measuring {}", path.display()))
+}
+
+/// The L1 coherence misses of `m` per source line (instructions without a location each on a
+/// line of their own), most first.
+fn coherence_sources(m: &Measurement, meta: &ProgramMeta) -> Vec<SourceCoherence> {
+    use std::collections::BTreeMap;
+    let mut by_line: BTreeMap<(String, u32, String), SourceCoherence> = BTreeMap::new();
+    for c in &m.coherence_by_mi {
+        let mi = meta.mem_instrs.get(c.mi as usize);
+        let loc = mi.and_then(|i| i.loc);
+        let file = match loc {
+            Some(l) => meta
+                .files
+                .get(l.file as usize)
+                .cloned()
+                .unwrap_or_else(|| "?".into()),
+            None => format!("<mi {}>", c.mi),
+        };
+        let line = loc.map_or(0, |l| l.line);
+        let function = mi
+            .and_then(|i| meta.blocks.get(i.block as usize))
+            .and_then(|b| meta.functions.get(b.function as usize))
+            .map_or_else(|| "?".to_string(), |f| f.name.clone());
+        let e = by_line
+            .entry((file.clone(), line, function.clone()))
+            .or_insert_with(|| SourceCoherence {
+                file,
+                line,
+                function,
+                true_sharing: 0,
+                false_sharing: 0,
+                threads: Vec::new(),
+                mis: Vec::new(),
+            });
+        e.true_sharing += c.true_sharing;
+        e.false_sharing += c.false_sharing;
+        e.mis.push(c.mi);
+        for &t in &c.threads {
+            if let Err(at) = e.threads.binary_search(&t) {
+                e.threads.insert(at, t);
+            }
+        }
+    }
+    let mut v: Vec<SourceCoherence> = by_line.into_values().collect();
+    v.sort_by_key(|s| std::cmp::Reverse(s.true_sharing + s.false_sharing));
+    v
 }
 
 fn mpka(misses: u64, refs: u64) -> String {
@@ -33,11 +82,12 @@ fn mpka(misses: u64, refs: u64) -> String {
 fn measure_input(
     path: &std::path::Path,
     open: &OpenArgs,
-    l1: CacheConfig,
-    l2: CacheConfig,
-) -> Result<Measurement> {
+    config: MeasureConfig,
+    options: MeasureOptions,
+) -> Result<(Measurement, Vec<SourceCoherence>)> {
     let mut input = crate::tracefile::open_input(path, open)?;
-    let mut m = rdsasmm::ThreadMeasurer::new(MeasureConfig { l1, l2 });
+    let meta = input.meta().clone();
+    let mut m = rdsasmm::ThreadMeasurer::with_options(config, options, write_table(&meta));
     if let crate::tracefile::Input::File(trace) = &input {
         if let [t] = trace.thread_indices()[..] {
             // One thread: straight from its chunks, no merge.
@@ -45,7 +95,9 @@ fn measure_input(
                 .visit_merged(&mut m.of_thread(t), |_| {})
                 .with_context(|| format!("measuring {}", path.display()))?;
             input.finish()?;
-            return Ok(m.finish(&[t]));
+            let m = m.finish(&[t]);
+            let sources = coherence_sources(&m, &meta);
+            return Ok((m, sources));
         }
     }
     for r in input.merged()? {
@@ -53,12 +105,43 @@ fn measure_input(
         m.event(t, &e);
     }
     input.finish()?;
-    Ok(m.finish(&input.thread_indices()))
+    let m = m.finish(&input.thread_indices());
+    let sources = coherence_sources(&m, &meta);
+    Ok((m, sources))
+}
+
+/// One row of the miss-class table.
+fn class_row(name: String, omp: String, k: &MissKinds) -> [String; 9] {
+    [
+        name,
+        omp,
+        k.total().to_string(),
+        k.compulsory.to_string(),
+        k.capacity.to_string(),
+        k.conflict.to_string(),
+        k.coherence.to_string(),
+        k.true_sharing.to_string(),
+        k.false_sharing.to_string(),
+    ]
 }
 
 pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
-    let (l1, l2) = a.caches.parse()?;
-    let m = measure_input(&a.trace, &a.open, l1, l2)?;
+    let (l1, l2, l3) = match &a.machine {
+        Some(name) => crate::commands::machine::measured_levels(name)?,
+        None => {
+            let (l1, l2) = a.caches.parse()?;
+            (l1, l2, a.l3)
+        }
+    };
+    if l3.is_some() && l2.line != l1.line {
+        return Err(crate::exit::usage(format!(
+            "with --l3 the L2 is private and must have the L1's line size ({} bytes, not {})",
+            l1.line, l2.line
+        )));
+    }
+    let options = MeasureOptions { l3 };
+    let (m, sources) = measure_input(&a.trace, &a.open, MeasureConfig { l1, l2 }, options)?;
+    let l2_sharing = if l3.is_some() { "private" } else { "shared" };
     let mut t = Table::new([
         "level",
         "omp thread",
@@ -68,11 +151,18 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
         "hit %",
         "misses per 1000 refs",
     ])
-    .titled(format!(
-        "Exact LRU simulation of {} ({} threads; L1 {l1} private, L2 {l2} shared; rates per cache-line reference)",
-        a.trace.display(),
-        m.threads
-    ));
+    .titled(match l3 {
+        None => format!(
+            "Exact LRU simulation of {} ({} threads; L1 {l1} private, L2 {l2} shared; rates per cache-line reference)",
+            a.trace.display(),
+            m.threads
+        ),
+        Some(l3) => format!(
+            "Exact LRU simulation of {} ({} threads; L1 {l1} private, L2 {l2} private, L3 {l3} shared; rates per cache-line reference)",
+            a.trace.display(),
+            m.threads
+        ),
+    });
     for i in m.threads_by_omp_number() {
         let s = &m.l1_per_thread[i];
         t.row([
@@ -117,6 +207,103 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
         pct(m.l2_hit_global),
         mpka(m.l2.misses(), m.references),
     ]);
+    if let (Some(s3), Some(global), Some(local)) = (m.l3, m.l3_hit_global, m.l3_hit_local) {
+        t.row([
+            "L3 (local)".to_string(),
+            "-".into(),
+            s3.accesses.to_string(),
+            s3.hits.to_string(),
+            s3.misses().to_string(),
+            pct(local),
+            mpka(s3.misses(), m.references),
+        ]);
+        t.row([
+            "L3 (global)".to_string(),
+            "-".into(),
+            m.references.to_string(),
+            (m.references - s3.misses()).to_string(),
+            s3.misses().to_string(),
+            pct(global),
+            mpka(s3.misses(), m.references),
+        ]);
+    }
+    // The 3C + coherence split of every cache's misses.
+    let mut classes = Table::new([
+        "cache",
+        "omp thread",
+        "misses",
+        "compulsory",
+        "capacity",
+        "conflict",
+        "coherence",
+        "true sharing",
+        "false sharing",
+    ])
+    .titled(format!(
+        "Misses by class (compulsory, capacity, conflict, coherence; write-invalidate between private caches; L2 {l2_sharing})"
+    ));
+    let omp_of = |i: usize| {
+        m.omp_thread
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or("-".to_string(), |o| o.to_string())
+    };
+    for i in m.threads_by_omp_number() {
+        if let Some(k) = m.l1_misses_per_thread.get(i) {
+            classes.row(class_row(format!("L1 thread {i}"), omp_of(i), k));
+        }
+    }
+    for i in m.threads_by_omp_number() {
+        if let Some(k) = m.l2_misses_per_thread.get(i) {
+            classes.row(class_row(format!("L2 thread {i}"), omp_of(i), k));
+        }
+    }
+    for lv in &m.levels {
+        classes.row(class_row(
+            format!("{} {} {}", lv.level, lv.sharing, lv.cache),
+            "-".into(),
+            &lv.counts.misses,
+        ));
+    }
+    // Where the L1 coherence misses come from.
+    let mut lines = Table::new([
+        "source line",
+        "function",
+        "coherence misses",
+        "true sharing",
+        "false sharing",
+        "threads",
+    ])
+    .titled("L1 coherence misses by source line (top 20; all in --json and --csv-dir)");
+    let line_row = |s: &SourceCoherence| {
+        [
+            format!("{}:{}", s.file, s.line),
+            s.function.clone(),
+            (s.true_sharing + s.false_sharing).to_string(),
+            s.true_sharing.to_string(),
+            s.false_sharing.to_string(),
+            s.threads
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ]
+    };
+    let mut all_lines = Table::new([
+        "source line",
+        "function",
+        "coherence misses",
+        "true sharing",
+        "false sharing",
+        "threads",
+    ]);
+    for (k, s) in sources.iter().enumerate() {
+        if k < 20 {
+            lines.row(line_row(s));
+        }
+        all_lines.row(line_row(s));
+    }
     // Per thread: its references, its L1, and the shared-L2 accesses its L1 misses cause.
     let mut per = Table::new([
         "thread",
@@ -130,7 +317,9 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
         "L2 hit % (local)",
         "L2 MPKA",
     ])
-    .titled("Per thread: each thread's private L1 and the shared-L2 accesses its L1 misses cause");
+    .titled(format!(
+        "Per thread: each thread's private L1 and the {l2_sharing}-L2 accesses its L1 misses cause"
+    ));
     let mut threads: Vec<_> = m.per_thread.iter().collect();
     threads.sort_by_key(|t| (t.omp_thread.unwrap_or(u32::MAX), t.thread));
     for t in threads {
@@ -158,6 +347,8 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
             ("levels.csv", &t),
             ("per_thread.csv", &per),
             ("profile_model.csv", &p),
+            ("misses.csv", &classes),
+            ("coherence_lines.csv", &all_lines),
         ] {
             let path = dir.join(name);
             std::fs::write(&path, table.render_csv())
@@ -168,11 +359,14 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
         trace: a.trace.display().to_string(),
         l1: l1.to_string(),
         l2: l2.to_string(),
+        l2_cache: l2.to_string(),
+        l3_cache: l3.map(|c| c.to_string()),
         m: &m,
+        coherence_sources: &sources,
     };
     match a.out.format() {
         // One CSV table per stream: the hit-rate table (the rest is in --csv-dir and --json).
         crate::output::Format::Csv => a.out.emit(&json, &[t]),
-        _ => a.out.emit(&json, &[t, per, p]),
+        _ => a.out.emit(&json, &[t, per, classes, lines, p]),
     }
 }
