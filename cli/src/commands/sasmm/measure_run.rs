@@ -125,6 +125,16 @@ fn class_row(name: String, omp: String, k: &MissKinds) -> [String; 9] {
     ]
 }
 
+/// Columns of the coherence-misses-by-source-line tables (the top 20 shown, all in CSV).
+const COHERENCE_LINE_COLUMNS: [&str; 6] = [
+    "source line",
+    "function",
+    "coherence misses",
+    "true sharing",
+    "false sharing",
+    "threads",
+];
+
 pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
     let (l1, l2, l3) = match &a.machine {
         Some(name) => crate::commands::machine::measured_levels(name)?,
@@ -267,15 +277,8 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
         ));
     }
     // Where the L1 coherence misses come from.
-    let mut lines = Table::new([
-        "source line",
-        "function",
-        "coherence misses",
-        "true sharing",
-        "false sharing",
-        "threads",
-    ])
-    .titled("L1 coherence misses by source line (top 20; all in --json and --csv-dir)");
+    let mut lines = Table::new(COHERENCE_LINE_COLUMNS)
+        .titled("L1 coherence misses by source line (top 20; all in --json and --csv-dir)");
     let line_row = |s: &SourceCoherence| {
         [
             format!("{}:{}", s.file, s.line),
@@ -290,14 +293,7 @@ pub(super) fn run_measure(a: &MeasureArgs) -> Result<()> {
                 .join(" "),
         ]
     };
-    let mut all_lines = Table::new([
-        "source line",
-        "function",
-        "coherence misses",
-        "true sharing",
-        "false sharing",
-        "threads",
-    ]);
+    let mut all_lines = Table::new(COHERENCE_LINE_COLUMNS);
     for (k, s) in sources.iter().enumerate() {
         if k < 20 {
             lines.row(line_row(s));
