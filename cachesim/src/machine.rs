@@ -1252,14 +1252,15 @@ mod tests {
     }
 
     /// This machine's sysfs, read here file by file without this module's reader, equals
-    /// `Machine::from_sysfs` of it. Skipped where Linux does not describe caches.
+    /// `Machine::from_sysfs` of it.
     #[test]
     fn host_sysfs_matches_the_raw_files() {
         let root = Path::new(SYSFS_CPU_ROOT);
-        if !root.join("cpu0/cache/index0").is_dir() {
-            eprintln!("no {SYSFS_CPU_ROOT}/cpu0/cache here: skipped");
-            return;
-        }
+        // A machine without sysfs cache descriptions fails here rather than passing unchecked.
+        assert!(
+            root.join("cpu0/cache/index0").is_dir(),
+            "no {SYSFS_CPU_ROOT}/cpu0/cache/index0 on this machine"
+        );
         let m = Machine::from_sysfs(root).unwrap();
         let read = |p: PathBuf| std::fs::read_to_string(p).unwrap().trim().to_string();
         // Every cpu directory's every index: (level, type, size text, ways, line, sets, cpus).
