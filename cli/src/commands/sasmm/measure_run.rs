@@ -43,7 +43,10 @@ fn coherence_sources(m: &Measurement, meta: &ProgramMeta) -> Vec<SourceCoherence
         let function = mi
             .and_then(|i| meta.blocks.get(i.block as usize))
             .and_then(|b| meta.functions.get(b.function as usize))
-            .map_or_else(|| "?".to_string(), |f| f.name.clone());
+            .map_or_else(
+                || "?".to_string(),
+                |f| rdtrace::demangle::display_name(&f.name).into_owned(),
+            );
         let e = by_line
             .entry((file.clone(), line, function.clone()))
             .or_insert_with(|| SourceCoherence {
