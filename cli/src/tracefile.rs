@@ -28,6 +28,15 @@ pub struct OpenArgs {
     /// chunk's counts, how many events are lost. Needs a file, not a stream.
     #[arg(long, conflicts_with = "strict")]
     pub salvage: bool,
+    /// Refuse a trace whose accesses touch more than this many bytes beyond their first
+    /// 64-byte line (large loads and stores, memcpy/memset ranges), since every analysis
+    /// visits each line: `auto` (default) allows the largest of 256 MiB, 8 KiB per byte of
+    /// trace and 64 B per access, which real traces stay far below and a crafted file of huge
+    /// accesses exceeds; give a size (`64G`) or `unlimited` for a genuine trace of very many
+    /// large ranges.
+    #[arg(long, value_name = "SIZE|auto|unlimited", default_value = "auto",
+          value_parser = crate::commands::flags::touch_limit)]
+    pub max_touched: rdtrace::work::TouchLimit,
 }
 
 /// Whether `path` is standard input (`-`).
@@ -123,6 +132,7 @@ impl OpenArgs {
         OpenOptions {
             strict: self.strict,
             salvage: self.salvage,
+            max_touched: self.max_touched,
         }
     }
 }
@@ -211,7 +221,7 @@ pub fn open_input(path: &Path, args: &OpenArgs) -> Result<Input> {
         path.to_path_buf()
     };
     let input = std::io::BufReader::with_capacity(1 << 20, reader(path)?);
-    let mut live = LiveTrace::new(input, name, None)?;
+    let mut live = LiveTrace::with_options(input, name, None, args.options())?;
     while !live.is_finished() && live.stats().event_chunks == 0 {
         live.read_chunk()?;
     }

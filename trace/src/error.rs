@@ -52,6 +52,28 @@ pub enum TraceError {
     /// A warning, turned into an error by [`crate::reader::OpenOptions::strict`].
     #[error("{0} (strict reading: warnings are errors)")]
     Strict(String),
+    /// Wide accesses touch more bytes beyond their first line than the bound allows (see
+    /// [`crate::work`]): a crafted or damaged trace asking for hours of work, or a genuine one
+    /// of very many large ranges.
+    #[error(
+        "{path}: wide accesses (large loads or stores, memcpy/memset ranges) touch {} beyond \
+         their first 64-byte line in {} of trace ({} accesses), over the bound of {} ({}); \
+         every analysis visits each line, and a few KB of trace can ask for hours of work this \
+         way. If the trace is genuine, raise the bound with --max-touched SIZE or lift it with --max-touched unlimited",
+        crate::work::human_bytes(touched.beyond_first_line),
+        crate::work::human_bytes(touched.trace_bytes),
+        touched.accesses,
+        crate::work::human_bytes(limit.bound(touched.trace_bytes, touched.accesses).unwrap_or(u64::MAX)),
+        limit.describe()
+    )]
+    TooMuchWork {
+        /// The file or stream.
+        path: PathBuf,
+        /// What was counted when the bound was exceeded.
+        touched: crate::work::Touched,
+        /// The bound in force.
+        limit: crate::work::TouchLimit,
+    },
     /// Metadata that does not decode or does not fit together.
     #[error("bad metadata: {0}")]
     BadMetadata(String),

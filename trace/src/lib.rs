@@ -14,7 +14,7 @@
 //! (the one stamp-order merge of threads, over any source), [`event`]
 //! (decoded events), [`version`] (format versions), [`roi`] (which functions a region of
 //! interest names), [`demangle`] (readable C++ and Fortran names), [`check`] (the invariant
-//! checker).
+//! checker), [`work`] (how much work a trace may ask of an analysis).
 //!
 //! Architecture invariant: this crate knows nothing of LLVM or of any analysis; the runtime, the
 //! pass and every analysis depend on it, never the other way round.
@@ -40,6 +40,7 @@ pub mod stream;
 #[cfg(feature = "test-util")]
 pub mod testing;
 pub mod version;
+pub mod work;
 pub mod writer;
 
 pub use error::{Result, TraceError};

@@ -46,6 +46,7 @@ use crate::meta::{ModuleMeta, ProgramMeta};
 use crate::source::{
     read_full, repeat_message, BadChunk, ChunkDecoding, ChunkSource, MetaChunk, Pull,
 };
+use crate::work::{TouchLimit, Touched, Touching};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -79,6 +80,9 @@ pub struct OpenOptions {
     /// header, skip damaged chunks (metadata ones included) instead of ending their thread or
     /// failing, and drop repeated sequence numbers (see the module docs).
     pub salvage: bool,
+    /// How many bytes the accesses may touch before the trace is refused
+    /// ([`TraceError::TooMuchWork`]); see [`crate::work`].
+    pub max_touched: TouchLimit,
 }
 
 /// An events chunk the reader refused (or cut short): what `check` reports as a violation.
@@ -153,6 +157,8 @@ pub struct Trace {
     options: OpenOptions,
     rejected: Vec<RejectedChunk>,
     losses: Losses,
+    /// What the delivered events touch (see [`crate::work`]).
+    touched: Touched,
 }
 
 /// Counts events without keeping them (validation pass).
@@ -216,6 +222,7 @@ impl Trace {
             options,
             rejected: Vec::new(),
             losses: Losses::default(),
+            touched: Touched::default(),
         };
         if n < FILE_HEADER_LEN {
             trace.warnings.push(format!(
@@ -618,6 +625,8 @@ impl Trace {
         let mut ended: BTreeSet<u32> = BTreeSet::new();
         let mut keep = Vec::with_capacity(self.chunks.len());
         let mut warnings = Vec::new();
+        let mut count = Count;
+        let mut touched = Touching::new(&mut count);
         for i in 0..self.chunks.len() {
             let mut c = self.chunks[i];
             if ended.contains(&c.thread) {
@@ -631,7 +640,7 @@ impl Trace {
             stored.resize(c.stored_len as usize, 0);
             f.read_exact(&mut stored)
                 .map_err(|e| TraceError::io(&self.path, e))?;
-            let bad = decoding.decode(&c.header, &stored, &self.bounds, c.events, &mut Count);
+            let bad = decoding.decode(&c.header, &stored, &self.bounds, c.events, &mut touched);
             if let Err(BadChunk { good, what }) = bad {
                 let rest = if salvage {
                     "the rest of the chunk is skipped and the thread goes on (salvage)"
@@ -670,6 +679,17 @@ impl Trace {
         }
         self.chunks = keep;
         self.warnings.extend(warnings);
+        // See: crate::work. Checked before any analysis visits a line.
+        touched.add_to(&mut self.touched);
+        self.touched.trace_bytes = self.file_len;
+        let limit = self.options.max_touched;
+        if limit.exceeded(&self.touched) {
+            return Err(TraceError::TooMuchWork {
+                path: self.path.clone(),
+                touched: self.touched,
+                limit,
+            });
+        }
         Ok(())
     }
 
@@ -694,6 +714,12 @@ impl Trace {
             }
             *expected = c.seq.wrapping_add(1);
         }
+    }
+
+    /// What the delivered events' accesses touch, in whole [`crate::work::TOUCH_LINE`]-byte
+    /// lines: what every analysis visits (see [`crate::work`]).
+    pub fn touched(&self) -> Touched {
+        self.touched
     }
 
     /// The file this trace was read from.

@@ -68,6 +68,7 @@ use crate::merge::Merge;
 use crate::meta::ProgramMeta;
 use crate::reader::OpenOptions;
 use crate::source::{read_full, repeat_message, ChunkDecoding, ChunkSource, MetaChunk, Pull};
+use crate::work::{TouchLimit, Touched, Touching};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -127,6 +128,8 @@ pub struct StreamStats {
     pub max_pending_bytes: u64,
     /// Most events held at once (undecoded chunks and decoded, unconsumed events).
     pub max_pending_events: u64,
+    /// What the decoded events' accesses touch (see [`crate::work`]).
+    pub touched: Touched,
 }
 
 struct StoredChunk {
@@ -176,6 +179,7 @@ pub struct LiveTrace<'a> {
     merge: Merge,
     floors_trusted: bool,
     salvage: bool,
+    max_touched: TouchLimit,
     stats: StreamStats,
     pending_bytes: u64,
     /// Events of the chunks read and not yet decoded.
@@ -196,7 +200,8 @@ impl<'a> LiveTrace<'a> {
 
     /// [`LiveTrace::new`] with explicit options. Of [`OpenOptions`], a stream follows
     /// `salvage` (a repeated chunk is dropped with a warning instead of refused, as the file
-    /// reader does); with `strict`, the caller treats [`LiveTrace::warnings`] as errors.
+    /// reader does) and `max_touched` (checked chunk by chunk against the bytes read so far);
+    /// with `strict`, the caller treats [`LiveTrace::warnings`] as errors.
     pub fn with_options(
         input: impl Read + 'a,
         name: impl Into<PathBuf>,
@@ -243,6 +248,7 @@ impl<'a> LiveTrace<'a> {
             merge: Merge::new(),
             floors_trusted: crate::version::has_floors(version),
             salvage: options.salvage,
+            max_touched: options.max_touched,
             stats: StreamStats {
                 bytes_read: FILE_HEADER_LEN as u64,
                 ..Default::default()
@@ -471,12 +477,23 @@ impl<'a> LiveTrace<'a> {
         Ok(true)
     }
 
-    /// Decodes chunk `c` into `v`.
+    /// Decodes chunk `c` into `v`; refuses it when the trace's accesses then touch more than
+    /// the bound allows for the bytes read so far (see [`crate::work`]).
     fn decode(&mut self, c: &StoredChunk, v: &mut impl EventVisitor) -> Result<u64> {
+        let mut touching = Touching::new(v);
         let n = self
             .decoding
-            .decode(&c.header, &c.stored, &self.bounds, c.events, v)
+            .decode(&c.header, &c.stored, &self.bounds, c.events, &mut touching)
             .map_err(|bad| self.corrupt(c.offset, bad.what))?;
+        touching.add_to(&mut self.stats.touched);
+        self.stats.touched.trace_bytes = self.stats.bytes_read;
+        if self.max_touched.exceeded(&self.stats.touched) {
+            return Err(TraceError::TooMuchWork {
+                path: self.name.clone(),
+                touched: self.stats.touched,
+                limit: self.max_touched,
+            });
+        }
         self.pending_bytes -= c.stored.len() as u64;
         self.pending_events -= n;
         Ok(n)

@@ -5,13 +5,15 @@
 use rdtrace::check::{check_file, check_trace};
 use rdtrace::chunk::*;
 use rdtrace::meta::{MemInstrMeta, ModuleMeta};
+use rdtrace::work::{TouchLimit, TOUCH_FLOOR, TOUCH_PER_TRACE_BYTE};
 use rdtrace::writer::TraceWriter;
-use rdtrace::{Event, OpenOptions, Trace, TraceError};
+use rdtrace::{Event, LiveTrace, OpenOptions, Trace, TraceError};
 use std::path::Path;
 
 const SALVAGE: OpenOptions = OpenOptions {
     strict: false,
     salvage: true,
+    max_touched: TouchLimit::Auto,
 };
 
 fn module() -> ModuleMeta {
@@ -341,4 +343,102 @@ fn issue27_negative_worksharing_bounds_are_a_violation() {
     assert_eq!(report.violations_total, 1, "{:?}", report.violations);
     assert_eq!(report.violations[0].kind, "bounds");
     assert!(report.violations[0].message.contains("-1099511627776..=99"));
+}
+
+/// A module whose two memory instructions access `size` bytes each, and a trace of `n` loop
+/// iterations of it (a strided and a scattered access per iteration, as [`events`]).
+fn large_access_trace(path: &Path, size: u32, n: u64) -> Vec<u8> {
+    let mut m = module();
+    for i in m.tables.mem_instrs.iter_mut() {
+        i.size = size;
+    }
+    let evs: Vec<Event> = events(n)
+        .into_iter()
+        .map(|e| match e {
+            Event::Access { mi, addr, .. } => Event::Access {
+                mi,
+                addr,
+                len: size as u64,
+            },
+            e => e,
+        })
+        .collect();
+    rdtrace::testing::write_trace(path, &m, &[evs]).unwrap();
+    std::fs::read(path).unwrap()
+}
+
+/// Issue 27 point 2, line visits: a small file of 64 KiB accesses asks for more line visits
+/// than its size justifies, and both readers refuse it before any analysis sees an event; the
+/// same trace opens with the bound lifted, and a trace of ordinary accesses adds nothing.
+#[test]
+fn issue27_a_trace_touching_more_than_its_size_justifies_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.rdtrace");
+    // 2 x 4096 accesses of 64 KiB: each spans 1024 or 1025 lines (1023 or 1024 beyond the
+    // first), about 512 MiB in all, from a file of a few tens of KB.
+    let bytes = large_access_trace(&path, 1 << 16, 4096);
+    assert!((bytes.len() as u64) * TOUCH_PER_TRACE_BYTE < TOUCH_FLOOR);
+    let err = Trace::open(&path).err().expect("refused");
+    let touched = touched_of(&err);
+    assert_eq!(touched.accesses, 8192);
+    assert_eq!(touched.trace_bytes, bytes.len() as u64);
+    assert!(touched.beyond_first_line >= 8192 * 1023 * 64);
+    assert!(touched.beyond_first_line <= 8192 * 1024 * 64);
+    assert_eq!(touched.total, touched.beyond_first_line + 8192 * 64);
+    let msg = err.to_string();
+    assert!(
+        msg.contains("over the bound of 256 MiB") && msg.contains("--max-touched"),
+        "{msg}"
+    );
+
+    // Lifted, or a bound above what it touches: it opens, and says how much it touches.
+    for max_touched in [TouchLimit::Unlimited, TouchLimit::Bytes(1 << 30)] {
+        let opts = OpenOptions {
+            max_touched,
+            ..Default::default()
+        };
+        let t = Trace::open_with(&path, opts).unwrap();
+        assert_eq!(t.touched(), touched);
+    }
+    // A stated bound below: refused, whatever the file's size.
+    let tight = OpenOptions {
+        max_touched: TouchLimit::Bytes(1 << 20),
+        ..Default::default()
+    };
+    assert!(matches!(
+        Trace::open_with(&path, tight),
+        Err(TraceError::TooMuchWork { .. })
+    ));
+
+    // A stream: refused at the chunk that crosses the bound, before it is handed over.
+    let mut live = LiveTrace::new(&bytes[..], "<test>", None).unwrap();
+    let mut out = Vec::new();
+    let err = loop {
+        match live.next_thread_chunk(&mut out) {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("stream read to the end"),
+            Err(e) => break e,
+        }
+    };
+    assert!(touched_of(&err).beyond_first_line > TOUCH_FLOOR, "{err}");
+    let opts = OpenOptions {
+        max_touched: TouchLimit::Unlimited,
+        ..Default::default()
+    };
+    let mut live = LiveTrace::with_options(&bytes[..], "<test>", None, opts).unwrap();
+    while live.next_thread_chunk(&mut out).unwrap().is_some() {}
+    assert_eq!(live.stats().touched.total, touched.total);
+
+    // Ordinary 8-byte accesses, aligned: one line each, nothing beyond.
+    let small = dir.path().join("small.rdtrace");
+    large_access_trace(&small, 8, 4096);
+    let t = Trace::open(&small).unwrap().touched();
+    assert_eq!((t.total, t.beyond_first_line), (8192 * 64, 0));
+}
+
+fn touched_of(e: &TraceError) -> rdtrace::work::Touched {
+    match e {
+        TraceError::TooMuchWork { touched, .. } => *touched,
+        e => panic!("{e}"),
+    }
 }

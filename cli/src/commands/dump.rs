@@ -372,7 +372,13 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 /// [`TABLE_BUFFER_ROWS`] rows reads the trace twice, once for the column widths and once to
 /// print, so memory never grows with the number of events.
 pub fn run(args: &DumpArgs) -> Result<()> {
-    let trace = crate::tracefile::open(&args.trace, &args.open)?;
+    // Printing events visits no cache line: the touch bound (see `rdtrace::work`) does not
+    // apply, so a trace the analyses refuse can still be looked at.
+    let mut open = args.open;
+    if open.max_touched == rdtrace::work::TouchLimit::Auto {
+        open.max_touched = rdtrace::work::TouchLimit::Unlimited;
+    }
+    let trace = crate::tracefile::open(&args.trace, &open)?;
     let mut out = std::io::BufWriter::new(args.out.sink()?);
     let r = match args.out.format() {
         Format::Json => dump_json(&trace, args, &mut out),

@@ -3,6 +3,7 @@
 use crate::output::{OutputArgs, Table};
 use anyhow::Result;
 use rdtrace::meta::VarClass;
+use rdtrace::work::TouchLimit;
 use rdtrace::{Event, EventVisitor};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -107,6 +108,12 @@ struct InfoJson<'a> {
     threads: Vec<ThreadRow>,
     events: EventCounts,
     bytes_per_access: f64,
+    /// Bytes the accesses span in whole 64-byte lines: the line visits of every analysis.
+    bytes_touched: u64,
+    /// Of those, the bytes beyond each access's first line (what wide accesses add).
+    bytes_touched_beyond_first_line: u64,
+    /// What the analyses allow of the latter (`--max-touched`; `null`: unlimited).
+    touch_bound: Option<u64>,
     static_counts: StaticCounts,
     warnings: &'a [String],
 }
@@ -124,7 +131,28 @@ struct RoiJson {
 
 /// Runs `info`.
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let trace = crate::tracefile::open(&args.trace, &args.open)?;
+    // Counting visits no cache line, so the touch bound (see `rdtrace::work`) is only reported
+    // here: info is where a user looks at a trace the analyses refuse.
+    let mut open = args.open;
+    if open.max_touched == TouchLimit::Auto {
+        open.max_touched = TouchLimit::Unlimited;
+    }
+    let trace = crate::tracefile::open(&args.trace, &open)?;
+    let touched = trace.touched();
+    let touch_bound = args
+        .open
+        .max_touched
+        .bound(touched.trace_bytes, touched.accesses);
+    if args.open.max_touched.exceeded(&touched) {
+        eprintln!(
+            "rda-report: warning: {}",
+            rdtrace::TraceError::TooMuchWork {
+                path: args.trace.clone(),
+                touched,
+                limit: args.open.max_touched,
+            }
+        );
+    }
     let bar = crate::progress::bar(trace.total_events(), "reading", args.out.quiet);
     let mut total = EventCounts::default();
     let mut threads = Vec::new();
@@ -216,6 +244,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         } else {
             0.0
         },
+        bytes_touched: touched.total,
+        bytes_touched_beyond_first_line: touched.beyond_first_line,
+        touch_bound,
         static_counts: sc,
         warnings: trace.warnings(),
     };
@@ -241,6 +272,21 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     }
     prog.row(["file bytes", &json.file_bytes.to_string()]);
     prog.row(["bytes per access", &format!("{:.3}", json.bytes_per_access)]);
+    let bound = match json.touch_bound {
+        Some(b) => rdtrace::work::human_bytes(b),
+        None => "unlimited".into(),
+    };
+    prog.row([
+        "bytes touched (64 B lines)",
+        &rdtrace::work::human_bytes(json.bytes_touched),
+    ]);
+    prog.row([
+        "  beyond each access's first line",
+        &format!(
+            "{} (analyses allow {bound})",
+            rdtrace::work::human_bytes(json.bytes_touched_beyond_first_line)
+        ),
+    ]);
 
     let mut th = Table::new(["thread", "os tid", "events", "accesses"]).titled("Threads");
     for t in &json.threads {

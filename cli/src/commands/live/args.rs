@@ -67,6 +67,13 @@ pub struct LiveArgs {
     /// With --predict: also the miss-ratio curve (as `predict --mrc`).
     #[arg(long, requires = "predict")]
     pub mrc: bool,
+    /// Stop when the accesses touch more than this many bytes beyond their first 64-byte line
+    /// (large loads and stores, memcpy/memset ranges): `auto` (default) allows the largest of
+    /// 256 MiB, 8 KiB per byte of trace and 64 B per access; give a size (`64G`) or
+    /// `unlimited` for a program of very many large ranges.
+    #[arg(long, value_name = "SIZE|auto|unlimited", default_value = "auto",
+          value_parser = crate::commands::flags::touch_limit)]
+    pub max_touched: rdtrace::work::TouchLimit,
     #[command(flatten)]
     pub caches: MultiCacheArgs,
     #[command(flatten)]

@@ -147,7 +147,11 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             print_predictions(a, &SeqSource::Exact(preds))?;
         }
         Analysed::PredictSpooled(path, temp) => {
-            let trace = rdtrace::Trace::open(&path)?;
+            let options = rdtrace::OpenOptions {
+                max_touched: a.max_touched,
+                ..Default::default()
+            };
+            let trace = rdtrace::Trace::open_with(&path, options)?;
             print_predictions(a, &SeqSource::File(&trace))?;
             drop(temp);
         }
@@ -229,7 +233,11 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
         ))),
         (None, None) => None,
     };
-    let mut live = match LiveTrace::new(input, "<pipe>", tee_writer) {
+    let options = rdtrace::OpenOptions {
+        max_touched: a.max_touched,
+        ..Default::default()
+    };
+    let mut live = match LiveTrace::with_options(input, "<pipe>", tee_writer, options) {
         Ok(l) => l,
         Err(rdtrace::TraceError::NotATrace { .. }) => {
             bail!("the program wrote no trace (was it built with rdcc?)")
