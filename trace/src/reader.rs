@@ -44,7 +44,8 @@ use crate::event::{Event, EventVisitor};
 use crate::merge::Merge;
 use crate::meta::{ModuleMeta, ProgramMeta};
 use crate::source::{
-    read_full, repeat_message, BadChunk, ChunkDecoding, ChunkSource, MetaChunk, Pull,
+    cut_header_warning, read_file_header, read_full, repeat_message, BadChunk, ChunkDecoding,
+    ChunkSource, FileHeader, MetaChunk, Pull,
 };
 use crate::work::{TouchLimit, Touched, Touching};
 use std::collections::{BTreeMap, BTreeSet};
@@ -200,13 +201,12 @@ impl Trace {
             });
         }
         let file_len = metadata.len();
-        let mut header = [0u8; FILE_HEADER_LEN];
-        let n = read_full(&mut f, &mut header).map_err(|e| TraceError::io(path, e))?;
-        if n < 8 || header[..8] != FILE_MAGIC {
-            return Err(TraceError::NotATrace {
-                path: path.to_path_buf(),
-            });
-        }
+        let header = read_file_header(
+            &mut f,
+            path,
+            crate::version::is_file_version,
+            crate::version::CURRENT,
+        )?;
         let mut trace = Trace {
             path: path.to_path_buf(),
             version: 0,
@@ -224,23 +224,13 @@ impl Trace {
             losses: Losses::default(),
             touched: Touched::default(),
         };
-        if n < FILE_HEADER_LEN {
-            trace.warnings.push(format!(
-                "{}: file ends inside the file header",
-                path.display()
-            ));
-            return Ok(trace);
+        match header {
+            FileHeader::Cut => trace.warnings.push(cut_header_warning(path)),
+            FileHeader::Version(v) => {
+                trace.version = v;
+                trace.scan(&mut f)?;
+            }
         }
-        trace.version = u32::from_le_bytes(header[8..12].try_into().unwrap());
-        if !crate::version::is_file_version(trace.version) {
-            return Err(TraceError::UnsupportedVersion {
-                path: path.to_path_buf(),
-                found: trace.version,
-                oldest: crate::version::OLDEST_SUPPORTED,
-                current: crate::version::CURRENT,
-            });
-        }
-        trace.scan(&mut f)?;
         Ok(trace)
     }
 

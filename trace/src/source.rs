@@ -245,6 +245,53 @@ pub(crate) fn repeat_message(thread: u32, seq: u32, first: Option<u64>) -> Strin
     )
 }
 
+/// What a trace's file header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FileHeader {
+    /// The format version (one the reader accepts).
+    Version(u32),
+    /// The input ends inside the header, after the right magic: an empty trace (a run killed
+    /// before its first write), which the reader reports with a warning.
+    Cut,
+}
+
+/// Reads and checks the file header at the start of `input`: the one rule of both readers.
+/// Fewer than 8 bytes or another magic is not a trace; the right magic cut short is
+/// [`FileHeader::Cut`]; a version `readable` refuses is an error naming it and the versions
+/// this build reads (`oldest..=newest`).
+pub(crate) fn read_file_header(
+    input: &mut impl Read,
+    path: &std::path::Path,
+    readable: fn(u32) -> bool,
+    newest: u32,
+) -> Result<FileHeader> {
+    let mut header = [0u8; FILE_HEADER_LEN];
+    let n = read_full(input, &mut header).map_err(|e| crate::TraceError::io(path, e))?;
+    if n < 8 || header[..8] != FILE_MAGIC {
+        return Err(crate::TraceError::NotATrace {
+            path: path.to_path_buf(),
+        });
+    }
+    if n < FILE_HEADER_LEN {
+        return Ok(FileHeader::Cut);
+    }
+    let version = u32::from_le_bytes(header[8..12].try_into().unwrap());
+    if !readable(version) {
+        return Err(crate::TraceError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            found: version,
+            oldest: crate::version::OLDEST_SUPPORTED,
+            current: newest,
+        });
+    }
+    Ok(FileHeader::Version(version))
+}
+
+/// The warning of a [`FileHeader::Cut`] input.
+pub(crate) fn cut_header_warning(path: &std::path::Path) -> String {
+    format!("{}: file ends inside the file header", path.display())
+}
+
 /// Reads as many bytes as are available into `buf` (retrying interrupted reads); returns how
 /// many (less than `buf.len()` only at the end of the input).
 pub(crate) fn read_full(f: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {

@@ -67,7 +67,10 @@ use crate::event::{Event, EventVisitor};
 use crate::merge::Merge;
 use crate::meta::ProgramMeta;
 use crate::reader::OpenOptions;
-use crate::source::{read_full, repeat_message, ChunkDecoding, ChunkSource, MetaChunk, Pull};
+use crate::source::{
+    cut_header_warning, read_file_header, read_full, repeat_message, ChunkDecoding, ChunkSource,
+    FileHeader, MetaChunk, Pull,
+};
 use crate::work::{TouchLimit, Touched, Touching};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{Read, Write};
@@ -210,20 +213,16 @@ impl<'a> LiveTrace<'a> {
     ) -> Result<Self> {
         let name = name.into();
         let mut input: Box<dyn Read + 'a> = Box::new(input);
-        let mut header = [0u8; FILE_HEADER_LEN];
-        let n = read_full(&mut input, &mut header).map_err(|e| TraceError::io(&name, e))?;
-        if n < FILE_HEADER_LEN || header[..8] != FILE_MAGIC {
-            return Err(TraceError::NotATrace { path: name });
-        }
-        let version = u32::from_le_bytes(header[8..12].try_into().unwrap());
-        if !crate::version::is_stream_version(version) {
-            return Err(TraceError::UnsupportedVersion {
-                path: name,
-                found: version,
-                oldest: crate::version::OLDEST_SUPPORTED,
-                current: crate::version::STREAM,
-            });
-        }
+        let header = read_file_header(
+            &mut input,
+            &name,
+            crate::version::is_stream_version,
+            crate::version::STREAM,
+        )?;
+        let (version, warnings) = match header {
+            FileHeader::Version(v) => (v, Vec::new()),
+            FileHeader::Cut => (0, vec![cut_header_warning(&name)]),
+        };
         if let Some(t) = tee.as_mut() {
             t.write_all(&file_header(crate::version::CURRENT))
                 .map_err(|e| TraceError::io(&name, e))?;
@@ -237,7 +236,7 @@ impl<'a> LiveTrace<'a> {
             thread_infos: Vec::new(),
             exit: None,
             roi: None,
-            warnings: Vec::new(),
+            warnings,
             tee,
             finished: false,
             bounds: EventBounds::default(),

@@ -525,3 +525,48 @@ fn a_stamp_at_the_end_of_time_does_not_stall_the_merge() {
     all.sort_by_key(|x| format!("{x:?}"));
     assert_eq!(live, all);
 }
+
+/// Issue 28: one file-header rule for both readers. A header cut after the magic is an empty
+/// trace with the same warning; a short or alien start is not a trace; a version the reader
+/// does not know is refused naming the newest it reads.
+#[test]
+fn a_file_and_a_stream_read_the_file_header_by_one_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = rdtrace::chunk::file_header(rdtrace::version::CURRENT);
+    // The magic and two bytes of the version.
+    let cut = &good[..10];
+    let path = dir.path().join("cut.rdtrace");
+    std::fs::write(&path, cut).unwrap();
+    let file = Trace::open(&path).unwrap();
+    assert_eq!(file.total_events(), 0);
+    assert!(file.warnings()[0].ends_with("file ends inside the file header"));
+    let mut live = LiveTrace::new(cut, "<test>", None).unwrap();
+    assert_eq!(live.next_merged().unwrap(), None);
+    assert!(live.warnings()[0].ends_with("file ends inside the file header"));
+    for alien in [&good[..7], b"not a trace at all", &[][..]] {
+        std::fs::write(&path, alien).unwrap();
+        assert!(matches!(
+            Trace::open(&path),
+            Err(rdtrace::TraceError::NotATrace { .. })
+        ));
+        assert!(matches!(
+            LiveTrace::new(alien, "<test>", None),
+            Err(rdtrace::TraceError::NotATrace { .. })
+        ));
+    }
+    let future = rdtrace::chunk::file_header(999);
+    std::fs::write(&path, future).unwrap();
+    let e = Trace::open(&path).err().unwrap().to_string();
+    assert!(
+        e.contains("version 999") && e.contains(&format!("..={}", rdtrace::version::CURRENT)),
+        "{e}"
+    );
+    let e = LiveTrace::new(&future[..], "<test>", None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("version 999") && e.contains(&format!("..={}", rdtrace::version::STREAM)),
+        "{e}"
+    );
+}
