@@ -35,8 +35,41 @@ pub struct OpenArgs {
     /// accesses exceeds; give a size (`64G`) or `unlimited` for a genuine trace of very many
     /// large ranges.
     #[arg(long, value_name = "SIZE|auto|unlimited", default_value = "auto",
-          value_parser = crate::commands::flags::touch_limit)]
+          value_parser = touch_limit)]
     pub max_touched: rdtrace::work::TouchLimit,
+}
+
+/// Parses `--max-touched`: `auto` (the reader's default bound), `unlimited`, or a number of
+/// bytes with an optional binary suffix (`K`, `M`, `G`, `T`, `P`: `64G` is 64 GiB).
+pub fn touch_limit(s: &str) -> Result<rdtrace::work::TouchLimit, String> {
+    use rdtrace::work::TouchLimit;
+    let t = s.trim();
+    match t {
+        "auto" => return Ok(TouchLimit::Auto),
+        "unlimited" | "none" => return Ok(TouchLimit::Unlimited),
+        _ => {}
+    }
+    let rule = "--max-touched takes `auto`, `unlimited`, or a number of bytes with an optional \
+                K, M, G, T or P suffix (e.g. 64G)";
+    let (digits, suffix) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], Some(c)),
+        _ => (t, None),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of bytes; {rule}"))?;
+    let shift = match suffix.map(|c| c.to_ascii_uppercase()) {
+        None => 0,
+        Some('K') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some('T') => 40,
+        Some('P') => 50,
+        Some(c) => return Err(format!("{s:?}: unknown suffix {c:?}; {rule}")),
+    };
+    n.checked_mul(1u64 << shift)
+        .map(TouchLimit::Bytes)
+        .ok_or_else(|| format!("{s:?} is more than 2^64 bytes; use `unlimited`"))
 }
 
 /// Whether `path` is standard input (`-`).
@@ -284,29 +317,13 @@ impl Input {
     /// interleaved).
     pub fn for_each_thread_chunk(
         &mut self,
-        mut f: impl FnMut(u32, &[Event]) -> Result<()>,
+        f: impl FnMut(u32, &[Event]) -> Result<()>,
     ) -> Result<()> {
+        // One per-thread reading for both (rdtrace::source): a file's index or the stream,
+        // whose chunks are checked for a module registered after the metadata was taken.
         match self {
-            Input::File(t) => {
-                let mut reader = t.chunk_reader()?;
-                let mut events = Vec::new();
-                for th in t.thread_indices() {
-                    for c in t.event_chunks().iter().filter(|c| c.thread == th) {
-                        events.clear();
-                        reader.visit_chunk(c, &mut events)?;
-                        f(th, &events)?;
-                    }
-                }
-                Ok(())
-            }
-            Input::Stream(s) => {
-                let mut events = Vec::new();
-                while let Some(th) = s.live.next_thread_chunk(&mut events)? {
-                    s.check_modules()?;
-                    f(th, &events)?;
-                }
-                Ok(())
-            }
+            Input::File(t) => rdtrace::source::for_each_thread_chunk(&mut t.source()?, f),
+            Input::Stream(s) => rdtrace::source::for_each_thread_chunk(&mut CheckedStream(s), f),
         }
     }
 
@@ -335,6 +352,37 @@ impl StreamInput {
             return Err(late_module());
         }
         Ok(())
+    }
+}
+
+/// A stream as a chunk source that refuses a module registered after the metadata was taken
+/// (the analyses index the metadata they were given).
+struct CheckedStream<'s>(&'s mut StreamInput);
+
+impl rdtrace::source::ChunkSource for CheckedStream<'_> {
+    fn slots(&self) -> usize {
+        self.0.live.slots()
+    }
+    fn thread_of(&self, slot: usize) -> u32 {
+        self.0.live.thread_of(slot)
+    }
+    fn start_time_of(&self, slot: usize) -> u64 {
+        self.0.live.start_time_of(slot)
+    }
+    fn next_chunk(
+        &mut self,
+        slot: usize,
+        events: &mut Vec<Event>,
+    ) -> rdtrace::Result<rdtrace::source::Pull> {
+        let pull = self.0.live.next_chunk(slot, events)?;
+        self.0.check_modules()?;
+        Ok(pull)
+    }
+    fn read_more(&mut self, held: u64) -> rdtrace::Result<()> {
+        self.0.live.read_more(held)
+    }
+    fn finished(&self) -> bool {
+        self.0.live.finished()
     }
 }
 
@@ -377,5 +425,32 @@ impl Iterator for StreamMerged<'_> {
                 Some(Err(e))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn touch_limits_take_sizes_auto_and_unlimited() {
+        use rdtrace::work::TouchLimit;
+        assert_eq!(touch_limit("auto"), Ok(TouchLimit::Auto));
+        assert_eq!(touch_limit("unlimited"), Ok(TouchLimit::Unlimited));
+        assert_eq!(touch_limit("4096"), Ok(TouchLimit::Bytes(4096)));
+        assert_eq!(touch_limit("64G"), Ok(TouchLimit::Bytes(64 << 30)));
+        assert_eq!(touch_limit("2t"), Ok(TouchLimit::Bytes(2 << 40)));
+        assert!(touch_limit("lots")
+            .unwrap_err()
+            .contains("not a number of bytes"));
+        assert!(touch_limit("-1")
+            .unwrap_err()
+            .contains("not a number of bytes"));
+        assert!(touch_limit("5X")
+            .unwrap_err()
+            .contains("unknown suffix 'X'"));
+        assert!(touch_limit("99999P")
+            .unwrap_err()
+            .contains("more than 2^64"));
     }
 }

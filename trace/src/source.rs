@@ -49,6 +49,43 @@ pub trait ChunkSource {
     fn finished(&self) -> bool;
 }
 
+/// Hands every events chunk of `source` to `f` with its thread: each thread's chunks in
+/// sequence order, threads interleaved as their chunks are ready (a file: thread after thread,
+/// in slot order; a stream: as they arrive), reading more input only when no thread has a
+/// chunk ready. The per-thread counterpart of the stamp-order [`crate::merge::Merge`], for
+/// analyses that take each thread on its own: it never waits for one thread to let another
+/// go on, so a stream is held back by nothing.
+pub fn for_each_thread_chunk<E: From<crate::TraceError>>(
+    source: &mut impl ChunkSource,
+    mut f: impl FnMut(u32, &[Event]) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    let mut events = Vec::new();
+    let mut ended: Vec<bool> = Vec::new();
+    loop {
+        let mut pulled = false;
+        ended.resize(source.slots(), false);
+        for slot in 0..ended.len() {
+            while !ended[slot] {
+                events.clear();
+                match source.next_chunk(slot, &mut events)? {
+                    Pull::Chunk => {
+                        pulled = true;
+                        f(source.thread_of(slot), &events)?;
+                    }
+                    Pull::End => ended[slot] = true,
+                    Pull::Wait(_) => break,
+                }
+            }
+        }
+        if source.finished() && ended.len() == source.slots() && ended.iter().all(|&e| e) {
+            return Ok(());
+        }
+        if !pulled {
+            source.read_more(0)?;
+        }
+    }
+}
+
 /// A decoded metadata chunk.
 pub(crate) enum MetaChunk {
     Program(ProgramInfo),

@@ -236,6 +236,50 @@ fn per_thread_chunks_come_in_sequence_order() {
     }
 }
 
+/// Issue 28: one per-thread reading over any chunk source. A stream (as it arrives) and its
+/// file (thread after thread) give each thread's events in order, equal to `visit_thread`.
+#[test]
+fn per_thread_reading_is_one_function_over_a_file_or_a_stream() {
+    use rdtrace::source::for_each_thread_chunk;
+    type PerThread = std::collections::BTreeMap<u32, Vec<Event>>;
+    for seed in [3, 7, 11] {
+        let (stream, file) = simulate(seed, 1 + (seed % 4) as u32, 3000);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.rdtrace");
+        std::fs::write(&path, &file).unwrap();
+        let trace = Trace::open(&path).unwrap();
+        let collect = |source: &mut dyn FnMut(&mut PerThread) -> rdtrace::Result<()>| {
+            let mut out = PerThread::new();
+            source(&mut out).unwrap();
+            out
+        };
+        let from_file = collect(&mut |out| {
+            for_each_thread_chunk(&mut trace.source()?, |t, evs| {
+                out.entry(t).or_default().extend_from_slice(evs);
+                Ok::<(), rdtrace::TraceError>(())
+            })
+        });
+        let mut live = LiveTrace::new(&stream[..], "<test>", None).unwrap();
+        let from_stream = collect(&mut |out| {
+            for_each_thread_chunk(&mut live, |t, evs| {
+                out.entry(t).or_default().extend_from_slice(evs);
+                Ok::<(), rdtrace::TraceError>(())
+            })
+        });
+        assert!(live.warnings().is_empty(), "{:?}", live.warnings());
+        let mut expected = PerThread::new();
+        for t in trace.thread_indices() {
+            let mut evs = Vec::new();
+            trace.visit_thread(t, &mut evs).unwrap();
+            if !evs.is_empty() {
+                expected.insert(t, evs);
+            }
+        }
+        assert_eq!(from_file, expected, "seed {seed}: file");
+        assert_eq!(from_stream, expected, "seed {seed}: stream");
+    }
+}
+
 #[test]
 fn the_tee_copy_is_a_plain_file_of_the_current_version() {
     let (stream, file) = simulate(11, 3, 2000);

@@ -84,39 +84,6 @@ pub fn line_size(what: &str, s: &str) -> Result<u32, String> {
     }
 }
 
-/// Parses `--max-touched`: `auto` (the reader's default bound), `unlimited`, or a number of
-/// bytes with an optional binary suffix (`K`, `M`, `G`, `T`, `P`: `64G` is 64 GiB).
-pub fn touch_limit(s: &str) -> Result<rdtrace::work::TouchLimit, String> {
-    use rdtrace::work::TouchLimit;
-    let t = s.trim();
-    match t {
-        "auto" => return Ok(TouchLimit::Auto),
-        "unlimited" | "none" => return Ok(TouchLimit::Unlimited),
-        _ => {}
-    }
-    let rule = "--max-touched takes `auto`, `unlimited`, or a number of bytes with an optional \
-                K, M, G, T or P suffix (e.g. 64G)";
-    let (digits, suffix) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], Some(c)),
-        _ => (t, None),
-    };
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of bytes; {rule}"))?;
-    let shift = match suffix.map(|c| c.to_ascii_uppercase()) {
-        None => 0,
-        Some('K') => 10,
-        Some('M') => 20,
-        Some('G') => 30,
-        Some('T') => 40,
-        Some('P') => 50,
-        Some(c) => return Err(format!("{s:?}: unknown suffix {c:?}; {rule}")),
-    };
-    n.checked_mul(1u64 << shift)
-        .map(TouchLimit::Bytes)
-        .ok_or_else(|| format!("{s:?} is more than 2^64 bytes; use `unlimited`"))
-}
-
 /// Parses a cache geometry flag (`SIZE:WAYS:LINE`, see [`CacheConfig::parse`]) of at most
 /// [`MAX_CACHE_LINES`] lines of at most [`MAX_LINE`] bytes.
 pub fn parse_cache(s: &str) -> Result<CacheConfig, String> {
@@ -188,28 +155,6 @@ mod tests {
                 "{bad}"
             );
         }
-    }
-
-    #[test]
-    fn touch_limits_take_sizes_auto_and_unlimited() {
-        use rdtrace::work::TouchLimit;
-        assert_eq!(touch_limit("auto"), Ok(TouchLimit::Auto));
-        assert_eq!(touch_limit("unlimited"), Ok(TouchLimit::Unlimited));
-        assert_eq!(touch_limit("4096"), Ok(TouchLimit::Bytes(4096)));
-        assert_eq!(touch_limit("64G"), Ok(TouchLimit::Bytes(64 << 30)));
-        assert_eq!(touch_limit("2t"), Ok(TouchLimit::Bytes(2 << 40)));
-        assert!(touch_limit("lots")
-            .unwrap_err()
-            .contains("not a number of bytes"));
-        assert!(touch_limit("-1")
-            .unwrap_err()
-            .contains("not a number of bytes"));
-        assert!(touch_limit("5X")
-            .unwrap_err()
-            .contains("unknown suffix 'X'"));
-        assert!(touch_limit("99999P")
-            .unwrap_err()
-            .contains("more than 2^64"));
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub struct LiveArgs {
     /// 256 MiB, 8 KiB per byte of trace and 64 B per access; give a size (`64G`) or
     /// `unlimited` for a program of very many large ranges.
     #[arg(long, value_name = "SIZE|auto|unlimited", default_value = "auto",
-          value_parser = crate::commands::flags::touch_limit)]
+          value_parser = crate::tracefile::touch_limit)]
     pub max_touched: rdtrace::work::TouchLimit,
     #[command(flatten)]
     pub caches: MultiCacheArgs,
