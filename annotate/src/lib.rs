@@ -7,21 +7,32 @@
 //!
 //! * an exact reuse-distance stack over all threads ([`rdengines::FastCore`]; the concurrent
 //!   distance that `rda-report histogram` reports), and one private stack per thread;
-//! * the exact LRU simulator [`rdcachesim::Hierarchy`] (a private L1 per thread, one shared L2,
-//!   threads becoming cores in thread-index order, as `rda-report measure` does),
+//! * the exact LRU simulator [`rdcachesim::CoherentHierarchy`] (a private L1 per thread, one
+//!   shared L2, threads becoming cores in thread-index order, write-invalidate coherence between
+//!   the L1s with each access's kind from the metadata, as `rda-report measure` does), whose
+//!   every L1 miss is classed compulsory, capacity, conflict or coherence (true or false
+//!   sharing);
+//! * with [`AnnotateConfig::false_sharing`], a [`rdcachesim::SharingRecorder`]: which threads
+//!   touched which bytes of the cache lines with coherence misses, from which source lines
+//!   ([`FalseSharing`], resolved in [`sharing`]),
 //!
 //! and charges the result to the memory instruction's source line and function. Memory is
 //! bounded by the footprint (the stacks) and the number of source lines, never by the trace
-//! length.
+//! length (the recorder by its own bound).
 //!
 //! Architecture invariant: this crate reads traces and counts; it does no printing (the CLI
 //! renders [`Annotation`]).
 
 mod bins;
+pub mod sharing;
 
 pub use bins::DistanceBins;
+pub use sharing::FalseSharing;
 
-use rdcachesim::{CacheConfig, Hierarchy, Served};
+use rdcachesim::{
+    CacheConfig, CoherentHierarchy, LineOutcome, MissKind, MissKinds, Served, SharingConfig,
+    SharingRecorder,
+};
 use rdengines::accum::DenseHist;
 use rdengines::{FastCore, Histogram};
 use rdtrace::meta::ProgramMeta;
@@ -52,6 +63,9 @@ pub struct AnnotateConfig {
     pub l1: CacheConfig,
     /// Shared L2.
     pub l2: CacheConfig,
+    /// Record the cache lines with coherence misses (the false-sharing view) within these
+    /// bounds; `None`: do not.
+    pub false_sharing: Option<SharingConfig>,
 }
 
 impl Default for AnnotateConfig {
@@ -61,6 +75,7 @@ impl Default for AnnotateConfig {
         AnnotateConfig {
             l1: CacheConfig::default(),
             l2: CacheConfig::paper_l2(),
+            false_sharing: None,
         }
     }
 }
@@ -78,20 +93,24 @@ pub struct Counts {
     pub l1_misses: u64,
     /// References that missed both the L1 and the shared L2.
     pub l2_misses: u64,
+    /// The L1 misses by class: compulsory + capacity + conflict + coherence = `l1_misses`.
+    #[serde(rename = "l1_miss_kinds")]
+    pub l1_kinds: MissKinds,
     /// Finite reuse distances (all threads in stamp order) of the references.
     #[serde(skip)]
     pub distances: DistanceBins,
 }
 
 impl Counts {
-    fn reference(&mut self, distance: Option<u64>, served: Served) {
+    fn reference(&mut self, distance: Option<u64>, served: Served, l1_miss: Option<MissKind>) {
         self.references += 1;
         match distance {
             Some(d) => self.distances.add(d),
             None => self.cold += 1,
         }
-        if served != Served::L1 {
+        if let Some(k) = l1_miss {
             self.l1_misses += 1;
+            self.l1_kinds.count(k);
         }
         if served == Served::Memory {
             self.l2_misses += 1;
@@ -105,6 +124,7 @@ impl Counts {
         self.cold += other.cold;
         self.l1_misses += other.l1_misses;
         self.l2_misses += other.l2_misses;
+        self.l1_kinds.add(&other.l1_kinds);
         self.distances.merge(&other.distances);
     }
 
@@ -165,6 +185,9 @@ pub struct Annotation {
     /// Private reuse-distance histogram of each thread, by thread index.
     #[serde(skip)]
     pub thread_histograms: Vec<(u32, Histogram)>,
+    /// With [`AnnotateConfig::false_sharing`]: the cache lines and source lines with coherence
+    /// misses.
+    pub false_sharing: Option<FalseSharing>,
 }
 
 /// Where a memory instruction's counts go.
@@ -179,7 +202,10 @@ struct Target {
 /// The streaming part: feed accesses in global order with [`Annotator::access`].
 pub struct Annotator {
     config: AnnotateConfig,
-    hierarchy: Hierarchy,
+    hierarchy: CoherentHierarchy,
+    /// Whether each memory instruction (by id) reads and writes; an id beyond it reads.
+    kinds: Vec<(bool, bool)>,
+    recorder: Option<SharingRecorder>,
     shared_stack: FastCore,
     histogram: DenseHist,
     private: Vec<(FastCore, DenseHist)>,
@@ -199,9 +225,9 @@ pub struct Annotator {
     /// Accesses per (line, function) pair: a line lists only the functions that executed it.
     pair_accesses: Vec<u64>,
     line_mis: Vec<Vec<u32>>,
-    /// Where each line of the current access was served (reused to avoid an allocation per
+    /// What happened to each line of the current access (reused to avoid an allocation per
     /// access; ranges can span many lines).
-    served: Vec<Served>,
+    outcomes: Vec<LineOutcome>,
 }
 
 impl Annotator {
@@ -278,7 +304,15 @@ impl Annotator {
         }
         Ok(Annotator {
             config,
-            hierarchy: Hierarchy::new(config.l1, config.l2, 0),
+            hierarchy: CoherentHierarchy::new(config.l1, config.l2, None),
+            kinds: meta
+                .mem_instrs
+                .iter()
+                .map(|m| (m.kind.reads(), m.kind.writes()))
+                .collect(),
+            recorder: config
+                .false_sharing
+                .map(|c| SharingRecorder::new(config.l1.line, c)),
             shared_stack: FastCore::default(),
             histogram: DenseHist::default(),
             private: Vec::new(),
@@ -292,7 +326,7 @@ impl Annotator {
             line_functions,
             pair_accesses: vec![0; pairs],
             line_mis,
-            served: Vec::new(),
+            outcomes: Vec::new(),
         })
     }
 
@@ -325,10 +359,30 @@ impl Annotator {
         self.function_counts[target.function].accesses += 1;
         self.pair_accesses[target.pair] += 1;
         // The hierarchy reports L1 lines in address order, the same order for_each_line walks.
-        let served = &mut self.served;
-        served.clear();
-        self.hierarchy
-            .access_with(core, addr, len, |s| served.push(s));
+        let (read, write) = self
+            .kinds
+            .get(mi as usize)
+            .copied()
+            .unwrap_or((true, false));
+        let outcomes = &mut self.outcomes;
+        outcomes.clear();
+        let shift = self.config.l1.line_shift();
+        let first = addr >> shift;
+        // A repeat of the core's last line that changes nothing but the counts is an L1 hit
+        // without a lookup (as in `measure`).
+        if (addr.saturating_add(len.max(1) - 1) >> shift) == first
+            && self.hierarchy.try_repeat(core, first, write)
+        {
+            outcomes.push(LineOutcome {
+                served: Served::L1,
+                l1_miss: None,
+            });
+        } else {
+            self.hierarchy
+                .access_with(core, addr, len, write, |o| outcomes.push(o));
+        }
+        let recorder = &mut self.recorder;
+        let hi = addr.saturating_add(len.max(1));
         let mut k = 0;
         let (stack, hist) = (&mut self.shared_stack, &mut self.histogram);
         let (pstack, phist) = &mut self.private[core];
@@ -352,15 +406,22 @@ impl Annotator {
                 }
                 d
             };
-            let s = served[k];
+            let o = outcomes[k];
             k += 1;
-            line_counts.reference(d, s);
-            function_counts.reference(d, s);
+            if let Some(r) = recorder.as_mut() {
+                r.record(core, mi, line, addr, hi, read, write, o.l1_miss);
+            }
+            line_counts.reference(d, o.served, o.l1_miss);
+            function_counts.reference(d, o.served, o.l1_miss);
         });
     }
 
     /// The results, lines and functions sorted by misses.
-    pub fn finish(self, thread_indices: &[u32]) -> Annotation {
+    pub fn finish(mut self, thread_indices: &[u32]) -> Annotation {
+        let false_sharing = self
+            .recorder
+            .take()
+            .map(|r| sharing::resolve(&self, r.finish(), thread_indices));
         let mut total = Counts::default();
         for c in &self.function_counts {
             total.merge(c);
@@ -434,6 +495,7 @@ impl Annotator {
             functions,
             histogram,
             thread_histograms,
+            false_sharing,
         }
     }
 }

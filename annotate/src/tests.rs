@@ -54,6 +54,7 @@ fn small_caches() -> AnnotateConfig {
     AnnotateConfig {
         l1: CacheConfig::new(256, 2, 32).unwrap(),
         l2: CacheConfig::new(1024, 4, 32).unwrap(),
+        false_sharing: None,
     }
 }
 
@@ -165,6 +166,7 @@ fn different_line_sizes_are_refused() {
     let cfg = AnnotateConfig {
         l1: CacheConfig::new(256, 2, 32).unwrap(),
         l2: CacheConfig::new(1024, 4, 64).unwrap(),
+        false_sharing: None,
     };
     assert!(matches!(
         Annotator::new(&meta(), cfg),
@@ -202,4 +204,97 @@ fn only_functions_that_executed_are_listed() {
     let r = a.finish(&[0]);
     let l10 = r.lines.iter().find(|l| l.line == 10).unwrap();
     assert_eq!(l10.functions, vec!["f".to_string(), "never".to_string()]);
+}
+
+/// [`meta`] with instruction 1 a store and instruction 3 an atomic read-modify-write.
+fn meta_with_writes() -> ProgramMeta {
+    let mut m = meta();
+    m.tables.mem_instrs[1].kind = AccessKind::Store;
+    m.tables.mem_instrs[3].kind = AccessKind::AtomicRmw;
+    m
+}
+
+proptest! {
+    /// With writes: every line's and function's L1 misses split exactly into the four Cs, the
+    /// totals equal a `CoherentHierarchy` fed the same accesses, and the false-sharing view's
+    /// lines hold all the coherence misses (nothing dropped at this size).
+    #[test]
+    fn the_miss_split_adds_up_and_equals_the_coherent_hierarchy(
+        events in prop::collection::vec((0usize..3, 0u32..5, 0u64..2048, 1u64..48), 1..400),
+    ) {
+        let m = meta_with_writes();
+        let cfg = AnnotateConfig { false_sharing: Some(rdcachesim::SharingConfig::default()), ..small_caches() };
+        let mut a = Annotator::new(&m, cfg).unwrap();
+        let mut h = CoherentHierarchy::new(cfg.l1, cfg.l2, None);
+        for &(core, mi, addr, len) in &events {
+            a.access(core, mi, addr, len);
+            let write = m.mem_instrs.get(mi as usize).is_some_and(|x| x.kind.writes());
+            h.access(core, addr, len, write);
+        }
+        let r = a.finish(&[0, 1, 2]);
+        let split = |c: &Counts| c.l1_kinds.total() == c.l1_misses
+            && c.l1_kinds.coherence == c.l1_kinds.true_sharing + c.l1_kinds.false_sharing;
+        prop_assert!(r.lines.iter().all(|l| split(&l.counts)));
+        prop_assert!(r.functions.iter().all(|f| split(&f.counts)));
+        prop_assert!(split(&r.total));
+        let mut want = MissKinds::default();
+        for c in &h.stats().l1 {
+            want.add(&c.misses);
+        }
+        prop_assert_eq!(r.total.l1_kinds, want);
+        let fs = r.false_sharing.unwrap();
+        prop_assert_eq!(fs.dropped_misses, 0);
+        prop_assert_eq!(fs.coherence, want.coherence);
+        let per_line: u64 = fs.lines.iter().map(|l| l.true_sharing).sum();
+        prop_assert_eq!(per_line, want.true_sharing);
+        let per_source: u64 = fs.sources.iter().map(|s| s.coherence).sum();
+        prop_assert_eq!(per_source, want.coherence);
+    }
+}
+
+#[test]
+fn two_threads_counters_in_one_line_are_false_sharing_with_padding_advice() {
+    // Threads 4 and 7 (cores 0 and 1) take turns: each loads (instruction 0, line 10) and
+    // stores (instruction 1, line 10) its own 8-byte counter at 0x100 + 8 × core; 32-byte
+    // lines. From the second round on every load misses (the other's store invalidated the
+    // line, other bytes): 2 × 3 false-sharing misses in 4 rounds.
+    let m = meta_with_writes();
+    let cfg = AnnotateConfig {
+        false_sharing: Some(rdcachesim::SharingConfig::default()),
+        ..small_caches()
+    };
+    let mut a = Annotator::new(&m, cfg).unwrap();
+    for _ in 0..4 {
+        for core in 0..2 {
+            a.access(core, 0, 0x100 + 8 * core as u64, 8);
+            a.access(core, 1, 0x100 + 8 * core as u64, 8);
+        }
+    }
+    let r = a.finish(&[4, 7]);
+    assert_eq!(r.total.l1_kinds.false_sharing, 6);
+    assert_eq!(r.total.l1_kinds.compulsory, 2);
+    let fs = r.false_sharing.unwrap();
+    assert_eq!(fs.lines.len(), 1);
+    let l = &fs.lines[0];
+    assert_eq!(l.address, 0x100);
+    assert_eq!((l.true_sharing, l.false_sharing), (0, 6));
+    let threads: Vec<(u32, &sharing::Ranges)> =
+        l.threads.iter().map(|t| (t.thread, &t.written)).collect();
+    assert_eq!(threads, vec![(4, &vec![(0, 7)]), (7, &vec![(8, 15)])]);
+    assert_eq!(
+        l.verdict,
+        sharing::LineVerdict::FalseSharing {
+            padding: sharing::Fix::PadElements {
+                slot: 8,
+                stride: 8,
+                line: 32,
+                pad: 24
+            },
+            shared: vec![]
+        }
+    );
+    assert_eq!((l.sources[0].file.as_str(), l.sources[0].line), ("a.c", 10));
+    assert_eq!(fs.sources.len(), 1);
+    assert_eq!(fs.sources[0].false_sharing, 6);
+    assert_eq!(fs.sources[0].written_by, vec!["a.c:10".to_string()]);
 }

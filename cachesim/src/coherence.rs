@@ -471,3 +471,17 @@ impl CoherentHierarchy {
             + self.lost_l2.values().map(Vec::len).sum::<usize>()
     }
 }
+
+/// Granules of line `line` (lines of `1 << line_shift` bytes) that bytes `lo..hi` touch, as a
+/// 64-bit mask whose bits are granules of `max(1, line / 64)` bytes: the byte mask by which
+/// [`CoherentHierarchy`] tells true from false sharing, for models that class coherence misses
+/// the same way (SASMM's exact model). `lo..hi` must overlap the line.
+#[inline]
+pub fn granule_mask(line_shift: u32, line: u64, lo: u64, hi: u64) -> u64 {
+    let granule_shift = line_shift.saturating_sub(6);
+    let base = line << line_shift;
+    let end = base + (1u64 << line_shift);
+    let first = (lo.max(base) - base) >> granule_shift;
+    let last = (hi.min(end) - 1 - base) >> granule_shift;
+    (u64::MAX >> (63 - last)) & (u64::MAX << first)
+}

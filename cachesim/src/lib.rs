@@ -8,6 +8,8 @@
 //! * [`CoherentHierarchy`]: private L1s (and private L2s under a shared L3) kept coherent by
 //!   write-invalidate, with every miss classed compulsory, capacity, conflict or coherence
 //!   (true or false sharing); see [`coherence`](mod@coherence).
+//! * [`SharingRecorder`]: who touched which bytes of the lines with coherence misses, and the
+//!   padding that would stop false sharing on them; see [`sharing`](mod@sharing).
 //! * [`naive::NaiveCache`]: a deliberately simple reference implementation used by the tests.
 //!
 //! **Inclusion policy.** The L2 is *non-inclusive, non-exclusive* (NINE): it is looked up only
@@ -29,6 +31,7 @@ pub mod coherence;
 /// Real machines' hierarchies: this machine's from `/sys` (the crate's only IO) and named presets.
 pub mod machine;
 pub mod naive;
+pub mod sharing;
 
 mod cache;
 mod config;
@@ -42,6 +45,7 @@ pub use coherence::{
 pub use config::CacheConfig;
 pub use fa_shadow::{FaShadow, ShadowResult};
 pub use hierarchy::{Hierarchy, HierarchyStats, Served};
+pub use sharing::{SharingConfig, SharingRecorder, SharingReport};
 
 /// Errors of this crate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

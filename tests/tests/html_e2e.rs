@@ -131,6 +131,7 @@ fn page_renders_every_section_in_chromium() {
         "threads",
         "sasmm",
         "hot-lines",
+        "false-sharing",
         "paths",
         "simt",
         "terms",

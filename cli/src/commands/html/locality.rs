@@ -208,7 +208,10 @@ pub(super) fn hot_lines(a: &Annotation, args: &HtmlArgs) -> String {
     let tables = crate::commands::annotate::tables(a, top);
     let mut s = html::note(
         "Sorted by L1 misses, then L2 misses; click a header to sort by another column. RD pXX: \
-         reuse-distance percentiles in lines (cold references excluded).",
+         reuse-distance percentiles in lines (cold references excluded). The L1 misses split \
+         into compulsory (the thread's L1 never had the line), capacity (a fully associative \
+         L1 of the same size misses too), conflict (the rest: the set mapping) and coherence \
+         (another thread's write invalidated the line); the four add up to the L1 misses.",
     );
     for (i, t) in tables.iter().enumerate() {
         let mut t = t.clone();

@@ -1,6 +1,7 @@
 //! `rda-report html`: one self-contained HTML page with the run summary, the reuse histogram and
 //! miss-ratio curve, per-thread histograms, SASMM predicted vs measured hit rates, the hot source
-//! lines, the multi-pattern instructions with their paths, SIMT DS/RD plots and the terms used.
+//! lines, the cache lines with coherence misses (false sharing, with more than one thread), the
+//! multi-pattern instructions with their paths, SIMT DS/RD plots and the terms used.
 //!
 //! The page's size does not depend on the trace length: every table and plot has a bounded
 //! number of rows or points (log2 distance bins, at most [`MAX_THREADS`] threads, `--top` lines,
@@ -11,6 +12,7 @@ mod locality;
 mod mrc;
 mod paths_section;
 mod sasmm_section;
+mod sharing_section;
 mod simt_section;
 
 pub use args::*;
@@ -21,6 +23,7 @@ use locality::{hot_lines, reuse, summary, threads};
 use paths_section::paths;
 use rdannotate::{annotate_with_progress, AnnotateConfig};
 use sasmm_section::sasmm;
+use sharing_section::false_sharing;
 use simt_section::simt;
 
 /// Threads drawn and listed at most.
@@ -66,6 +69,10 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
         AnnotateConfig {
             l1: args.caches.l1,
             l2: args.caches.l2,
+            false_sharing: (trace.threads.len() > 1).then_some(rdcachesim::SharingConfig {
+                max_lines: crate::commands::annotate::false_sharing::DEFAULT_MAX_LINES,
+                max_sources: 16,
+            }),
         },
         |n| bar.set_position(n),
     )
@@ -97,6 +104,13 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
         );
     }
     page.section("hot-lines", "Hot source lines", hot_lines(&a, args));
+    if trace.threads.len() > 1 {
+        page.section(
+            "false-sharing",
+            "False sharing",
+            false_sharing(&a, args.top as usize),
+        );
+    }
     if !args.no_paths {
         page.section("paths", "Multi-pattern instructions", paths(&trace, args)?);
     }

@@ -1,6 +1,9 @@
 //! `rda-report annotate`: accesses, cold misses, reuse-distance percentiles and simulated L1/L2
 //! misses per source line and per function, like `cg_annotate`; with `--source-dir`, the
-//! hottest source lines printed with their counts in the margin.
+//! hottest source lines printed with their counts in the margin; with `--false-sharing`, the
+//! cache lines and source lines with coherence misses ([`false_sharing`]).
+
+pub mod false_sharing;
 
 use crate::commands::flags::CacheArgs;
 use crate::output::{Format, OutputArgs, Table};
@@ -20,7 +23,23 @@ its memory instruction: accesses (events), references (cache lines), cold misses
 a line by any thread), reuse-distance percentiles (distinct other lines between two references \
 to a line, all threads in stamp order, cold references excluded; exact below 1024, rounded down \
 to 1/16 of a power of two above), and L1/L2 misses of the exact LRU simulator (a private L1 per \
-thread, one shared L2). Rows are sorted by L1 misses, then L2 misses.
+thread, one shared L2, write-invalidate coherence between the L1s as in `measure`). Rows are \
+sorted by L1 misses, then L2 misses.
+
+The L1 misses are split into the 3 Cs plus coherence (they add up to the L1 misses exactly): \
+compulsory (the thread's L1 never had the line; differs from `cold`, which counts a line's first \
+touch by any thread), capacity (a fully associative LRU L1 of the same size misses too), conflict \
+(the rest: the set mapping) and coherence (another thread's write invalidated the line; --json \
+splits it into true sharing, the same bytes, and false sharing, other bytes of the line).
+
+--false-sharing prints the false-sharing view instead of the tables: the cache lines with \
+coherence misses (most first, --false-sharing-top of them), each with its true/false sharing \
+misses, the threads that touched it and the bytes of the line each wrote and read, the source \
+lines whose accesses touched it, a verdict and the fix: for false sharing (the threads' written \
+bytes are disjoint) the padding, e.g. per-thread elements of one array padded to the line size; \
+for true sharing, that padding will not help. Then the source lines with coherence misses and the \
+source lines whose writes from other threads invalidated their cache lines. A line is recorded \
+from its first coherence miss on (an earlier write is recalled when still known).
 
 Only functions that executed are listed: the function table has a row for each function with at \
 least one executed memory access, and a source line names only the functions that executed it (an \
@@ -33,7 +52,7 @@ C names are shown as they are. --json keeps the linker symbol where it always wa
 function row, `functions` of a line row) and adds the readable form beside it for the names that \
 differ: `name_demangled` (\"kernel(double*, int)\" beside \"_Z6kernelPdi\") and \
 `functions_demangled` (all of the line's functions, in the same order).",
-    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv\n\nMemory: one reuse stack over all threads and one per thread (distinct lines), the simulated caches, and one row per source line and function; the events stream in stamp order. From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends."
+    after_help = "Examples:\n  rdcc -O1 -g app.c -o app && RDTRACE=app.rdtrace ./app\n  rda-report annotate app.rdtrace --source-dir .\n  rda-report annotate app.rdtrace --l1 32K:8:64 --l2 1M:16:64 --top 10 --json\n  rda-report annotate app.rdtrace --csv > lines.csv\n  rda-report annotate omp.rdtrace --false-sharing --false-sharing-top 5\n\nMemory: one reuse stack over all threads and one per thread (distinct lines), the simulated caches, and one row per source line and function; with --false-sharing, at most --false-sharing-max-lines recorded cache lines (16 instructions each); the events stream in stamp order. From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends."
 )]
 pub struct AnnotateArgs {
     /// Trace file; `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report).
@@ -55,6 +74,22 @@ pub struct AnnotateArgs {
     #[arg(long, default_value_t = 2, value_parser = crate::commands::flags::int_in("--context", 0usize, 1000),
           allow_negative_numbers = true)]
     pub context: usize,
+    /// Print the false-sharing view: the cache lines and source lines with coherence misses,
+    /// the threads and bytes, and the padding that would fix false sharing.
+    #[arg(long)]
+    pub false_sharing: bool,
+    /// Cache lines shown by --false-sharing (0 to 2^32; 0 shows all recorded); the rest are
+    /// counted, and --json lists every recorded line.
+    #[arg(long, default_value_t = false_sharing::DEFAULT_TOP, requires = "false_sharing",
+          value_parser = crate::commands::flags::int_in("--false-sharing-top", 0usize, crate::commands::flags::FOUR_G as usize),
+          allow_negative_numbers = true)]
+    pub false_sharing_top: usize,
+    /// Cache lines with coherence misses recorded at most by --false-sharing (1 to 2^20); the
+    /// coherence misses of further lines are counted only.
+    #[arg(long, default_value_t = false_sharing::DEFAULT_MAX_LINES, requires = "false_sharing",
+          value_parser = crate::commands::flags::int_in("--false-sharing-max-lines", 1usize, 1 << 20),
+          allow_negative_numbers = true)]
+    pub false_sharing_max_lines: usize,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -99,6 +134,9 @@ struct Output {
     /// With --source-dir: the annotated excerpts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     source: Vec<SourceExcerpt>,
+    /// With --false-sharing: the view (every recorded cache line; functions by readable name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    false_sharing: Option<rdannotate::FalseSharing>,
 }
 
 #[derive(Serialize)]
@@ -146,11 +184,13 @@ fn counts_cells(c: &Counts) -> Vec<String> {
     ];
     v.extend(PERCENTILES.map(|p| fmt_pct(c.percentile(p))));
     v.push(c.l1_misses.to_string());
+    let k = &c.l1_kinds;
+    v.extend([k.compulsory, k.capacity, k.conflict, k.coherence].map(|n| n.to_string()));
     v.push(c.l2_misses.to_string());
     v
 }
 
-const COUNT_HEADERS: [&str; 8] = [
+const COUNT_HEADERS: [&str; 12] = [
     "accesses",
     "line refs",
     "cold",
@@ -158,6 +198,10 @@ const COUNT_HEADERS: [&str; 8] = [
     "RD p90",
     "RD p99",
     "L1 misses",
+    "compulsory",
+    "capacity",
+    "conflict",
+    "coherence",
     "L2 misses",
 ];
 
@@ -398,6 +442,10 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
     let config = AnnotateConfig {
         l1: args.caches.l1,
         l2: args.caches.l2,
+        false_sharing: args.false_sharing.then_some(rdcachesim::SharingConfig {
+            max_lines: args.false_sharing_max_lines,
+            max_sources: 16,
+        }),
     };
     let a = match input {
         crate::tracefile::Input::File(trace) => {
@@ -453,9 +501,14 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
         } else {
             Vec::new()
         },
+        false_sharing: a.false_sharing.clone().map(false_sharing::readable),
     };
-    args.out.emit(&json, &tables(&a, args.top))?;
-    if args.source_dir.is_some() {
+    let shown = match &a.false_sharing {
+        Some(fs) => false_sharing::tables(fs, &a.config.l1.to_string(), args.false_sharing_top),
+        None => tables(&a, args.top),
+    };
+    args.out.emit(&json, &shown)?;
+    if args.source_dir.is_some() && !args.false_sharing {
         let ex = excerpts;
         if args.out.format() == Format::Table {
             println!(
