@@ -5,6 +5,7 @@
 //! invalidated the cache lines they missed on.
 
 use super::Annotator;
+pub use rdcachesim::sharing::PadElements;
 use rdcachesim::sharing::{byte_ranges, verdict, Padding, Verdict};
 use rdcachesim::SharingReport;
 use serde::Serialize;
@@ -68,18 +69,8 @@ pub struct ThreadRanges {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fix {
-    /// Per-thread elements of `stride` bytes in one array, each thread writing `slot` bytes of
-    /// its own: pad each element to the line (`pad` bytes more).
-    PadElements {
-        /// Bytes each thread wrote.
-        slot: u32,
-        /// The element size: bytes from one thread's range to the next's.
-        stride: u32,
-        /// The line size.
-        line: u32,
-        /// Padding per element: `line - stride`.
-        pad: u32,
-    },
+    /// Per-thread elements of one array: pad each element to the line.
+    PadElements(PadElements),
     /// Put each writer's bytes on a line of their own, apart from what the readers read.
     Separate {
         /// Each writing thread's bytes.
@@ -297,17 +288,7 @@ pub(crate) fn resolve(a: &Annotator, rep: SharingReport, thread_indices: &[u32])
             Verdict::FalseSharing { padding, shared } => LineVerdict::FalseSharing {
                 shared: byte_ranges(shared, g),
                 padding: match padding {
-                    Padding::PadElements {
-                        slot,
-                        stride,
-                        line,
-                        pad,
-                    } => Fix::PadElements {
-                        slot,
-                        stride,
-                        line,
-                        pad,
-                    },
+                    Padding::PadElements(p) => Fix::PadElements(p),
                     Padding::Separate { writers, readers } => Fix::Separate {
                         writers: ranges(&writers),
                         readers: ranges(&readers),

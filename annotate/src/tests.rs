@@ -4,6 +4,7 @@
 use super::*;
 use proptest::prelude::*;
 use rdcachesim::naive::NaiveCache;
+use rdcachesim::sharing::PadElements;
 use rdtrace::meta::{AccessKind, FunctionMeta, MemInstrMeta, MetaTables, SourceLoc, VarClass};
 use std::collections::{BTreeMap, HashSet};
 
@@ -284,12 +285,12 @@ fn two_threads_counters_in_one_line_are_false_sharing_with_padding_advice() {
     assert_eq!(
         l.verdict,
         sharing::LineVerdict::FalseSharing {
-            padding: sharing::Fix::PadElements {
+            padding: sharing::Fix::PadElements(PadElements {
                 slot: 8,
                 stride: 8,
                 line: 32,
                 pad: 24
-            },
+            }),
             shared: vec![]
         }
     );

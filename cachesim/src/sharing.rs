@@ -344,23 +344,28 @@ pub fn ranges_text(ranges: &[(u32, u32)]) -> String {
         .join(",")
 }
 
+/// Per-thread elements of `stride` bytes in one array, each thread writing `slot` bytes of its
+/// own: padding each element to `line` bytes (`pad` bytes more) gives each thread a line of its
+/// own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PadElements {
+    /// Bytes each thread wrote.
+    pub slot: u32,
+    /// Bytes from one thread's range to the next's (the element size).
+    pub stride: u32,
+    /// The line size.
+    pub line: u32,
+    /// Bytes of padding per element: `line - stride`.
+    pub pad: u32,
+}
+
 /// How to separate the bytes of a falsely shared line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Padding {
     /// Every writer wrote one `slot`-byte range through a common source id, the ranges `stride`
-    /// bytes apart: per-thread elements of `stride` bytes in one array. Padding each element to
-    /// `line` bytes (`pad` bytes more) gives each thread a line of its own.
-    PadElements {
-        /// Bytes each thread wrote.
-        slot: u32,
-        /// Bytes from one thread's range to the next's (the element size).
-        stride: u32,
-        /// The line size.
-        line: u32,
-        /// Bytes of padding per element: `line - stride`.
-        pad: u32,
-    },
+    /// bytes apart: per-thread elements of one array.
+    PadElements(PadElements),
     /// Anything else: each writer's bytes (`(core, granules)`) need a line of their own, apart
     /// from the bytes other cores read (`readers`).
     Separate {
@@ -477,12 +482,12 @@ fn evenly_spaced(mut ranges: Vec<(u32, u32)>, line_bytes: u32) -> Option<Padding
     let even = ranges
         .windows(2)
         .all(|w| w[1].0 - w[0].0 == stride && w[1].1 - w[1].0 + 1 == slot);
-    (even && stride >= slot && stride < line_bytes).then_some(Padding::PadElements {
+    (even && stride >= slot && stride < line_bytes).then_some(Padding::PadElements(PadElements {
         slot,
         stride,
         line: line_bytes,
         pad: line_bytes - stride,
-    })
+    }))
 }
 
 #[cfg(test)]

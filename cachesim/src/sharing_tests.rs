@@ -104,12 +104,12 @@ fn per_thread_counters_are_false_sharing_fixed_by_padding_to_the_line() {
     assert_eq!(
         verdict(l, 64, 1),
         Verdict::FalseSharing {
-            padding: Padding::PadElements {
+            padding: Padding::PadElements(PadElements {
                 slot: 8,
                 stride: 8,
                 line: 64,
                 pad: 56
-            },
+            }),
             shared: 0
         }
     );
@@ -118,12 +118,12 @@ fn per_thread_counters_are_false_sharing_fixed_by_padding_to_the_line() {
     assert_eq!(
         verdict(&rep.lines[0], 64, 1),
         Verdict::FalseSharing {
-            padding: Padding::PadElements {
+            padding: Padding::PadElements(PadElements {
                 slot: 8,
                 stride: 24,
                 line: 64,
                 pad: 40
-            },
+            }),
             shared: 0
         }
     );
@@ -148,12 +148,12 @@ fn per_thread_counters_are_false_sharing_fixed_by_padding_to_the_line() {
     assert_eq!(
         verdict(&rep.lines[0], 64, 1),
         Verdict::FalseSharing {
-            padding: Padding::PadElements {
+            padding: Padding::PadElements(PadElements {
                 slot: 8,
                 stride: 8,
                 line: 64,
                 pad: 56
-            },
+            }),
             shared: 0xff00
         }
     );
@@ -249,12 +249,12 @@ fn four_threads_at_a_16_byte_stride_pad_48_bytes() {
     assert_eq!(
         verdict(&rec, 64, 1),
         Verdict::FalseSharing {
-            padding: Padding::PadElements {
+            padding: Padding::PadElements(PadElements {
                 slot: 8,
                 stride: 16,
                 line: 64,
                 pad: 48
-            },
+            }),
             shared: 0
         }
     );
@@ -279,12 +279,12 @@ fn four_threads_at_a_16_byte_stride_pad_48_bytes() {
     assert_eq!(
         verdict(&wide, 64, 1),
         Verdict::FalseSharing {
-            padding: Padding::PadElements {
+            padding: Padding::PadElements(PadElements {
                 slot: 8,
                 stride: 24,
                 line: 64,
                 pad: 40
-            },
+            }),
             shared: 0
         }
     );

@@ -6,7 +6,7 @@
 use crate::output::Table;
 use rdannotate::sharing::{Fix, LineVerdict, Ranges, SharedLine, ThreadRanges};
 use rdannotate::FalseSharing;
-use rdcachesim::sharing::ranges_text;
+use rdcachesim::sharing::{ranges_text, PadElements};
 use rdtrace::demangle::display_name;
 
 /// Cache lines shown by default (`--false-sharing-top`).
@@ -136,12 +136,12 @@ pub fn advice(l: &SharedLine, line_bytes: u32) -> String {
         }
         LineVerdict::FalseSharing {
             padding:
-                Fix::PadElements {
+                Fix::PadElements(PadElements {
                     slot,
                     stride,
                     line,
                     pad,
-                },
+                }),
             shared,
         } => {
             let each = if slot == stride {
@@ -379,12 +379,12 @@ mod tests {
         // Two 8-byte counters 8 bytes apart: pad each to 64 bytes, 56 bytes of padding.
         let pad = line(
             LineVerdict::FalseSharing {
-                padding: Fix::PadElements {
+                padding: Fix::PadElements(PadElements {
                     slot: 8,
                     stride: 8,
                     line: 64,
                     pad: 56,
-                },
+                }),
                 shared: vec![],
             },
             &[0, 1],
@@ -396,12 +396,12 @@ mod tests {
         // One field of a 24-byte struct per thread.
         let wide = line(
             LineVerdict::FalseSharing {
-                padding: Fix::PadElements {
+                padding: Fix::PadElements(PadElements {
                     slot: 4,
                     stride: 24,
                     line: 64,
                     pad: 40,
-                },
+                }),
                 shared: vec![],
             },
             &[0, 1],
