@@ -5,6 +5,7 @@
 //! A hash map of the resident lines plus an LRU list threaded through a slot array, and a set of
 //! the lines seen: O(1) per access and per invalidation, whatever the size.
 
+use rdengines::blockmap::BlockSet;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -105,13 +106,28 @@ impl List {
 /// `resident` maps the resident lines to their slots: at most `capacity` entries, so the lookup
 /// every access makes stays in a small, hot table. `seen` (every line ever accessed) is
 /// consulted only when the fully associative cache misses.
-#[derive(Clone, Debug)]
+///
+/// `seen` is the engines' [`BlockSet`] (a direct-mapped bit of an array per dense page of line
+/// numbers, a hash table for sparse ones): it grows with the footprint, where a hash table's
+/// probes miss the CPU caches (that insert was the largest single cost of `measure`), and
+/// lines of real programs come in dense runs. `resident` stays a small hash map.
+#[derive(Clone)]
 pub struct FaShadow {
     capacity: usize,
     resident: LineMap<u32>,
-    seen: LineMap<()>,
+    seen: BlockSet,
     list: List,
     free: Vec<u32>,
+}
+
+impl std::fmt::Debug for FaShadow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FaShadow")
+            .field("capacity", &self.capacity)
+            .field("resident", &self.resident.len())
+            .field("seen", &self.seen.len())
+            .finish()
+    }
 }
 
 impl FaShadow {
@@ -120,7 +136,7 @@ impl FaShadow {
         FaShadow {
             capacity: capacity.max(1) as usize,
             resident: LineMap::default(),
-            seen: LineMap::default(),
+            seen: BlockSet::default(),
             list: List {
                 nodes: Vec::new(),
                 head: NIL,
@@ -141,7 +157,7 @@ impl FaShadow {
             }
             return ShadowResult::Hit;
         }
-        let result = if self.seen.insert(line, ()).is_none() {
+        let result = if self.seen.insert(line) {
             ShadowResult::First
         } else {
             ShadowResult::Miss
