@@ -64,15 +64,15 @@ pub fn for_each_thread_chunk<E: From<crate::TraceError>>(
     loop {
         let mut pulled = false;
         ended.resize(source.slots(), false);
-        for slot in 0..ended.len() {
-            while !ended[slot] {
+        for (slot, ended) in ended.iter_mut().enumerate() {
+            while !*ended {
                 events.clear();
                 match source.next_chunk(slot, &mut events)? {
                     Pull::Chunk => {
                         pulled = true;
                         f(source.thread_of(slot), &events)?;
                     }
-                    Pull::End => ended[slot] = true,
+                    Pull::End => *ended = true,
                     Pull::Wait(_) => break,
                 }
             }
