@@ -160,8 +160,6 @@ struct Tracked {
     cache: Cache,
     shadow: FaShadow,
     misses: MissKinds,
-    /// log2 of the bytes per byte-mask bit.
-    granule_shift: u32,
 }
 
 impl Tracked {
@@ -170,7 +168,6 @@ impl Tracked {
             cache: Cache::new(cfg),
             shadow: FaShadow::new(cfg.lines()),
             misses: MissKinds::default(),
-            granule_shift: cfg.line_shift().saturating_sub(6),
         }
     }
 
@@ -184,12 +181,7 @@ impl Tracked {
     /// Granules of the line `line` that bytes `lo..hi` touch.
     #[inline]
     fn mask(&self, line: u64, lo: u64, hi: u64) -> u64 {
-        let shift = self.cache.config().line_shift();
-        let base = line << shift;
-        let end = base + (1u64 << shift);
-        let first = (lo.max(base) - base) >> self.granule_shift;
-        let last = (hi.min(end) - 1 - base) >> self.granule_shift;
-        (u64::MAX >> (63 - last)) & (u64::MAX << first)
+        granule_mask(self.cache.config().line_shift(), line, lo, hi)
     }
 
     /// Looks up one line for `core`; on a miss, classifies it (consuming the core's lost record

@@ -12,7 +12,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A multiplicative hasher for line numbers (the std SipHash costs more than the rest of an
 /// access; line numbers are not attacker-chosen keys).
 #[derive(Default, Clone, Copy)]
-pub(crate) struct LineHasher(u64);
+pub struct LineHasher(u64);
 
 impl Hasher for LineHasher {
     #[inline]
@@ -39,7 +39,7 @@ impl Hasher for LineHasher {
 }
 
 /// A `HashMap` keyed by line numbers with [`LineHasher`].
-pub(crate) type LineMap<V> = HashMap<u64, V, BuildHasherDefault<LineHasher>>;
+pub type LineMap<V> = HashMap<u64, V, BuildHasherDefault<LineHasher>>;
 
 /// End of the LRU list.
 const NIL: u32 = u32::MAX;

@@ -43,7 +43,7 @@ pub use coherence::{
     CacheCounts, CoherentHierarchy, CoherentStats, LineOutcome, MissKind, MissKinds, Sharing,
 };
 pub use config::CacheConfig;
-pub use fa_shadow::{FaShadow, ShadowResult};
+pub use fa_shadow::{FaShadow, LineHasher, LineMap, ShadowResult};
 pub use hierarchy::{Hierarchy, HierarchyStats, Served};
 pub use sharing::{SharingConfig, SharingRecorder, SharingReport};
 

@@ -77,7 +77,18 @@ impl Interleaver {
     }
 
     /// Calls `f(core, window, addr, len)` for every access of `trace`'s shared trace, in order.
+    #[inline]
     pub fn feed(&mut self, trace: &MimickedTrace<'_>, mut f: impl FnMut(usize, u32, u64, u32)) {
+        self.feed_with_mi(trace, |c, w, addr, len, _mi| f(c, w, addr, len));
+    }
+
+    /// [`feed`](Self::feed) that also names each access's memory instruction:
+    /// `f(core, window, addr, len, mi)` (the exact model reads from it whether the access writes).
+    pub fn feed_with_mi(
+        &mut self,
+        trace: &MimickedTrace<'_>,
+        mut f: impl FnMut(usize, u32, u64, u32, u32),
+    ) {
         let Interleaver { rng, cursor, live } = self;
         let seq = trace.seq;
         for s in &trace.sections {
@@ -86,7 +97,7 @@ impl Interleaver {
                 // serial blocks are not interleaved.
                 for &w in &s.per_core[0] {
                     for a in seq.window_accesses(w) {
-                        f(0, w, trace.address(0, false, a.mi, a.addr), a.len);
+                        f(0, w, trace.address(0, false, a.mi, a.addr), a.len, a.mi);
                     }
                 }
                 continue;
@@ -111,7 +122,7 @@ impl Interleaver {
                 let mut emit = |c: usize, cursor: &mut Vec<(u32, usize, usize)>| {
                     let (w, pos, _) = cursor[c];
                     let a = seq.accesses[pos];
-                    f(c, w, trace.address(c, true, a.mi, a.addr), a.len);
+                    f(c, w, trace.address(c, true, a.mi, a.addr), a.len, a.mi);
                     cursor[c].1 += 1;
                 };
                 match rng.as_mut() {

@@ -18,7 +18,21 @@
 //! configuration to that configuration's L2 stacks. The result equals an exact simulation of the
 //! mimicked traces for every `(L1, L2)` pair asked for; what remains of the error against a real
 //! run is the mimicking (Alg. 1–2) alone.
+//!
+//! **Coherence.** When the accesses' kinds are known (the `*_trace` entry points read them from
+//! the trace's metadata; [`ExactRun::with_writes`] otherwise), the private L1s are kept
+//! coherent by write-invalidate over the shared trace, as `measure` keeps the real run's
+//! ([`rdcachesim::CoherentHierarchy`]): a write by one core drops the line from the other cores'
+//! L1s, and their next reference to it is a coherence miss (true or false sharing by the bytes
+//! written). The rule in stack-distance terms is exact, see [`MultiHierarchy::access_rw`].
+//! What it assumes is the mimicking's: the cores write what the sequential run's iterations
+//! wrote, interleaved one access at a time (round-robin) or at random within each round of
+//! block instances, so it estimates the sharing of a fine-grained interleaving; code that
+//! depends on the thread number (`omp_get_thread_num()`) runs as thread 0 on every core.
+//! Every L1 and L2 miss of the hierarchies asked for is also classed compulsory, capacity,
+//! conflict or coherence (the 3C split); the classes add up to the misses exactly.
 
+mod coherence;
 mod hierarchy;
 mod set_stacks;
 #[cfg(test)]
@@ -32,7 +46,7 @@ use crate::rates::{CoreCounts, CoreRates, HitRates};
 use crate::seq::{Fragment, StreamLimits};
 use crate::set_sample::{scaled, SetSample, SetSampleConfig};
 use crate::window::SequentialTrace;
-use rdcachesim::CacheConfig;
+use rdcachesim::{CacheConfig, MissKinds};
 use rdtrace::Trace;
 use serde::Serialize;
 
@@ -60,6 +74,14 @@ pub struct ExactConfig {
     /// When a streamed trace hands fragments over and spills parallel ones to disk (the
     /// `*_trace` entry points; the CLI sets the spill threshold from `RDTOOLS_SPILL_ACCESSES`).
     pub limits: StreamLimits,
+    /// Keep the private L1s coherent by write-invalidate (when the accesses' kinds are known);
+    /// `false`: every access counts as a read (the model before coherence).
+    pub coherence: bool,
+    /// Class every L1 and L2 miss of the hierarchies asked for as compulsory, capacity,
+    /// conflict or coherence (a fully associative LRU shadow per cache: about 1.6x the time of
+    /// the model without it); `false`: only the coherence misses are counted (they need no
+    /// shadow).
+    pub classify_misses: bool,
 }
 
 impl Default for ExactConfig {
@@ -73,6 +95,8 @@ impl Default for ExactConfig {
             mrc: Vec::new(),
             set_sample: None,
             limits: StreamLimits::default(),
+            coherence: true,
+            classify_misses: false,
         }
     }
 }
@@ -102,6 +126,20 @@ pub struct HierarchyPrediction {
     /// references are scaled by its inverse); absent when every set was simulated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sample_rate: Option<f64>,
+    /// The L1 misses of all cores by class. With [`ExactConfig::classify_misses`]:
+    /// compulsory + capacity + conflict + coherence = L1 misses (references − L1 hits); without,
+    /// only `coherence` (and its split) is counted, the other classes are 0. Always
+    /// coherence = true + false sharing. Scaled like `references` when set-sampled.
+    pub l1_misses: MissKinds,
+    /// The shared L2's misses by class (coherence is 0: the shared level is never
+    /// invalidated); with [`ExactConfig::classify_misses`] they add up to the L2 misses, else
+    /// all 0.
+    pub l2_misses: MissKinds,
+    /// Whether `l1_misses` and `l2_misses` hold the whole 3C split
+    /// ([`ExactConfig::classify_misses`]).
+    pub misses_classified: bool,
+    /// Each core's L1 misses by class, cores `0..m`.
+    pub l1_misses_per_core: Vec<MissKinds>,
 }
 
 /// One point of a miss-ratio curve.
@@ -158,7 +196,9 @@ pub fn default_mrc_sizes(caches: &[CacheConfig]) -> Vec<u64> {
 }
 
 /// Exact hit rates of the mimicked traces of `cores` cores for every hierarchy and curve point
-/// of `config`, in one streamed pass over the interleaved trace.
+/// of `config`, in one streamed pass over the interleaved trace. A [`SequentialTrace`] does not
+/// say which accesses write, so every access reads here (no coherence misses); the `*_trace`
+/// entry points and [`ExactRun::with_writes`] know the kinds.
 pub fn predict_exact(
     seq: &SequentialTrace,
     config: &ExactConfig,
@@ -192,9 +232,10 @@ pub fn predict_exact_many_trace(
     config: &ExactConfig,
     cores: &[usize],
 ) -> Result<Vec<ExactPrediction>> {
+    let writes = crate::measure::write_table(&trace.meta);
     let mut runs = cores
         .iter()
-        .map(|&m| ExactRun::new(config, m))
+        .map(|&m| Ok(ExactRun::new(config, m)?.with_writes(writes.clone())))
         .collect::<Result<Vec<_>>>()?;
     SequentialTrace::stream_with(trace, config.limits, &mut |f| feed_all(&mut runs, f))?;
     Ok(runs.into_iter().map(ExactRun::finish).collect())
@@ -226,6 +267,10 @@ pub struct ExactRun {
     /// Curve points: (size, L1 index, private cache, L2 index, shared cache).
     curve: Vec<(u64, usize, CacheConfig, usize, CacheConfig)>,
     sim: MultiHierarchy,
+    /// Whether each memory instruction (by id) writes; empty: every access reads.
+    writes: Vec<bool>,
+    /// [`ExactConfig::coherence`].
+    coherence: bool,
 }
 
 impl ExactRun {
@@ -258,7 +303,10 @@ impl ExactRun {
             l1.push(private);
             l2.push((None, shared));
         }
-        let sim = MultiHierarchy::sampled(&l1, &l2, config.set_sample.as_ref())?;
+        let mut sim = MultiHierarchy::sampled(&l1, &l2, config.set_sample.as_ref())?;
+        if config.classify_misses {
+            sim.classify(config.l1.len(), pairs);
+        }
         Ok(ExactRun {
             cores,
             mimic,
@@ -268,7 +316,20 @@ impl ExactRun {
             pairs,
             curve,
             sim,
+            writes: Vec::new(),
+            coherence: config.coherence,
         })
+    }
+
+    /// Tells the run which memory instructions (by id) write (e.g.
+    /// [`crate::measure::write_table`] of the trace's metadata), so that the private L1s are
+    /// kept coherent by write-invalidate (unless [`ExactConfig::coherence`] is off). Without
+    /// it every access reads.
+    pub fn with_writes(mut self, writes: Vec<bool>) -> Self {
+        if self.coherence {
+            self.writes = writes;
+        }
+        self
     }
 
     /// Runs the next part of the sequential trace (the whole trace, or the next fragment of
@@ -294,10 +355,20 @@ impl ExactRun {
     fn feed_mimicked(&mut self, mimic: &MimickedTrace<'_>) {
         let sim = &mut self.sim;
         // See: SASMM Alg. 2 — the shared trace, streamed; each core's subsequence is its private
-        // trace (Alg. 1), which is all its private L1 sees.
-        self.interleaver.feed(mimic, |core, _w, addr, len| {
-            sim.access(core, addr, len as u64)
-        });
+        // trace (Alg. 1), which is all its private L1 sees. Writes invalidate the other cores'
+        // copies in that order.
+        if self.writes.is_empty() {
+            self.interleaver.feed(mimic, |core, _w, addr, len| {
+                sim.access(core, addr, len as u64)
+            });
+        } else {
+            let writes = &self.writes;
+            self.interleaver
+                .feed_with_mi(mimic, |core, _w, addr, len, mi| {
+                    let write = writes.get(mi as usize).copied().unwrap_or(false);
+                    sim.access_rw(core, addr, len as u64, write)
+                });
+        }
     }
 
     /// The rates of every hierarchy and curve point.
@@ -332,7 +403,30 @@ impl ExactRun {
                     CoreRates { counts, rates }
                 })
                 .collect();
+            let scale_kinds = |k: &MissKinds| match sample {
+                None => *k,
+                Some(s) => MissKinds {
+                    compulsory: s.scale(k.compulsory),
+                    capacity: s.scale(k.capacity),
+                    conflict: s.scale(k.conflict),
+                    coherence: s.scale(k.coherence),
+                    true_sharing: s.scale(k.true_sharing),
+                    false_sharing: s.scale(k.false_sharing),
+                },
+            };
+            let summed = |per: &[MissKinds]| {
+                let mut t = MissKinds::default();
+                per.iter().for_each(|k| t.add(k));
+                scale_kinds(&t)
+            };
+            let l1_misses_per_core: Vec<MissKinds> = (0..cores)
+                .map(|c| scale_kinds(&sim.l1_miss_kinds(i).get(c).copied().unwrap_or_default()))
+                .collect();
             hierarchies.push(HierarchyPrediction {
+                l1_misses: summed(sim.l1_miss_kinds(i)),
+                l2_misses: summed(sim.l2_miss_kinds(j)),
+                l1_misses_per_core,
+                misses_classified: sim.l1_classified(i),
                 l1: l1[i],
                 l2: l2c,
                 rates: sim.rates(i, j),

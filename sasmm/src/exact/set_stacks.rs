@@ -146,6 +146,40 @@ impl SetStacks {
         d
     }
 
+    /// The set `line` maps to.
+    #[inline]
+    pub fn set_of(&self, line: u64) -> usize {
+        (match self.mask {
+            Some(m) => line & m,
+            None => line % self.sets,
+        }) as usize
+    }
+
+    /// Removes `line` from its set's stack (an invalidation; not a reference, so nothing is
+    /// counted): returns the per-set stack distance it had (`None`: not within the depth). The
+    /// lines below it move up a place, as in an LRU stack that forgets the line.
+    pub fn remove(&mut self, line: u64) -> Option<u32> {
+        match &mut self.kind {
+            StackKind::Scan { tags, fill } => {
+                let set = match self.mask {
+                    Some(m) => line & m,
+                    None => line % self.sets,
+                } as usize;
+                let base = set * self.depth;
+                let n = fill[set] as usize;
+                let slot = &mut tags[base..base + n];
+                let pos = slot.iter().position(|&t| t == line)?;
+                slot.copy_within(pos + 1.., pos);
+                fill[set] -= 1;
+                Some(pos as u32)
+            }
+            StackKind::Full(core) => core
+                .remove(line)
+                .filter(|&d| d < self.depth as u64)
+                .map(|d| d as u32),
+        }
+    }
+
     /// Counts a reference to the line accessed last (its set's most recently used line, at
     /// distance 0) without looking it up: what [`access`](Self::access) would return for it,
     /// `Some(0)`, with nothing moved.

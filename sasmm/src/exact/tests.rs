@@ -257,3 +257,247 @@ proptest! {
         prop_assert_eq!(single.l2_counts(0), (st.l2.accesses, st.l2.hits));
     }
 }
+
+// Coherence (issue 29 point 2) and the 3C split of the exact model's misses.
+
+use rdcachesim::{CoherentHierarchy, MissKinds};
+
+/// A classed hierarchy of one L1 and one L2.
+fn classed(l1: CacheConfig, l2: CacheConfig) -> MultiHierarchy {
+    let mut m = MultiHierarchy::new(&[l1], &[(Some(0), l2)]).unwrap();
+    m.classify(1, 1);
+    m
+}
+
+/// compulsory + capacity + conflict + coherence = misses, coherence = true + false.
+fn assert_sums(k: &MissKinds, misses: u64) {
+    assert_eq!(k.total(), misses, "{k:?}");
+    assert_eq!(k.coherence, k.true_sharing + k.false_sharing, "{k:?}");
+}
+
+#[test]
+fn unpadded_counters_give_false_sharing_every_round_but_the_first() {
+    // Two cores alternately increment their own 8-byte counter of one 64-byte line: read then
+    // write, 10 rounds each. Core 0's first read is compulsory; from then on, each core finds
+    // its copy invalidated by the other's write to the other 8 bytes: one false-sharing miss
+    // per round after the first; the write right after the read hits (an upgrade).
+    let mut m = classed(CacheConfig::default(), CacheConfig::paper_l2());
+    for _ in 0..10 {
+        for c in 0..2u64 {
+            m.access_rw(c as usize, 8 * c, 8, false);
+            m.access_rw(c as usize, 8 * c, 8, true);
+        }
+    }
+    for c in 0..2 {
+        let k = m.l1_miss_kinds(0)[c];
+        assert_eq!(
+            (k.compulsory, k.coherence, k.false_sharing, k.true_sharing),
+            (1, 9, 9, 0)
+        );
+        let (refs, hits) = m.l1_counts(0);
+        assert_eq!((refs[c], hits[c]), (20, 10));
+        assert_sums(&k, refs[c] - hits[c]);
+    }
+    // The shared L2 is never invalidated: one compulsory miss, every coherence miss hits it.
+    let l2 = m.l2_miss_kinds(0);
+    assert_eq!(l2[0].compulsory + l2[1].compulsory, 1);
+    assert_eq!(m.l2_counts(0), (20, 19));
+}
+
+#[test]
+fn padded_counters_and_reads_only_have_no_coherence_misses() {
+    let mut m = classed(CacheConfig::default(), CacheConfig::paper_l2());
+    for _ in 0..10 {
+        for c in 0..2u64 {
+            m.access_rw(c as usize, 64 * c, 8, false);
+            m.access_rw(c as usize, 64 * c, 8, true);
+            // Both read a line neither writes.
+            m.access_rw(c as usize, 4096, 8, false);
+        }
+    }
+    for c in 0..2 {
+        let k = m.l1_miss_kinds(0)[c];
+        assert_eq!((k.compulsory, k.coherence), (2, 0), "{k:?}");
+    }
+}
+
+#[test]
+fn a_shared_sum_gives_true_sharing() {
+    // Both cores add to the same 8 bytes in turn (an atomic read-modify-write is one write
+    // access): after the first round, each core's copy was invalidated by the other's write
+    // of those very bytes: 2 (10 - 1) true-sharing misses, 2 compulsory.
+    let mut m = classed(CacheConfig::default(), CacheConfig::paper_l2());
+    for _ in 0..10 {
+        for c in 0..2 {
+            m.access_rw(c, 128, 8, true);
+        }
+    }
+    let mut all = MissKinds::default();
+    m.l1_miss_kinds(0).iter().for_each(|k| all.add(k));
+    assert_eq!(
+        (all.compulsory, all.true_sharing, all.false_sharing),
+        (1 + 1, 18, 0)
+    );
+}
+
+#[test]
+fn an_invalidation_leaves_a_hole_and_does_not_bring_back_an_evicted_line() {
+    // One set; a 2-way and a 4-way cache of 64-byte lines share one stack, 4 deep. Core 0
+    // reads a, b, c: in the 2-way cache c evicts a ({c, b}), the 4-way one holds all three.
+    // Core 1 writes c: core 0 loses c. The 2-way cache keeps only {b}, one way empty; the
+    // stack without c is [b, a], so a is at distance 1 < 2 ways, yet a was evicted before: a
+    // miss (capacity: the 2-line shadow lost a too), which fills the hole. Then b hits (the
+    // cache holds {a, b}), and c misses by coherence, true sharing (core 1 wrote the bytes
+    // core 0 reads). The 4-way cache hits a and b and misses c by coherence.
+    let l1 = [
+        CacheConfig::new(128, 2, 64).unwrap(),
+        CacheConfig::new(256, 4, 64).unwrap(),
+    ];
+    let l2 = CacheConfig::paper_l2();
+    let mut m = MultiHierarchy::new(&l1, &[(Some(0), l2), (Some(1), l2)]).unwrap();
+    m.classify(2, 2);
+    let (a, b, c) = (0u64, 64, 128);
+    let ops = [(0, a, false), (0, b, false), (0, c, false), (1, c, true)]
+        .into_iter()
+        .chain([a, b, c].map(|x| (0, x, false)));
+    for (core, x, w) in ops.clone() {
+        m.access_rw(core, x, 8, w);
+    }
+    let (refs, hits) = m.l1_counts(0);
+    assert_eq!((refs[0], hits[0]), (6, 1));
+    let k = m.l1_miss_kinds(0)[0];
+    assert_eq!(
+        (
+            k.compulsory,
+            k.capacity,
+            k.conflict,
+            k.true_sharing,
+            k.false_sharing
+        ),
+        (3, 1, 0, 1, 0)
+    );
+    assert_sums(&k, 5);
+    let (refs, hits) = m.l1_counts(1);
+    assert_eq!((refs[0], hits[0]), (6, 2));
+    let k4 = m.l1_miss_kinds(1)[0];
+    assert_eq!(
+        (k4.compulsory, k4.capacity, k4.conflict, k4.true_sharing),
+        (3, 0, 0, 1)
+    );
+    // What a simulation of each cache says.
+    for (i, &c1) in l1.iter().enumerate() {
+        let mut sim = CoherentHierarchy::new(c1, l2, None);
+        for (core, x, w) in ops.clone() {
+            sim.access(core, x, 8, w);
+        }
+        assert_eq!(sim.stats().l1[0].misses, m.l1_miss_kinds(i)[0]);
+    }
+}
+
+#[test]
+fn reads_only_give_the_old_counts_and_a_3c_split_without_coherence() {
+    let l1 = CacheConfig::new(256, 2, 64).unwrap(); // 2 sets
+    let l2 = CacheConfig::new(1024, 2, 64).unwrap();
+    let mut plain = MultiHierarchy::new(&[l1], &[(Some(0), l2)]).unwrap();
+    let mut m = classed(l1, l2);
+    let mut x = 7u64;
+    for _ in 0..2000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (core, addr) = ((x >> 60) as usize % 3, (x >> 20) % 3000);
+        plain.access(core, addr, 8);
+        m.access_rw(core, addr, 8, false);
+    }
+    assert_eq!(plain.l1_counts(0), m.l1_counts(0));
+    assert_eq!(plain.l2_counts(0), m.l2_counts(0));
+    let (refs, hits) = m.l1_counts(0);
+    for c in 0..3 {
+        let k = m.l1_miss_kinds(0)[c];
+        assert_eq!(k.coherence, 0);
+        assert!(k.capacity > 0 && k.conflict > 0, "{k:?}");
+        assert_sums(&k, refs[c] - hits[c]);
+    }
+    let mut l2k = MissKinds::default();
+    m.l2_miss_kinds(0).iter().for_each(|k| l2k.add(k));
+    let (acc, h2) = m.l2_counts(0);
+    assert_sums(&l2k, acc - h2);
+}
+
+/// One access of a random coherence trace: core, address, length, write.
+fn rw_access() -> impl Strategy<Value = (usize, u64, u64, bool)> {
+    (
+        0usize..3,
+        0u64..12 * 64,
+        1u64..=16,
+        prop::bool::weighted(0.4),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The stack-distance rule with holes equals `measure`'s write-invalidate simulation
+    /// (`CoherentHierarchy`) count for count and class for class, for every associativity of
+    /// one set count at once, and the classes add up to the misses.
+    #[test]
+    fn coherent_stacks_equal_the_coherent_simulation(
+        ops in prop::collection::vec(rw_access(), 1..300),
+        sets_log in 0u32..3,
+        l2_line in prop::sample::select(vec![64u32, 128]),
+    ) {
+        let sets = 1u64 << sets_log;
+        let l1: Vec<CacheConfig> = [1u32, 2, 3]
+            .iter()
+            .map(|&w| CacheConfig::new(sets * w as u64 * 64, w, 64).unwrap())
+            .collect();
+        let l2c = CacheConfig::new(4 * 2 * l2_line as u64, 2, l2_line).unwrap();
+        let req: Vec<_> = (0..l1.len()).map(|i| (Some(i), l2c)).collect();
+        let mut m = MultiHierarchy::new(&l1, &req).unwrap();
+        m.classify(l1.len(), req.len());
+        // Unclassed, the same counts and the same coherence misses, without the shadows.
+        let mut plain = MultiHierarchy::new(&l1, &req).unwrap();
+        // One L1 and one L2, unclassed: the inline path of the usual request.
+        let mut single = MultiHierarchy::new(&l1[1..2], &[(Some(0), l2c)]).unwrap();
+        let mut sims: Vec<_> = l1.iter().map(|&c| CoherentHierarchy::new(c, l2c, None)).collect();
+        for &(core, addr, len, write) in &ops {
+            m.access_rw(core, addr, len, write);
+            plain.access_rw(core, addr, len, write);
+            single.access_rw(core, addr, len, write);
+            for s in &mut sims {
+                s.access(core, addr, len, write);
+            }
+        }
+        for (i, s) in sims.iter().enumerate() {
+            let st = s.stats();
+            let (refs, hits) = m.l1_counts(i);
+            for (c, want) in st.l1.iter().enumerate() {
+                prop_assert_eq!((refs[c], hits[c]), (want.stats.accesses, want.stats.hits), "L1 {} core {}", l1[i], c);
+                let k = m.l1_miss_kinds(i)[c];
+                prop_assert_eq!(k, want.misses, "L1 {} core {}", l1[i], c);
+                prop_assert_eq!(k.total(), refs[c] - hits[c]);
+                let p = plain.l1_miss_kinds(i)[c];
+                prop_assert_eq!(
+                    (p.coherence, p.true_sharing, p.false_sharing, p.compulsory + p.capacity + p.conflict),
+                    (k.coherence, k.true_sharing, k.false_sharing, 0)
+                );
+            }
+            prop_assert_eq!(plain.l1_counts(i), m.l1_counts(i));
+            if i == 1 {
+                prop_assert_eq!(single.l1_counts(0), m.l1_counts(1));
+                prop_assert_eq!(single.l2_counts(0), m.l2_counts(1));
+                let coh = |k: &[MissKinds]| -> Vec<(u64, u64)> {
+                    k.iter().map(|k| (k.true_sharing, k.false_sharing)).collect()
+                };
+                prop_assert_eq!(coh(single.l1_miss_kinds(0)), coh(m.l1_miss_kinds(1)));
+            }
+            prop_assert_eq!(plain.l2_counts(i), m.l2_counts(i));
+            let (acc, h2) = m.l2_counts(i);
+            prop_assert_eq!((acc, h2), (st.shared.stats.accesses, st.shared.stats.hits));
+            let mut l2k = MissKinds::default();
+            m.l2_miss_kinds(i).iter().for_each(|k| l2k.add(k));
+            prop_assert_eq!(l2k, st.shared.misses);
+            prop_assert_eq!(l2k.total(), acc - h2);
+        }
+    }
+}

@@ -121,8 +121,9 @@ pub struct ModelArgs {
     #[arg(long, value_enum, default_value_t = WeightingArg::Mimicked)]
     pub weighting: WeightingArg,
     /// The model: `exact` simulates set-indexed LRU caches on the mimicked traces (no eq. 5
-    /// approximation, no sampling unless --set-sample-rate); `formula` is the paper's eq. 5-7 (the sampling flags above
-    /// apply to it only).
+    /// approximation, no sampling unless --set-sample-rate), with write-invalidate coherence
+    /// between the private L1s; `formula` is the paper's eq. 5-7 (the sampling flags above
+    /// apply to it only; no coherence: that needs --model exact).
     #[arg(long, value_enum, default_value_t = ModelArg::Exact)]
     pub model: ModelArg,
     /// Exact model, approximate and faster: simulate only this fraction of the cache sets
@@ -137,6 +138,15 @@ pub struct ModelArgs {
     #[arg(long, value_name = "N", default_value_t = 0,
           value_parser = int_in("--set-sample-seed", 0u64, u64::MAX), allow_negative_numbers = true)]
     pub set_sample_seed: u64,
+    /// Exact model: no write-invalidate coherence between the private L1s (every access counts
+    /// as a read, as the model did before coherence; no coherence misses).
+    #[arg(long)]
+    pub no_coherence: bool,
+    /// Exact model: class every L1 and L2 miss as compulsory, capacity, conflict or coherence
+    /// (the 3C split; a fully associative LRU shadow per cache, about 1.6x the time). Without
+    /// it the coherence misses alone are counted.
+    #[arg(long = "3c")]
+    pub three_c: bool,
 }
 
 impl ModelArgs {
@@ -199,6 +209,8 @@ impl ModelArgs {
                 seed: self.set_sample_seed,
             }),
             limits: c.limits,
+            coherence: !self.no_coherence,
+            classify_misses: self.three_c,
         })
     }
 }
@@ -221,6 +233,20 @@ l1_hit, l1_mpka}} (eq. 7 on the core's exact PRD; weighted by references they gi
 l1_hit) and no per-core L2 (its L2 rate is the shared CRD's). `per_core_combines_to` names the row's rate the per-core \
 l1_hit values combine to. With --set-sample-rate the per-core counts are scaled like `references` (their sums may \
 differ from it by rounding) and the rates are those of the simulated sets. The table prints them too.\n\n\
+Coherence (exact model): the private L1s are kept coherent by write-invalidate over the interleaved mimicked trace, as \
+`measure` keeps a real run's: a write (each access's kind from the trace's metadata) drops the line from the other cores' \
+L1s, and a core's next reference to a line it lost is a coherence miss, true sharing when it touches bytes other cores wrote \
+since, else false sharing; the shared L2 is never invalidated. The rates include these misses (--no-coherence: every access a \
+read, the rates before coherence). What the estimate assumes is the mimicking's: each core writes what the sequential run's \
+iterations it is given wrote (static chunks), code that reads the thread number runs as thread 0 on every core, and the cores \
+advance in lockstep, one access each in turn (round-robin) or at random, within each round of block instances, so it is the \
+sharing of the finest interleaving: real threads that take turns more coarsely (at barriers, locks, or whole time slices on \
+fewer CPUs than threads) share less, up to about half as often for updates of one line by every thread (see validate). \
+JSON: `l1_coherence` {{coherence, true_sharing, false_sharing, coherence_per_1000}} per row and per core; with --3c also \
+`l1_miss_classes` and `l2_miss_classes` {{compulsory, capacity (a fully associative LRU of the same size misses too), \
+conflict, coherence, true_sharing, false_sharing}} per row (and `l1_miss_classes` per core), which add up to the L1 misses \
+and the L2 misses exactly; --3c runs a fully associative shadow per cache (about 1.6x the time). The formula model \
+(eq. 5-7) predicts no coherence misses: its reuse profiles do not say which core wrote a line last; use --model exact.\n\n\
 Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
 rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
 rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n  \
@@ -316,7 +342,13 @@ and the error decomposition: the formula applied to the real run's own reuse pro
 the formula on the mimicked trace's exact profile, and the exact model (the mimicking's error alone). \
 Per core, the L1 hit rate of model core c is set beside the real run's OpenMP thread c (JSON: `per_core` in the model rows, \
 `per_thread` in `measured`, as in predict and measure). The measured side is `measure`'s simulation, with write-invalidate \
-coherence between the private L1s (the models have none, so code that writes shared lines shows the gap).\n\n\
+coherence between the private L1s on the run's own interleaving; the exact model applies the same rule to the mimicked, \
+finely interleaved trace (see predict --help), the formula has none.\n\n\
+Coherence: per real run, the L1 coherence misses measured and predicted by the exact model (true / false sharing), per \
+1000 line references each, with the error: absolute (per 1000 references) and relative (of the measured count). JSON: \
+`coherence` {{measured, predicted, abs_error_per_1000, rel_error}} per row, `coherence_mean_abs_error_per_1000`. The model \
+interleaves the cores in lockstep; where real threads take turns more coarsely the model predicts more (up to about twice \
+for updates of one line by every thread in rounds), and where the run's order is fixed by barriers it agrees exactly.\n\n\
 Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
 Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and at most \
 128 Ki accesses of a parallel section, the rest spilled to $TMPDIR), plus `measure`'s bound for each real run.")

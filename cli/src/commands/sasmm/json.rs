@@ -1,9 +1,36 @@
 //! The `--json` documents of `predict`, `measure` and `validate`.
 
+use rdcachesim::MissKinds;
 use rdsasmm::{
     CoreRates, ExactPrediction, HitRates, Measurement, Prediction, SasmmConfig, ThreadRates,
 };
 use serde::Serialize;
+
+/// Coherence misses of private L1s: write-invalidate misses, split by true and false sharing,
+/// and per 1000 line references.
+#[derive(Serialize, Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct CoherenceCounts {
+    pub(super) coherence: u64,
+    pub(super) true_sharing: u64,
+    pub(super) false_sharing: u64,
+    /// Coherence misses per 1000 line references.
+    pub(super) coherence_per_1000: f64,
+}
+
+impl CoherenceCounts {
+    pub(super) fn of(k: &MissKinds, references: u64) -> Self {
+        CoherenceCounts {
+            coherence: k.coherence,
+            true_sharing: k.true_sharing,
+            false_sharing: k.false_sharing,
+            coherence_per_1000: if references == 0 {
+                0.0
+            } else {
+                1000.0 * k.coherence as f64 / references as f64
+            },
+        }
+    }
+}
 
 /// One core count and hierarchy of `predict`'s JSON.
 #[derive(Serialize)]
@@ -31,6 +58,18 @@ pub(super) struct PredictRow {
     /// Fraction of the sets simulated (`--set-sample-rate`); absent when exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) set_sample_rate: Option<f64>,
+    /// Exact model: the L1 coherence misses of all cores (write-invalidate on the interleaved
+    /// mimicked trace); absent for the formula, which has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l1_coherence: Option<CoherenceCounts>,
+    /// Exact model with `--3c`: the L1 misses by class (compulsory + capacity + conflict +
+    /// coherence = references - L1 hits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l1_miss_classes: Option<MissKinds>,
+    /// Exact model with `--3c`: the shared L2's misses by class (coherence 0: never
+    /// invalidated); they add up to the L2 misses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l2_miss_classes: Option<MissKinds>,
     /// Each core's rates, cores 0..m-1.
     pub(super) per_core: Vec<PerCore>,
     /// The combined rate the per-core `l1_hit`s give when weighted by their `references`:
@@ -49,6 +88,11 @@ pub(super) enum PerCore {
         core: usize,
         #[serde(flatten)]
         rates: CoreRates,
+        /// This core's L1 coherence misses.
+        l1_coherence: CoherenceCounts,
+        /// With `--3c`: this core's L1 misses by class.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        l1_miss_classes: Option<MissKinds>,
     },
     /// The formula: eq. 7 gives a hit probability per reference, so only the core's references
     /// and its L1 rates (eq. 7 on its exact PRD); it has no per-core L2 (its L2 rate comes from
@@ -65,7 +109,9 @@ impl PerCore {
     /// The core's L1 hit rate and references.
     pub(super) fn l1(&self) -> (usize, f64, u64) {
         match self {
-            PerCore::Exact { core, rates } => (*core, rates.rates.l1_hit, rates.counts.references),
+            PerCore::Exact { core, rates, .. } => {
+                (*core, rates.rates.l1_hit, rates.counts.references)
+            }
             PerCore::Formula {
                 core,
                 l1_hit,
@@ -102,6 +148,9 @@ impl PredictRow {
             l2_hit_paper_weights: Some(p.l2.hit_paper_weights),
             shared_references: Some(p.l2.references),
             set_sample_rate: None,
+            l1_coherence: None,
+            l1_miss_classes: None,
+            l2_miss_classes: None,
             per_core: p
                 .l1_references_per_core()
                 .into_iter()
@@ -135,11 +184,22 @@ impl PredictRow {
             l2_hit_paper_weights: None,
             shared_references: None,
             set_sample_rate: h.sample_rate,
+            l1_coherence: Some(CoherenceCounts::of(&h.l1_misses, h.references)),
+            l1_miss_classes: h.misses_classified.then_some(h.l1_misses),
+            l2_miss_classes: h.misses_classified.then_some(h.l2_misses),
             per_core: h
                 .per_core
                 .iter()
                 .enumerate()
-                .map(|(core, &rates)| PerCore::Exact { core, rates })
+                .map(|(core, &rates)| {
+                    let k = h.l1_misses_per_core.get(core).copied().unwrap_or_default();
+                    PerCore::Exact {
+                        core,
+                        rates,
+                        l1_coherence: CoherenceCounts::of(&k, rates.counts.references),
+                        l1_miss_classes: h.misses_classified.then_some(k),
+                    }
+                })
                 .collect(),
             per_core_combines_to: "l1_hit",
         }
@@ -232,6 +292,35 @@ pub(super) struct ValidateRow {
     pub(super) l2_abs_error: f64,
     pub(super) l2_local_abs_error: f64,
     pub(super) errors: ErrorDecomposition,
+    /// L1 coherence misses: the exact model's against the measured run's.
+    pub(super) coherence: CoherenceValidation,
+}
+
+/// Predicted (exact model) and measured L1 coherence misses of one real run, with the error.
+#[derive(Serialize, Clone, Copy, Debug)]
+pub(super) struct CoherenceValidation {
+    pub(super) measured: CoherenceCounts,
+    pub(super) predicted: CoherenceCounts,
+    /// |predicted - measured| coherence misses per 1000 line references (each side per its
+    /// own references).
+    pub(super) abs_error_per_1000: f64,
+    /// |predicted - measured| / measured coherence misses; absent when none were measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) rel_error: Option<f64>,
+}
+
+impl CoherenceValidation {
+    pub(super) fn of(measured: CoherenceCounts, predicted: CoherenceCounts) -> Self {
+        CoherenceValidation {
+            measured,
+            predicted,
+            abs_error_per_1000: (predicted.coherence_per_1000 - measured.coherence_per_1000).abs(),
+            rel_error: (measured.coherence > 0).then(|| {
+                (predicted.coherence as f64 - measured.coherence as f64).abs()
+                    / measured.coherence as f64
+            }),
+        }
+    }
 }
 
 /// Where the error comes from.
@@ -272,4 +361,6 @@ pub(super) struct ValidateJson {
     pub(super) l2_mean_abs_error: f64,
     pub(super) l2_local_mean_abs_error: f64,
     pub(super) mean_errors: ErrorDecomposition,
+    /// Mean over the rows of the coherence error per 1000 references.
+    pub(super) coherence_mean_abs_error_per_1000: f64,
 }

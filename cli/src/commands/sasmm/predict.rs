@@ -316,6 +316,14 @@ pub fn emit_predictions(
         }
     }
     let mut tables = vec![t, per_core];
+    match model.model {
+        ModelArg::Exact => tables.extend(coherence_tables(&rows, model)),
+        // One core has no coherence to miss: say so only where the exact model would count.
+        ModelArg::Formula if rows.iter().any(|r| r.cores > 1) => {
+            eprintln!("rda-report: note: {FORMULA_COHERENCE}")
+        }
+        ModelArg::Formula => {}
+    }
     if model.model == ModelArg::Formula {
         let mut f = Table::new(["cores", "L1", "L2", "L1 % exact PRD", "L2 % exact CRD"])
             .titled("Eq. 7 over the exact (unsampled) profiles of the mimicked traces");
@@ -362,6 +370,114 @@ pub fn emit_predictions(
         return out.emit(&json, &tables);
     }
     out.emit(&rows, &tables)
+}
+
+/// What `predict --model formula` says of coherence (also in `--help`).
+pub const FORMULA_COHERENCE: &str = "the formula model (eq. 5-7) predicts no coherence misses \
+(its reuse profiles do not say which core wrote a line last); --model exact (the default) \
+estimates them";
+
+/// The exact model's coherence table (and with `--3c` the 3C split): per core count and
+/// hierarchy, each core's L1 coherence misses and all cores'.
+fn coherence_tables(rows: &[PredictRow], model: &ModelArgs) -> Vec<Table> {
+    use super::json::PerCore;
+    let mut t = Table::new([
+        "cores",
+        "L1",
+        "L2",
+        "core",
+        "references",
+        "L1 misses",
+        "coherence",
+        "true sharing",
+        "false sharing",
+        "coherence per 1000 refs",
+    ])
+    .titled(if model.no_coherence {
+        "L1 coherence misses (exact model): none, --no-coherence treats every access as a read"
+            .to_string()
+    } else {
+        "L1 coherence misses (exact model: write-invalidate between the private L1s on the interleaved mimicked trace; \
+         a write drops the line from the other cores' L1s, their next reference misses; true sharing when it touches \
+         bytes others wrote since)"
+            .to_string()
+    });
+    let mut split = Table::new([
+        "cores",
+        "L1",
+        "L2",
+        "level",
+        "misses",
+        "compulsory",
+        "capacity",
+        "conflict",
+        "coherence",
+    ])
+    .titled("3C split of the predicted misses (exact model, --3c): compulsory + capacity + conflict + coherence = misses; the shared L2 is never invalidated");
+    for r in rows {
+        let mut all_misses = 0;
+        for c in &r.per_core {
+            let PerCore::Exact {
+                core,
+                rates,
+                l1_coherence: k,
+                ..
+            } = c
+            else {
+                continue;
+            };
+            all_misses += rates.counts.l1_misses;
+            t.row([
+                r.cores.to_string(),
+                r.l1_cache.clone(),
+                r.l2_cache.clone(),
+                core.to_string(),
+                rates.counts.references.to_string(),
+                rates.counts.l1_misses.to_string(),
+                k.coherence.to_string(),
+                k.true_sharing.to_string(),
+                k.false_sharing.to_string(),
+                format!("{:.2}", k.coherence_per_1000),
+            ]);
+        }
+        if let Some(k) = &r.l1_coherence {
+            t.row([
+                r.cores.to_string(),
+                r.l1_cache.clone(),
+                r.l2_cache.clone(),
+                "all".to_string(),
+                r.references.to_string(),
+                all_misses.to_string(),
+                k.coherence.to_string(),
+                k.true_sharing.to_string(),
+                k.false_sharing.to_string(),
+                format!("{:.2}", k.coherence_per_1000),
+            ]);
+        }
+        for (level, k) in [("L1", &r.l1_miss_classes), ("L2", &r.l2_miss_classes)] {
+            if let Some(k) = k {
+                split.row([
+                    r.cores.to_string(),
+                    r.l1_cache.clone(),
+                    r.l2_cache.clone(),
+                    level.to_string(),
+                    k.total().to_string(),
+                    k.compulsory.to_string(),
+                    k.capacity.to_string(),
+                    k.conflict.to_string(),
+                    format!(
+                        "{} ({} true, {} false)",
+                        k.coherence, k.true_sharing, k.false_sharing
+                    ),
+                ]);
+            }
+        }
+    }
+    if model.three_c {
+        vec![t, split]
+    } else {
+        vec![t]
+    }
 }
 
 /// The events of a sequential run, pulled chunk by chunk from a stream (every thread's, as
@@ -437,9 +553,11 @@ pub fn stream_sequential(
             (Ok(n), Vec::new())
         }
         Some(cfg) => {
+            // Which accesses write (for coherence), as the file path reads it.
+            let writes = rdsasmm::write_table(&meta);
             let mut runs = cores
                 .iter()
-                .map(|&m| rdsasmm::ExactRun::new(cfg, m as usize))
+                .map(|&m| Ok(rdsasmm::ExactRun::new(cfg, m as usize)?.with_writes(writes.clone())))
                 .collect::<rdsasmm::Result<Vec<_>>>()?;
             let n = rdsasmm::SequentialTrace::stream_events(
                 &meta,

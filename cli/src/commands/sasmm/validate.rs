@@ -1,7 +1,10 @@
 //! `validate`: measured, exact model and formula side by side, with errors and a plot.
 
 use super::args::{ModelArg, ValidateArgs};
-use super::json::{ErrorDecomposition, Errors, MeasuredRow, PredictRow, ValidateJson, ValidateRow};
+use super::json::{
+    CoherenceCounts, CoherenceValidation, ErrorDecomposition, Errors, MeasuredRow, PredictRow,
+    ValidateJson, ValidateRow,
+};
 use super::measure_run::measure_file;
 use super::predict::{check_cores, pct};
 use crate::exit::usage;
@@ -93,6 +96,12 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
             ModelArg::Exact => PredictRow::exact(e, 0),
             ModelArg::Formula => PredictRow::formula(p, &cfg),
         };
+        // Coherence: the exact model's L1 coherence misses against the measured run's (the
+        // formula has none, whatever --model says).
+        let coherence = CoherenceValidation::of(
+            CoherenceCounts::of(&meas.levels[0].counts.misses, meas.references),
+            x.l1_coherence.unwrap_or_default(),
+        );
         rows.push(ValidateRow {
             cores: *m,
             predicted,
@@ -102,6 +111,7 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
             l2_abs_error: chosen.l2_global,
             l2_local_abs_error: chosen.l2_local,
             errors,
+            coherence,
             measured: MeasuredRow {
                 trace: path.display().to_string(),
                 threads: meas.threads,
@@ -133,6 +143,11 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
         l2_mean_abs_error: chosen.l2_global,
         l2_local_mean_abs_error: chosen.l2_local,
         mean_errors: mean_all,
+        coherence_mean_abs_error_per_1000: rows
+            .iter()
+            .map(|r| r.coherence.abs_error_per_1000)
+            .sum::<f64>()
+            / rows.len().max(1) as f64,
         rows,
     };
     let mut t = Table::new([
@@ -239,6 +254,39 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
             ]);
         }
     }
+    let mut coh = Table::new([
+        "cores",
+        "measured coherence",
+        "(true / false)",
+        "per 1000 refs",
+        "exact model",
+        "(true / false)",
+        "per 1000 refs",
+        "abs err per 1000",
+        "rel err %",
+    ])
+    .titled(if a.model.no_coherence {
+        "L1 coherence misses, measured vs exact model (--no-coherence: the model predicts none)"
+    } else {
+        "L1 coherence misses, measured (the real run's interleaving) vs exact model (write-invalidate on the mimicked, \
+         finely interleaved trace; the formula has none)"
+    });
+    for r in &json.rows {
+        let (m, p) = (&r.coherence.measured, &r.coherence.predicted);
+        coh.row([
+            r.cores.to_string(),
+            m.coherence.to_string(),
+            format!("{} / {}", m.true_sharing, m.false_sharing),
+            format!("{:.2}", m.coherence_per_1000),
+            p.coherence.to_string(),
+            format!("{} / {}", p.true_sharing, p.false_sharing),
+            format!("{:.2}", p.coherence_per_1000),
+            format!("{:.2}", r.coherence.abs_error_per_1000),
+            r.coherence
+                .rel_error
+                .map_or("-".to_string(), |e| format!("{:.1}", 100.0 * e)),
+        ]);
+    }
     if let Some(path) = &a.plot {
         use crate::plot::{line_chart, write_svg, Series};
         let series = |name: &str, dashed: bool, f: &dyn Fn(&ValidateRow) -> f64| Series {
@@ -266,5 +314,5 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
         );
         write_svg(path, &svg)?;
     }
-    a.out.emit(&json, &[t, per_core, s])
+    a.out.emit(&json, &[t, per_core, s, coh])
 }
