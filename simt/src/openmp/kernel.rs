@@ -1,0 +1,264 @@
+//! The per-launch analysis: handing finished launches over as kernels, building a kernel's
+//! blocks from its accesses and merging the threads' instances into MIs in lockstep.
+
+use super::teams::{Part, Shared, MOVED};
+use super::{KernelLaunch, MiScope, SimtConfig, SkippedLoop};
+use crate::error::SimtError;
+use crate::grid::{BlockStream, Kernel};
+use crate::mi::MemInstr;
+use rdtrace::meta::ProgramMeta;
+use rustc_hash::FxHashMap as FastMap;
+
+/// How many times more iterations than the trace ran (per member of the team) a launch's
+/// bounds may span: room for the chunks a salvaged trace lost, while bounds from a damaged or
+/// crafted file (-2^40) cannot make a kernel of billions of GPU threads.
+pub(super) const SPAN_SLACK: u64 = 64;
+
+/// Turns finished launches into kernels, in the order they were first met.
+pub(super) struct Emitter<'a> {
+    pub(super) meta: &'a ProgramMeta,
+    pub(super) config: &'a SimtConfig,
+}
+
+impl Emitter<'_> {
+    pub(super) fn location(&self, ws: u32) -> String {
+        self.meta
+            .workshares
+            .get(ws as usize)
+            .map_or_else(|| "?".to_string(), |w| self.meta.format_loc(w.loc))
+    }
+
+    /// Hands over the launches at the front of the order whose every thread has finished (all
+    /// of them when `all`); launches of loops that are skipped are dropped.
+    pub(super) fn drain<E: From<SimtError>>(
+        &self,
+        shared: &mut Shared<'_>,
+        all: bool,
+        threads_seen: usize,
+        f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        shared.finished_some = false;
+        while let Some(&key) = shared.order.front() {
+            let ready = shared
+                .accum
+                .get(&key)
+                .is_some_and(|a| a.ended || (a.done() >= a.team && !shared.uncertain(key.0)));
+            if !all && !ready {
+                break;
+            }
+            shared.order.pop_front();
+            let Some(a) = shared.accum.remove(&key) else {
+                continue;
+            };
+            let (_, ws, _) = key;
+            let launch = a.launch;
+            let team = a.team;
+            // The threads' parts, in the order they started.
+            let parts: Vec<Part> = a.parts.into_iter().filter(|p| p.thread != MOVED).collect();
+            let first = parts.iter().filter_map(|p| p.first).min();
+            let last = parts.iter().filter_map(|p| p.last).max();
+            let omp_threads = parts.len() as u32;
+            let iterations: u64 = parts.iter().map(|p| p.iterations).sum();
+            let unattributed = parts.iter().map(|p| p.unattributed).sum();
+            let accesses: Vec<(i64, u32, u64)> =
+                parts.into_iter().flat_map(|p| p.accesses).collect();
+            if shared.chunked.contains(&ws) || shared.headers[ws as usize].is_none() {
+                continue;
+            }
+            let meta = self.meta;
+            let function = meta
+                .workshares
+                .get(ws as usize)
+                .and_then(|w| meta.functions.get(w.function as usize))
+                .map_or_else(|| "?".to_string(), |f| f.name.clone());
+            let loc = self.location(ws);
+            let first = first.unwrap_or(0);
+            let threads = match last {
+                Some(last) if last >= first => {
+                    u64::try_from(last as i128 - first as i128 + 1).unwrap_or(u64::MAX)
+                }
+                _ => 0,
+            };
+            // The kernel has a GPU thread for every iteration between the bounds, so the
+            // bounds size its work: they must be justified by the iterations the trace ran.
+            // Each member's bounds cover the iterations it ran, so the members present span
+            // about the team's size times what they ran, even with members missing; a
+            // salvaged trace may also miss chunks inside a member's part, hence the slack.
+            // (A team is counted at most as the threads seen.)
+            let members = u64::from(team).min(threads_seen.max(1) as u64);
+            let justified = iterations
+                .saturating_add(1)
+                .saturating_mul(members)
+                .saturating_mul(SPAN_SLACK);
+            if threads > justified {
+                return Err(SimtError::BadBounds(format!(
+                    "worksharing loop {ws} ({}) launch {launch}: its bounds span {threads} \
+                     iterations from {first}, but its {omp_threads} thread(s) ran {iterations}: \
+                     the trace's worksharing bounds are corrupt",
+                    self.location(ws)
+                ))
+                .into());
+            }
+            let n_accesses = accesses.len() as u64;
+            let kernel = build_kernel(
+                format!("{function} ({loc}) workshare {ws} launch {launch}"),
+                accesses,
+                first,
+                threads,
+                self.config,
+            );
+            f(KernelLaunch {
+                workshare: ws,
+                launch,
+                location: loc,
+                function,
+                first_iteration: first,
+                threads,
+                omp_threads,
+                accesses: n_accesses,
+                unattributed,
+                kernel,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The loops that cannot be mapped.
+    pub(super) fn skipped(&self, shared: &Shared<'_>) -> Vec<SkippedLoop> {
+        let mut out = Vec::new();
+        for ws in 0..self.meta.workshares.len() as u32 {
+            let reason = if shared.chunked.contains(&ws) {
+                Some("schedule(static, chunk): its natural loop is the chunk loop, not the iteration loop")
+            } else if shared.headers[ws as usize].is_none() {
+                Some("the pass found no natural loop for this worksharing construct")
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                out.push(SkippedLoop {
+                    workshare: ws,
+                    location: self.location(ws),
+                    reason: reason.into(),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A thread's instance of a static memory instruction: `(instruction, k)`.
+pub(super) type Instance = (u32, u32);
+
+/// Builds the kernel's blocks from `(iteration, memory instruction, address)` accesses.
+pub(super) fn build_kernel(
+    name: String,
+    mut accesses: Vec<(i64, u32, u64)>,
+    first: i64,
+    threads: u64,
+    config: &SimtConfig,
+) -> Kernel {
+    // Each iteration ran on one OpenMP thread, in order; a stable sort keeps that order.
+    accesses.sort_by_key(|a| a.0);
+    let t_block = config.block_size as u64;
+    let group = match config.mi_scope {
+        MiScope::Warp => config.warp_size.min(config.block_size),
+        MiScope::Block => config.block_size,
+    };
+    let mut blocks = Vec::new();
+    let mut at = 0usize;
+    let mut gpos = 0u64;
+    let mut counts: FastMap<u32, u32> = FastMap::default();
+    for b in 0..threads.div_ceil(t_block) {
+        // One instance sequence per thread of the block.
+        // A block holds at most the launch's threads (the block size may be far larger).
+        let mut seqs: Vec<Vec<(Instance, u64)>> =
+            Vec::with_capacity(t_block.min(threads - b * t_block) as usize);
+        for gid in b * t_block..((b + 1) * t_block).min(threads) {
+            let it = first + gid as i64;
+            while at < accesses.len() && accesses[at].0 < it {
+                at += 1;
+            }
+            counts.clear();
+            let mut seq = Vec::new();
+            while at < accesses.len() && accesses[at].0 == it {
+                let (_, mi, addr) = accesses[at];
+                let k = counts.entry(mi).or_insert(0);
+                seq.push(((mi, *k), config.granularity.map(addr)));
+                *k += 1;
+                at += 1;
+            }
+            seqs.push(seq);
+        }
+        let per_group: Vec<Vec<(u32, Vec<u64>)>> = seqs.chunks(group).map(lockstep_merge).collect();
+        let mut mis = Vec::new();
+        // Warps issue round-robin (one group per block in block scope).
+        let rounds = per_group.iter().map(Vec::len).max().unwrap_or(0);
+        for r in 0..rounds {
+            for g in &per_group {
+                if let Some((pc, lanes)) = g.get(r) {
+                    gpos += 1;
+                    mis.push(MemInstr {
+                        pc: *pc as u64,
+                        pos: mis.len() as u64 + 1,
+                        gpos,
+                        lanes: lanes.clone(),
+                    });
+                }
+            }
+        }
+        blocks.push(BlockStream { id: b, mis });
+    }
+    Kernel { name, blocks }
+}
+
+/// Merges the instance sequences of a group of threads into lockstep MIs `(instruction,
+/// lanes)`; see the module docs.
+pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64>)> {
+    let mut remaining: FastMap<Instance, u32> = FastMap::default();
+    for s in seqs {
+        for (inst, _) in s {
+            *remaining.entry(*inst).or_insert(0) += 1;
+        }
+    }
+    let mut cursor = vec![0usize; seqs.len()];
+    let mut live = seqs.iter().filter(|s| !s.is_empty()).count();
+    let mut heads: FastMap<Instance, u32> = FastMap::default();
+    let mut out = Vec::new();
+    while live > 0 {
+        heads.clear();
+        for (s, &c) in seqs.iter().zip(&cursor) {
+            if let Some((inst, _)) = s.get(c) {
+                *heads.entry(*inst).or_insert(0) += 1;
+            }
+        }
+        let mut fallback = None;
+        let mut chosen = None;
+        for (s, &c) in seqs.iter().zip(&cursor) {
+            if let Some((inst, _)) = s.get(c) {
+                fallback.get_or_insert(*inst);
+                if heads[inst] == remaining[inst] {
+                    chosen = Some(*inst);
+                    break;
+                }
+            }
+        }
+        let inst = chosen
+            .or(fallback)
+            .expect("a live thread has a next instance");
+        let mut lanes = Vec::new();
+        for (s, c) in seqs.iter().zip(cursor.iter_mut()) {
+            if let Some(&(i, addr)) = s.get(*c) {
+                if i == inst {
+                    lanes.push(addr);
+                    *c += 1;
+                    if *c == s.len() {
+                        live -= 1;
+                    }
+                }
+            }
+        }
+        *remaining.get_mut(&inst).expect("counted") -= lanes.len() as u32;
+        out.push((inst.0, lanes));
+    }
+    out
+}
