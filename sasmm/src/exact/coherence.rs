@@ -5,8 +5,8 @@
 //! ([`rdcachesim::CoherentHierarchy`]), restated for stack distances in
 //! [`super::MultiHierarchy::access_rw`].
 
-use rdcachesim::{MissKind, ShadowResult, Sharing};
 use rdcachesim::LineMap;
+use rdcachesim::{MissKind, ShadowResult, Sharing};
 
 /// A core that lost a line by invalidation and has not accessed it since.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
