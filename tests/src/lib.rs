@@ -277,6 +277,13 @@ pub fn rda_report_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&out).unwrap()
 }
 
+/// The count `v[key]` of a JSON report, or a panic naming the key and the report.
+pub fn count(v: &serde_json::Value, key: &str) -> u64 {
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} is not a count: {v}"))
+}
+
 /// Builds `rel` (under test-programs/) with `flags` into a temp dir, runs it traced with `env`,
 /// checks it succeeded, and opens the trace.
 pub fn build_and_trace(

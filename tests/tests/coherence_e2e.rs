@@ -25,11 +25,7 @@ const REDUCTION_ROUNDS: u64 = 2000;
 const PC_ROUNDS: u64 = 100;
 const PC_LINES: u64 = 64;
 
-fn int(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not a count: {v}"))
-}
+use rdtools_e2e::count as int;
 
 /// Traces `test-programs/coherence/<name>` with two threads and block-level stamps, runs
 /// `measure --json` on it (with `extra` flags), and returns the directory and the JSON.

@@ -24,11 +24,7 @@ const COUNTER_ROUNDS: u64 = 5000;
 const STATS_ROUNDS: u64 = 3000;
 const REDUCTION_ROUNDS: u64 = 2000;
 
-fn int(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not a count: {v}"))
-}
+use rdtools_e2e::count as int;
 
 /// Builds `coherence/<name>` and runs it with `arg` (if any) on two threads with block-level
 /// stamps; returns the directory and the trace.

@@ -30,11 +30,7 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(b.abs()).max(1e-300)
 }
 
-fn int(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not a count: {v}"))
-}
+use rdtools_e2e::count as int;
 
 /// Traces the program with `threads` OpenMP threads; returns the directory (keep it) and the
 /// trace's path.

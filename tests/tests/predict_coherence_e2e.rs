@@ -52,11 +52,7 @@ const REDUCTION_ROUNDS: u64 = 1000;
 const PC_ROUNDS: u64 = 100;
 const PC_LINES: u64 = 64;
 
-fn int(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not a count: {v}"))
-}
+use rdtools_e2e::count as int;
 
 /// Builds `rel` (under test-programs/) into `dir`.
 fn build(dir: &Path, rel: &str, flags: &[&str]) -> PathBuf {

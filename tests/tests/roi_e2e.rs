@@ -165,9 +165,7 @@ fn the_trace_holds_exactly_the_kernel() {
     }
 }
 
-fn int(v: &Value, key: &str) -> u64 {
-    v[key].as_u64().unwrap_or_else(|| panic!("{key}: {v}"))
-}
+use rdtools_e2e::count as int;
 
 #[test]
 fn predict_on_the_roi_trace_equals_and_models_measure() {

@@ -99,12 +99,9 @@ impl SetStacks {
     /// its set's most recently used.
     #[inline]
     pub fn access(&mut self, line: u64) -> Option<u32> {
+        let set = self.set_of(line);
         let d = match &mut self.kind {
             StackKind::Scan { tags, fill } => {
-                let set = match self.mask {
-                    Some(m) => line & m,
-                    None => line % self.sets,
-                } as usize;
                 let base = set * self.depth;
                 let n = fill[set] as usize;
                 let slot = &mut tags[base..base + self.depth];
@@ -159,12 +156,9 @@ impl SetStacks {
     /// counted): returns the per-set stack distance it had (`None`: not within the depth). The
     /// lines below it move up a place, as in an LRU stack that forgets the line.
     pub fn remove(&mut self, line: u64) -> Option<u32> {
+        let set = self.set_of(line);
         match &mut self.kind {
             StackKind::Scan { tags, fill } => {
-                let set = match self.mask {
-                    Some(m) => line & m,
-                    None => line % self.sets,
-                } as usize;
                 let base = set * self.depth;
                 let n = fill[set] as usize;
                 let slot = &mut tags[base..base + n];
