@@ -268,3 +268,60 @@ fn unknown_name_is_a_usage_error_and_unreadable_sysfs_a_failure() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no cache descriptions"));
 }
+
+/// Issue 29 point 5 in predict: `--machine` gives the model a machine's private L1 and its
+/// shared level (the L2 where it is shared, else the L3, with a note that the private L2 is left
+/// out), as the presets document them; it conflicts with `--l1`/`--l2`.
+#[test]
+fn predict_models_a_machines_l1_and_shared_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let seq = vecadd_trace(dir.path(), "seq.rdtrace", 1, 4096, 4096);
+    let s = seq.to_str().unwrap();
+    // (preset, L1, shared level, what the note says is left out): Zen 4's 1 MiB L2 is private
+    // to a core and its 32 MiB L3 shared by a CCD; the M1's 12 MiB L2 is shared by the
+    // performance cluster; the SASMM paper's machine has a private L1 and a shared L2.
+    for (name, l1, shared, left_out) in [
+        (
+            "zen4",
+            "32K:8:64",
+            "32M:16:64",
+            Some("private L2 1M:8:64 is left out"),
+        ),
+        ("apple-m1", "128K:8:128", "12M:12:128", None),
+        ("sasmm-paper", "8K:8:64", "128K:16:64", None),
+    ] {
+        let o = Command::new(&tools().rda_report)
+            .args([
+                "predict",
+                s,
+                "--cores",
+                "1,2",
+                "--machine",
+                name,
+                "-q",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        for row in rows.as_array().unwrap() {
+            assert_eq!(row["l1_cache"], l1, "{name}");
+            assert_eq!(row["l2_cache"], shared, "{name}");
+        }
+        let err = String::from_utf8_lossy(&o.stderr);
+        match left_out {
+            Some(text) => assert!(err.contains(text), "{name}: {err}"),
+            None => assert!(!err.contains("left out"), "{name}: {err}"),
+        }
+    }
+    let o = Command::new(&tools().rda_report)
+        .args(["predict", s, "--machine", "zen4", "--l1", "32K:8:64"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}

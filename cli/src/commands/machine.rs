@@ -166,6 +166,47 @@ pub(crate) fn measured_levels(
     }
 }
 
+/// The machine `name` as the SASMM models' two levels `(l1, shared, note)`: its level-1 data
+/// cache, private per core, and its shared level: the L2 where the L2 is shared, else the L3.
+/// `note` says which level is left out (a private L2, or an L3 behind a shared L2).
+pub(crate) fn modelled_levels(
+    name: &str,
+) -> Result<(
+    rdcachesim::CacheConfig,
+    rdcachesim::CacheConfig,
+    Option<String>,
+)> {
+    let m = resolve(
+        name,
+        std::path::Path::new(rdcachesim::machine::SYSFS_CPU_ROOT),
+    )?;
+    let (l1, l2, l3) = m
+        .sim_levels()
+        .with_context(|| format!("machine `{name}`"))?;
+    match (m.l2_private(), l3) {
+        (Some(true), Some(l3)) => Ok((
+            l1,
+            l3,
+            Some(format!(
+                "machine `{name}`: modelling its private L1 {l1} and shared L3 {l3}; the model has \
+                 one shared level, so the private L2 {l2} is left out (L3 rates are of the L1 \
+                 misses); measure --machine simulates all three levels"
+            )),
+        )),
+        (Some(true), None) => anyhow::bail!(
+            "machine `{name}` has a private L2 and no shared level, which the model (private L1s, \
+             one shared level) does not describe; give --l1 and --l2"
+        ),
+        (_, l3) => Ok((
+            l1,
+            l2,
+            l3.map(|l3| {
+                format!("machine `{name}`: modelling its L1 {l1} and shared L2 {l2}; its L3 {l3} is left out")
+            }),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::wrap;

@@ -88,6 +88,32 @@ pub struct MultiCacheArgs {
     /// pair is predicted.
     #[arg(long, default_value = "128K:16:64", value_delimiter = ',', value_parser = parse_cache)]
     pub l2: Vec<CacheConfig>,
+    /// Model a real machine's caches instead of --l1/--l2: `host` (this machine's, from /sys)
+    /// or a preset (`rda-report machine --list`). The model has a private L1 per core and one
+    /// shared level: the machine's L2 where the L2 is shared (Apple M1, the SASMM paper's
+    /// machine), else its shared L3, the private L2 between them left out (a note says so;
+    /// `measure --machine` simulates all three levels of a real run).
+    #[arg(long, value_name = "host|PRESET", conflicts_with_all = ["l1", "l2"])]
+    pub machine: Option<String>,
+}
+
+impl MultiCacheArgs {
+    /// These flags with `--machine` turned into one L1 and one shared level (see its help); a
+    /// note on stderr names the levels modelled and any level left out.
+    pub fn resolved(&self) -> Result<MultiCacheArgs> {
+        let Some(name) = &self.machine else {
+            return Ok(self.clone());
+        };
+        let (l1, shared, note) = crate::commands::machine::modelled_levels(name)?;
+        if let Some(note) = note {
+            eprintln!("rda-report: note: {note}");
+        }
+        Ok(MultiCacheArgs {
+            l1: vec![l1],
+            l2: vec![shared],
+            machine: None,
+        })
+    }
 }
 
 /// Model flags shared by `predict` and `validate`.

@@ -122,11 +122,12 @@ pub fn check_simulated_lines(cores: &[u16], caches: &MultiCacheArgs) -> Result<(
 }
 
 pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
-    check_predict_flags(&a.model, &a.caches)?;
-    check_simulated_lines(&a.cores, &a.caches)?;
+    let caches = a.caches.resolved()?;
+    check_predict_flags(&a.model, &caches)?;
+    check_simulated_lines(&a.cores, &caches)?;
     let title = a.trace.display().to_string();
     let emit = |seq: &SeqSource<'_>| {
-        emit_predictions(&title, seq, &a.model, &a.caches, &a.cores, a.mrc, &a.out)
+        emit_predictions(&title, seq, &a.model, &caches, &a.cores, a.mrc, &a.out)
     };
     let spool;
     let path = if crate::tracefile::is_stream(&a.trace) {
@@ -137,7 +138,7 @@ pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
             else {
                 unreachable!("a stream opens as a stream");
             };
-            let cfg = exact_config_for(&a.model, &a.caches, a.mrc)?;
+            let cfg = exact_config_for(&a.model, &caches, a.mrc)?;
             let preds = stream_sequential(&mut s.live, &a.trace, Some(&cfg), &a.cores)?;
             crate::tracefile::Input::Stream(s).finish()?;
             return emit(&SeqSource::Exact(preds));

@@ -49,6 +49,7 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let caches = super::MultiCacheArgs {
         l1: vec![l1],
         l2: vec![l2],
+        machine: None,
     };
     super::predict::check_simulated_lines(&labels, &caches)?;
     crate::tracefile::require_files(
