@@ -261,39 +261,6 @@ fn evaluate(
     (histories, paths_total)
 }
 
-/// `f` of every item, in order, on up to as many threads as the machine has cores (each
-/// evaluation builds its own maps, so they share nothing but the profile).
-fn in_parallel<T: Sync + Copy, R: Send>(items: &[T], f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len());
-    if workers <= 1 {
-        return items.iter().map(|&x| f(x)).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&x) = items.get(i) else { break };
-                        mine.push((i, f(x)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a history evaluation panicked"))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
-}
-
 /// Computes the metrics of Section 4.2 from a profile.
 pub fn analyse(profile: &PathProfile) -> PathReport {
     let cfg = &profile.config;
@@ -319,10 +286,15 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
         .collect();
     let mut summary = Vec::new();
     let m = multi.len() as u64;
-    // The history lengths are independent: evaluated side by side, reported in order.
-    let evaluated = in_parallel(&cfg.histories, |n| {
-        evaluate(profile, n, &multi, &instructions)
-    });
+    // The history lengths are independent: evaluated side by side on the workspace's thread
+    // pool (rayon, as the models' jobs), reported in order.
+    let evaluated: Vec<_> = {
+        use rayon::prelude::*;
+        cfg.histories
+            .par_iter()
+            .map(|&n| evaluate(profile, n, &multi, &instructions))
+            .collect()
+    };
     for (&n, (histories, paths_total)) in cfg.histories.iter().zip(evaluated) {
         let diff = histories.iter().filter(|h| h.differentiable).count() as u64;
         let aliased = histories.iter().filter(|h| h.aliased).count() as u64;
