@@ -137,13 +137,19 @@ fn resolve(name: &str, sysfs: &std::path::Path) -> Result<Machine> {
     }
 }
 
-/// The caches `measure --machine NAME` simulates: `(l1, l2, l3)` with a private L1 per
-/// thread, and either a shared L2 (no L3: the SASMM paper's machine, Apple M1's cluster) or a
-/// private L2 and a shared L3 (most server and desktop CPUs). Other shapes are refused, since
-/// the simulator has no model for them.
-pub(crate) fn measured_levels(
+/// The simulator's levels `(l1, l2, l3)` of a machine ([`Machine::sim_levels`]).
+type Levels = (
+    rdcachesim::CacheConfig,
+    rdcachesim::CacheConfig,
+    Option<rdcachesim::CacheConfig>,
+);
+
+/// The machine `name` (`host` from this machine's /sys, or a preset) and its [`Levels`]: what
+/// `measure --machine` and `predict --machine` start from.
+fn sim_levels(
     name: &str,
 ) -> Result<(
+    Machine,
     rdcachesim::CacheConfig,
     rdcachesim::CacheConfig,
     Option<rdcachesim::CacheConfig>,
@@ -155,6 +161,15 @@ pub(crate) fn measured_levels(
     let (l1, l2, l3) = m
         .sim_levels()
         .with_context(|| format!("machine `{name}`"))?;
+    Ok((m, l1, l2, l3))
+}
+
+/// The caches `measure --machine NAME` simulates: `(l1, l2, l3)` with a private L1 per
+/// thread, and either a shared L2 (no L3: the SASMM paper's machine, Apple M1's cluster) or a
+/// private L2 and a shared L3 (most server and desktop CPUs). Other shapes are refused, since
+/// the simulator has no model for them.
+pub(crate) fn measured_levels(name: &str) -> Result<Levels> {
+    let (m, l1, l2, l3) = sim_levels(name)?;
     match (l3.is_some(), m.l2_private()) {
         (true, Some(true)) | (false, Some(false)) => Ok((l1, l2, l3)),
         (true, _) => anyhow::bail!(
@@ -176,13 +191,7 @@ pub(crate) fn modelled_levels(
     rdcachesim::CacheConfig,
     Option<String>,
 )> {
-    let m = resolve(
-        name,
-        std::path::Path::new(rdcachesim::machine::SYSFS_CPU_ROOT),
-    )?;
-    let (l1, l2, l3) = m
-        .sim_levels()
-        .with_context(|| format!("machine `{name}`"))?;
+    let (m, l1, l2, l3) = sim_levels(name)?;
     match (m.l2_private(), l3) {
         (Some(true), Some(l3)) => Ok((
             l1,
