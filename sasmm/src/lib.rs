@@ -54,7 +54,8 @@ mod workshare;
 pub use error::{Result, SasmmError};
 pub use exact::{
     predict_exact, predict_exact_many, predict_exact_many_trace, predict_exact_trace, ExactConfig,
-    ExactPrediction, ExactRun, HierarchyPrediction, MrcPoint, MultiHierarchy, SetStacks,
+    ExactPrediction, ExactRun, HierarchyPrediction, L3Counts, L3Prediction, MrcPoint,
+    MultiHierarchy, SetStacks,
 };
 pub use formula::{predict_many_trace, BlockCounts, FormulaRun, WindowSample};
 pub use interleave::Interleave;

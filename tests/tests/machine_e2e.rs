@@ -269,59 +269,78 @@ fn unknown_name_is_a_usage_error_and_unreadable_sysfs_a_failure() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no cache descriptions"));
 }
 
-/// Issue 29 point 5 in predict: `--machine` gives the model a machine's private L1 and its
-/// shared level (the L2 where it is shared, else the L3, with a note that the private L2 is left
-/// out), as the presets document them; it conflicts with `--l1`/`--l2`.
+/// Issue 29 point 5 in predict: `--machine` gives the model a machine's cache levels, as the
+/// presets document them: a private L1 and the shared L2 where the L2 is shared, and all three
+/// levels (private L1 and L2, shared L3, as `measure --machine` simulates them) where the L2 is
+/// private, with the L3's rates; it conflicts with `--l1`/`--l2`/`--l3`.
 #[test]
 fn predict_models_a_machines_l1_and_shared_level() {
     let dir = tempfile::tempdir().unwrap();
     let seq = vecadd_trace(dir.path(), "seq.rdtrace", 1, 4096, 4096);
     let s = seq.to_str().unwrap();
-    // (preset, L1, shared level, what the note says is left out): Zen 4's 1 MiB L2 is private
-    // to a core and its 32 MiB L3 shared by a CCD; the M1's 12 MiB L2 is shared by the
-    // performance cluster; the SASMM paper's machine has a private L1 and a shared L2.
-    for (name, l1, shared, left_out) in [
-        (
-            "zen4",
-            "32K:8:64",
-            "32M:16:64",
-            Some("private L2 1M:8:64 is left out"),
-        ),
-        ("apple-m1", "128K:8:128", "12M:12:128", None),
-        ("sasmm-paper", "8K:8:64", "128K:16:64", None),
-    ] {
+    let predict = |extra: &[&str]| {
         let o = Command::new(&tools().rda_report)
-            .args([
-                "predict",
-                s,
-                "--cores",
-                "1,2",
-                "--machine",
-                name,
-                "-q",
-                "--json",
-            ])
+            .args(["predict", s, "--cores", "1,2", "-q", "--json"])
+            .args(extra)
             .output()
             .unwrap();
         assert!(
             o.status.success(),
-            "{name}: {}",
+            "{extra:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
         let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (rows, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    // (preset, L1, L2, L3): Zen 4's 1 MiB L2 is private to a core and its 32 MiB L3 shared by
+    // a CCD (three levels); the M1's 12 MiB L2 is shared by the performance cluster; the
+    // SASMM paper's machine has a private L1 and a shared L2.
+    for (name, l1, l2, l3) in [
+        ("zen4", "32K:8:64", "1M:8:64", Some("32M:16:64")),
+        ("apple-m1", "128K:8:128", "12M:12:128", None),
+        ("sasmm-paper", "8K:8:64", "128K:16:64", None),
+    ] {
+        let (rows, err) = predict(&["--machine", name]);
         for row in rows.as_array().unwrap() {
             assert_eq!(row["l1_cache"], l1, "{name}");
-            assert_eq!(row["l2_cache"], shared, "{name}");
+            assert_eq!(row["l2_cache"], l2, "{name}");
+            match l3 {
+                Some(l3) => {
+                    assert_eq!(row["l3_cache"], l3, "{name}");
+                    // The L3 is looked up on the private L2s' misses: its rates are there, and
+                    // each core's L3 accesses are its L2 misses.
+                    let (global, local) = (&row["l3_hit_global"], &row["l3_hit_local"]);
+                    assert!(
+                        global.as_f64().is_some_and(|g| (0.0..=1.0).contains(&g)),
+                        "{row}"
+                    );
+                    assert!(
+                        local.as_f64().is_some_and(|l| (0.0..=1.0).contains(&l)),
+                        "{row}"
+                    );
+                    assert!(row["l3_mpka"].is_number(), "{row}");
+                    let mut l3_accesses = 0;
+                    for c in row["per_core"].as_array().unwrap() {
+                        assert_eq!(c["l3_accesses"], c["l2_misses"], "{name}: {c}");
+                        l3_accesses += c["l3_accesses"].as_u64().unwrap();
+                    }
+                    assert_eq!(row["l3_accesses"], l3_accesses, "{name}");
+                }
+                None => assert!(row.get("l3_cache").is_none(), "{name}: {row}"),
+            }
         }
-        let err = String::from_utf8_lossy(&o.stderr);
-        match left_out {
-            Some(text) => assert!(err.contains(text), "{name}: {err}"),
-            None => assert!(!err.contains("left out"), "{name}: {err}"),
-        }
+        assert!(!err.contains("left out"), "{name}: {err}");
+        // The same levels given by hand predict the same.
+        let mut by_hand = vec!["--l1", l1, "--l2", l2];
+        by_hand.extend(l3.iter().flat_map(|l3| ["--l3", *l3]));
+        assert_eq!(predict(&by_hand).0, rows, "{name}");
     }
-    let o = Command::new(&tools().rda_report)
-        .args(["predict", s, "--machine", "zen4", "--l1", "32K:8:64"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
+    for extra in [["--l1", "32K:8:64"], ["--l3", "32M:16:64"]] {
+        let o = Command::new(&tools().rda_report)
+            .args(["predict", s, "--machine", "zen4"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+    }
 }

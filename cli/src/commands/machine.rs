@@ -181,25 +181,31 @@ pub(crate) fn measured_levels(name: &str) -> Result<Levels> {
     }
 }
 
-/// The machine `name` as the SASMM models' two levels `(l1, shared, note)`: its level-1 data
-/// cache, private per core, and its shared level: the L2 where the L2 is shared, else the L3.
-/// `note` says which level is left out (a private L2, or an L3 behind a shared L2).
+/// The machine `name` as the SASMM exact model's levels `(l1, l2, l3, note)`: its level-1
+/// data cache, private per core, and either its shared L2 (`l3 = None`: the SASMM paper's
+/// machine, Apple M1's cluster) or its private L2 and shared L3 (most server and desktop CPUs:
+/// the three levels `measure --machine` simulates). `note` names a level left out: an L3
+/// behind a shared L2, or the private L2 when its line differs from the L1's (the three-level
+/// model needs one line size; the L3 is then the shared level behind the L1).
 pub(crate) fn modelled_levels(
     name: &str,
 ) -> Result<(
     rdcachesim::CacheConfig,
     rdcachesim::CacheConfig,
+    Option<rdcachesim::CacheConfig>,
     Option<String>,
 )> {
     let (m, l1, l2, l3) = sim_levels(name)?;
     match (m.l2_private(), l3) {
+        (Some(true), Some(l3)) if l2.line == l1.line => Ok((l1, l2, Some(l3), None)),
         (Some(true), Some(l3)) => Ok((
             l1,
             l3,
+            None,
             Some(format!(
-                "machine `{name}`: modelling its private L1 {l1} and shared L3 {l3}; the model has \
-                 one shared level, so the private L2 {l2} is left out (L3 rates are of the L1 \
-                 misses); measure --machine simulates all three levels"
+                "machine `{name}`: modelling its private L1 {l1} and shared L3 {l3}; its private \
+                 L2 {l2} has another line size than the L1, which the three-level model does not \
+                 describe, so it is left out (L3 rates are of the L1 misses)"
             )),
         )),
         (Some(true), None) => anyhow::bail!(
@@ -209,6 +215,7 @@ pub(crate) fn modelled_levels(
         (_, l3) => Ok((
             l1,
             l2,
+            None,
             l3.map(|l3| {
                 format!("machine `{name}`: modelling its L1 {l1} and shared L2 {l2}; its L3 {l3} is left out")
             }),

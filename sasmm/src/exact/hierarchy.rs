@@ -4,6 +4,7 @@
 //! misses of the caches asked for.
 
 use super::coherence::{coherence_kind, l1_miss_kind, shared_miss_kind, take_lost, Lost, LostMap};
+use super::private_l2::PrivateL2;
 use super::set_stacks::SetStacks;
 use crate::error::{Result, SasmmError};
 use crate::rates::{CoreCounts, HitRates};
@@ -119,6 +120,9 @@ pub struct MultiHierarchy {
     /// The single L2 group when the request is one L1 and one L2 (the usual call): a repeat
     /// of a core's last line is then decided inline in the caller's loop.
     pub(super) single: Option<usize>,
+    /// A private L2 per core behind L1 configuration 0 (a three-level hierarchy): its misses,
+    /// not the L1's, go to the shared caches behind that L1, which are then L3s.
+    pub(super) private: Option<PrivateL2>,
 }
 
 impl MultiHierarchy {
@@ -136,6 +140,17 @@ impl MultiHierarchy {
     /// how to scale them.
     pub fn sampled(
         l1: &[CacheConfig],
+        l2: &[(Option<usize>, CacheConfig)],
+        sample: Option<&SetSampleConfig>,
+    ) -> Result<Self> {
+        Self::build(l1, None, l2, sample)
+    }
+
+    /// The hierarchies of [`sampled`](Self::sampled) with `private` behind L1 configuration 0
+    /// (see [`three_level`](Self::three_level)).
+    pub(super) fn build(
+        l1: &[CacheConfig],
+        private: Option<PrivateL2>,
         l2: &[(Option<usize>, CacheConfig)],
         sample: Option<&SetSampleConfig>,
     ) -> Result<Self> {
@@ -222,8 +237,9 @@ impl MultiHierarchy {
             && l1_groups[0].configs.len() == 1
             && l2_unfiltered.is_empty()
             && l2_behind[0].len() == 1
-            && l2_groups[l2_behind[0][0]].requests.len() == 1)
-            .then(|| l2_behind[0][0]);
+            && l2_groups[l2_behind[0][0]].requests.len() == 1
+            && private.is_none())
+        .then(|| l2_behind[0][0]);
         let mut sim = MultiHierarchy {
             single,
             l1: l1.to_vec(),
@@ -237,6 +253,7 @@ impl MultiHierarchy {
             l2_hits: vec![Vec::new(); l2.len()],
             l2_classes: vec![L2Classes::default(); l2.len()],
             cores: 0,
+            private,
         };
         if let Some(cfg) = sample {
             sim.choose_samples(|shift, bits| SetSample::from_bits(shift, bits, cfg));
@@ -251,6 +268,10 @@ impl MultiHierarchy {
         let l2_groups = &mut self.l2_groups;
         for g in &mut self.l1_groups {
             let mut coupled = vec![(g.shift, g.sets)];
+            if let Some(p) = self.private.as_ref().filter(|_| g.configs.contains(&0)) {
+                // The private L2 sees whole kept L1 sets, and its misses whole L3 sets.
+                coupled.push((p.shift, p.sets()));
+            }
             for &i in &g.configs {
                 coupled.extend(
                     self.l2_behind[i]
@@ -293,6 +314,9 @@ impl MultiHierarchy {
         for k in &mut self.l2_classes {
             k.kinds.resize(cores, MissKinds::default());
         }
+        if let Some(p) = &mut self.private {
+            p.add_cores(cores);
+        }
         self.cores = cores;
     }
 
@@ -315,6 +339,12 @@ impl MultiHierarchy {
         for j in 0..l2.min(self.l2.len()) {
             let lines = scaled_lines(&self.l2[j].1, self.l2_sample(j));
             self.l2_classes[j].shadow = Some(FaShadow::new(lines));
+        }
+        if l1 > 0 {
+            let rate = self.l1_sample(0).map_or(1.0, SetSample::rate);
+            if let Some(p) = &mut self.private {
+                p.classify(((p.config().lines() as f64 * rate).round() as u64).max(1));
+            }
         }
     }
 
@@ -452,9 +482,12 @@ impl MultiHierarchy {
             l2_hits,
             l2_classes,
             cores,
+            private,
             ..
         } = self;
-        for g in l1_groups.iter_mut() {
+        for (gi, g) in l1_groups.iter_mut().enumerate() {
+            // L1 configuration 0, which a private L2 is behind, is the first group's first.
+            let mut pl2 = private.as_mut().filter(|_| gi == 0);
             let (first, end) = (addr >> g.shift, last_byte >> g.shift);
             if first == end
                 && g.last[core] == Some(first)
@@ -550,6 +583,13 @@ impl MultiHierarchy {
                         }
                         // L1 miss: the shared L2 is looked up at its own line size.
                         let byte = line << g.shift;
+                        if let Some(p) = pl2.as_deref_mut().filter(|_| i == 0) {
+                            // Three levels: the core's private L2 first; only its misses go
+                            // on to the shared level (the L3).
+                            if p.access(core, byte, addr, hi) {
+                                continue;
+                            }
+                        }
                         for &kk in &l2_behind[i] {
                             let u = &mut l2_groups[kk];
                             let l2_line = byte >> u.shift;
@@ -570,7 +610,15 @@ impl MultiHierarchy {
                 if write && !owned {
                     let touched = granule_mask(g.shift, line, addr, hi);
                     invalidate_others(g, l1, l1_counts, core, line, touched);
-                    if !g.lost.contains_key(&line) {
+                    let byte = line << g.shift;
+                    if let Some(p) = pl2.as_deref_mut() {
+                        // The other cores' private L2s lose the line too, held by their L1
+                        // or not (as `CoherentHierarchy` invalidates every private level).
+                        p.invalidate_others(core, byte, addr, hi);
+                    }
+                    if !g.lost.contains_key(&line)
+                        && !pl2.as_ref().is_some_and(|p| p.waited_on(byte))
+                    {
                         // No other core holds the line or waits on it: this core owns it.
                         g.owner[slot] = (line, core as u32);
                     }
@@ -578,7 +626,9 @@ impl MultiHierarchy {
             }
             if let Some(line) = touched_last {
                 // As `measure`: a write leaves the line exclusive unless a core waits on it.
-                let now = write && !g.lost.contains_key(&line);
+                let now = write
+                    && !g.lost.contains_key(&line)
+                    && !pl2.as_ref().is_some_and(|p| p.waited_on(line << g.shift));
                 if now != g.exclusive[core] {
                     g.exclusive[core] = now;
                     if now {
@@ -680,13 +730,20 @@ impl MultiHierarchy {
 
     /// Each core's counts in the hierarchy L1 configuration `i` + L2 request `j` (which must be
     /// behind `i`): its references, L1 hits and the L2 hits of the accesses its L1 misses
-    /// caused. Index = core; cores not seen yet are absent.
+    /// caused (the private L2's with three levels, for `i = 0`). Index = core; cores not seen
+    /// yet are absent.
     pub fn core_counts(&self, i: usize, j: usize) -> Vec<CoreCounts> {
         debug_assert_eq!(self.l2[j].0, Some(i));
         let (refs, hits) = self.l1_counts(i);
+        // Three levels: the level behind the L1 is the private L2 (the shared one is the L3,
+        // whose hits per core `l2_hits_per_core` gives).
+        let behind = match &self.private {
+            Some(p) if i == 0 => p.counts().1,
+            _ => &self.l2_hits[j],
+        };
         refs.iter()
             .zip(hits)
-            .zip(&self.l2_hits[j])
+            .zip(behind)
             .map(|((&r, &h), &h2)| CoreCounts::new(r, h, h2))
             .collect()
     }

@@ -31,12 +31,22 @@
 //! depends on the thread number (`omp_get_thread_num()`) runs as thread 0 on every core.
 //! Every L1 and L2 miss of the hierarchies asked for is also classed compulsory, capacity,
 //! conflict or coherence (the 3C split); the classes add up to the misses exactly.
+//!
+//! **Three levels.** With [`ExactConfig::l3`] the hierarchy is `measure --l3`'s: a private L1
+//! and a private L2 per core and one shared L3. Each core's L2 stacks are fed that core's L1
+//! misses (non-inclusive, as `CoherentHierarchy`), writes invalidate the other cores' L2 copies
+//! by the same hole rule as their L1s', and the L3 stacks see the L2 misses
+//! ([`MultiHierarchy::three_level`]); the result equals `measure --l3` on the mimicked trace.
 
 mod coherence;
 mod hierarchy;
+mod l3;
+mod private_l2;
 mod set_stacks;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod three_level_tests;
 
 use crate::error::{Result, SasmmError};
 use crate::interleave::{Interleave, Interleaver};
@@ -51,6 +61,7 @@ use rdtrace::Trace;
 use serde::Serialize;
 
 pub use hierarchy::MultiHierarchy;
+pub use l3::{L3Counts, L3Prediction};
 pub use set_stacks::SetStacks;
 
 /// Settings of the exact model.
@@ -58,7 +69,8 @@ pub use set_stacks::SetStacks;
 pub struct ExactConfig {
     /// Private L1 configurations (each core has one of each).
     pub l1: Vec<CacheConfig>,
-    /// Shared L2 configurations; every L1 × L2 pair is a hierarchy.
+    /// Shared L2 configurations; every L1 × L2 pair is a hierarchy. With [`Self::l3`]: the
+    /// one private L2 per core.
     pub l2: Vec<CacheConfig>,
     /// Alg. 1 settings (`cores` is set per prediction).
     pub mimic: MimicConfig,
@@ -82,6 +94,11 @@ pub struct ExactConfig {
     /// the model without it); `false`: only the coherence misses are counted (they need no
     /// shadow).
     pub classify_misses: bool,
+    /// A shared L3: the hierarchy gets three levels, a private L1 and a private L2 per core
+    /// (then exactly one of each, of the same line size) and this L3 behind them, as `measure
+    /// --l3` simulates; a miss-ratio curve's shared caches take its ways and line. `None`:
+    /// private L1s and shared L2s.
+    pub l3: Option<CacheConfig>,
 }
 
 impl Default for ExactConfig {
@@ -97,6 +114,7 @@ impl Default for ExactConfig {
             limits: StreamLimits::default(),
             coherence: true,
             classify_misses: false,
+            l3: None,
         }
     }
 }
@@ -106,7 +124,7 @@ impl Default for ExactConfig {
 pub struct HierarchyPrediction {
     /// The private L1.
     pub l1: CacheConfig,
-    /// The shared L2.
+    /// The shared L2 (the private L2 with three levels, see `l3`).
     pub l2: CacheConfig,
     /// The rates (per line reference at the L1's line size).
     #[serde(flatten)]
@@ -133,13 +151,19 @@ pub struct HierarchyPrediction {
     pub l1_misses: MissKinds,
     /// The shared L2's misses by class (coherence is 0: the shared level is never
     /// invalidated); with [`ExactConfig::classify_misses`] they add up to the L2 misses, else
-    /// all 0.
+    /// all 0. With three levels, the private L2s' (their coherence misses always counted).
     pub l2_misses: MissKinds,
     /// Whether `l1_misses` and `l2_misses` hold the whole 3C split
     /// ([`ExactConfig::classify_misses`]).
     pub misses_classified: bool,
     /// Each core's L1 misses by class, cores `0..m`.
     pub l1_misses_per_core: Vec<MissKinds>,
+    /// With three levels ([`ExactConfig::l3`]): the shared L3. `l2` is then the private L2,
+    /// the L2 counts and rates (`rates`, `per_core`, `l2_misses`) are the private L2s' summed
+    /// over the cores, as `measure --l3` reports them, and `l2_misses` has their coherence
+    /// misses. Absent with two levels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l3: Option<L3Prediction>,
 }
 
 /// One point of a miss-ratio curve.
@@ -271,6 +295,8 @@ pub struct ExactRun {
     writes: Vec<bool>,
     /// [`ExactConfig::coherence`].
     coherence: bool,
+    /// Three levels: the private L2 (the shared caches of `l2` are then L3s).
+    private_l2: Option<CacheConfig>,
 }
 
 impl ExactRun {
@@ -287,10 +313,22 @@ impl ExactRun {
         };
         // Alg. 1's settings are checked once, before anything is read.
         MimickedTrace::build(&SequentialTrace::default(), mimic)?;
+        // The shared level: the L2s, or with three levels the L3 (the L2 is private).
+        let shared_levels = match config.l3 {
+            None => config.l2.clone(),
+            Some(l3) => {
+                if config.l1.len() != 1 || config.l2.len() != 1 {
+                    return Err(SasmmError::Config(
+                        "with an L3 the exact model takes one L1 and one (private) L2".into(),
+                    ));
+                }
+                vec![l3]
+            }
+        };
         let mut l1 = config.l1.clone();
         let mut l2: Vec<(Option<usize>, CacheConfig)> = Vec::new();
         for i in 0..config.l1.len() {
-            for c in &config.l2 {
+            for c in &shared_levels {
                 l2.push((Some(i), *c));
             }
         }
@@ -298,12 +336,16 @@ impl ExactRun {
         let mut curve = Vec::with_capacity(config.mrc.len());
         for &size in &config.mrc {
             let private = resized(&config.l1[0], size)?;
-            let shared = resized(&config.l2[0], size)?;
+            let shared = resized(&shared_levels[0], size)?;
             curve.push((size, l1.len(), private, l2.len(), shared));
             l1.push(private);
             l2.push((None, shared));
         }
-        let mut sim = MultiHierarchy::sampled(&l1, &l2, config.set_sample.as_ref())?;
+        let private_l2 = config.l3.map(|_| config.l2[0]);
+        let mut sim = match private_l2 {
+            None => MultiHierarchy::sampled(&l1, &l2, config.set_sample.as_ref())?,
+            Some(p) => MultiHierarchy::three_level(&l1, p, &l2, config.set_sample.as_ref())?,
+        };
         if config.classify_misses {
             sim.classify(config.l1.len(), pairs);
         }
@@ -318,6 +360,7 @@ impl ExactRun {
             sim,
             writes: Vec::new(),
             coherence: config.coherence,
+            private_l2,
         })
     }
 
@@ -380,6 +423,7 @@ impl ExactRun {
             pairs,
             curve,
             sim,
+            private_l2,
             ..
         } = self;
         let mut hierarchies = Vec::with_capacity(pairs);
@@ -422,13 +466,22 @@ impl ExactRun {
             let l1_misses_per_core: Vec<MissKinds> = (0..cores)
                 .map(|c| scale_kinds(&sim.l1_miss_kinds(i).get(c).copied().unwrap_or_default()))
                 .collect();
+            let (l2, l2_misses, l3) = match private_l2 {
+                None => (l2c, summed(sim.l2_miss_kinds(j)), None),
+                Some(p) => {
+                    let private = sim.l2_private_miss_kinds().unwrap_or_default();
+                    let l3 = l3::l3_prediction(&sim, j, l2c, cores, sample, &scale_kinds);
+                    (p, summed(private), Some(l3))
+                }
+            };
             hierarchies.push(HierarchyPrediction {
                 l1_misses: summed(sim.l1_miss_kinds(i)),
-                l2_misses: summed(sim.l2_miss_kinds(j)),
+                l2_misses,
                 l1_misses_per_core,
                 misses_classified: sim.l1_classified(i),
                 l1: l1[i],
-                l2: l2c,
+                l2,
+                l3,
                 rates: sim.rates(i, j),
                 references: scaled(sample, refs.iter().sum()),
                 sample_rate: sample.map(SetSample::rate),

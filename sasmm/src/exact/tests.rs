@@ -425,7 +425,7 @@ fn reads_only_give_the_old_counts_and_a_3c_split_without_coherence() {
 }
 
 /// One access of a random coherence trace: core, address, length, write.
-fn rw_access() -> impl Strategy<Value = (usize, u64, u64, bool)> {
+pub(super) fn rw_access() -> impl Strategy<Value = (usize, u64, u64, bool)> {
     (
         0usize..3,
         0u64..12 * 64,

@@ -88,29 +88,36 @@ pub struct MultiCacheArgs {
     /// pair is predicted.
     #[arg(long, default_value = "128K:16:64", value_delimiter = ',', value_parser = parse_cache)]
     pub l2: Vec<CacheConfig>,
-    /// Model a real machine's caches instead of --l1/--l2: `host` (this machine's, from /sys)
-    /// or a preset (`rda-report machine --list`). The model has a private L1 per core and one
-    /// shared level: the machine's L2 where the L2 is shared (Apple M1, the SASMM paper's
-    /// machine), else its shared L3, the private L2 between them left out (a note says so;
-    /// `measure --machine` simulates all three levels of a real run).
-    #[arg(long, value_name = "host|PRESET", conflicts_with_all = ["l1", "l2"])]
+    /// A shared L3 as SIZE:WAYS:LINE (exact model): the L2 then becomes private per core
+    /// (a private L1 and L2 per core and one shared L3, as `measure --l3` simulates); needs one
+    /// --l1 and one --l2 of the same line size.
+    #[arg(long, value_name = "SPEC", value_parser = parse_cache)]
+    pub l3: Option<CacheConfig>,
+    /// Model a real machine's caches instead of --l1/--l2/--l3: `host` (this machine's, from
+    /// /sys) or a preset (`rda-report machine --list`). A machine with a private L2 and a
+    /// shared L3 (most server and desktop CPUs) is modelled with all three levels (as
+    /// `measure --machine` simulates them), one whose L2 is shared (Apple M1, the SASMM
+    /// paper's machine) with a private L1 and that shared L2 (a note names a level left out).
+    #[arg(long, value_name = "host|PRESET", conflicts_with_all = ["l1", "l2", "l3"])]
     pub machine: Option<String>,
 }
 
 impl MultiCacheArgs {
-    /// These flags with `--machine` turned into one L1 and one shared level (see its help); a
-    /// note on stderr names the levels modelled and any level left out.
+    /// These flags with `--machine` turned into the levels the model has for it (see its
+    /// help): one L1, one L2 and, for a private L2, the shared L3; a note on stderr names any
+    /// level left out.
     pub fn resolved(&self) -> Result<MultiCacheArgs> {
         let Some(name) = &self.machine else {
             return Ok(self.clone());
         };
-        let (l1, shared, note) = crate::commands::machine::modelled_levels(name)?;
+        let (l1, l2, l3, note) = crate::commands::machine::modelled_levels(name)?;
         if let Some(note) = note {
             eprintln!("rda-report: note: {note}");
         }
         Ok(MultiCacheArgs {
             l1: vec![l1],
-            l2: vec![shared],
+            l2: vec![l2],
+            l3,
             machine: None,
         })
     }
@@ -218,10 +225,12 @@ impl ModelArgs {
         Ok(c)
     }
 
+    /// The exact model's configuration for these caches (`l3`: three levels, `l2` private).
     pub(super) fn exact_config(
         &self,
         l1: &[CacheConfig],
         l2: &[CacheConfig],
+        l3: Option<CacheConfig>,
     ) -> Result<ExactConfig> {
         let c = self.config(l1[0], l2[0])?;
         Ok(ExactConfig {
@@ -237,6 +246,7 @@ impl ModelArgs {
             limits: c.limits,
             coherence: !self.no_coherence,
             classify_misses: self.three_c,
+            l3,
         })
     }
 }
@@ -273,7 +283,15 @@ JSON: `l1_coherence` {{coherence, true_sharing, false_sharing, coherence_per_100
 conflict, coherence, true_sharing, false_sharing}} per row (and `l1_miss_classes` per core), which add up to the L1 misses \
 and the L2 misses exactly; --3c runs a fully associative shadow per cache (about 1.6x the time). The formula model \
 (eq. 5-7) predicts no coherence misses: its reuse profiles do not say which core wrote a line last; use --model exact.\n\n\
+Three levels (exact model): `--l3 SPEC` adds a shared L3 and makes the L2 private per core, as `measure --l3` simulates \
+a real run (one --l1 and one --l2, of the same line size): each core's L2 is looked up on its L1's misses, a write drops the \
+line from the other cores' private L2s as well as their L1s, and the L3 is looked up on the L2 misses. The L2 rates, \
+counts and classes are then the private L2s' (summed over the cores, as measure --l3 reports them); JSON rows add \
+`l3_cache`, `l3_accesses`, `l3_hits`, `l3_misses`, `l3_hit_global`, `l3_hit_local`, `l3_mpka` (and per core the L3 counts \
+of its L2 misses), `l2_coherence` and with --3c `l3_miss_classes`; the tables add the L3. `--machine` models a machine \
+with a private L2 and a shared L3 this way.\n\n\
 Examples:\n  OMP_NUM_THREADS=1 RDTRACE=seq.rdtrace ./app\n  rda-report predict seq.rdtrace --cores 1,2,4,8,16 --l1 8K:8:64 --l2 128K:16:64 --json\n  \
+rda-report predict seq.rdtrace --l1 48K:12:64 --l2 2M:16:64 --l3 32M:16:64\n  \
 rda-report predict seq.rdtrace --l1 8K:8:64 --l1 32K:8:64 --l2 128K:16:64 --l2 1M:16:64\n  \
 rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtrace --model formula\n  \
 rda-report predict huge.rdtrace --set-sample-rate 0.0625   # simulate 1/16 of the sets (approximate)\n\n\
@@ -390,6 +408,12 @@ pub struct ValidateArgs {
     pub real: Vec<(usize, PathBuf)>,
     #[command(flatten)]
     pub caches: CacheArgs,
+    /// A shared L3 as SIZE:WAYS:LINE: the exact model and the measured runs get three levels
+    /// (the L2 private per core, of the L1's line size; see predict --help and measure
+    /// --help), and the L3 rates are compared too. The formula keeps its one shared level, the
+    /// L2: its L2 figures are then of a shared L2, not of the private L2s measured.
+    #[arg(long, value_name = "SPEC", value_parser = parse_cache)]
+    pub l3: Option<CacheConfig>,
     #[command(flatten)]
     pub model: ModelArgs,
     /// Also write an SVG plot of hit rate vs cores (models dashed, measured solid).

@@ -2,7 +2,8 @@
 
 use rdcachesim::MissKinds;
 use rdsasmm::{
-    CoreRates, ExactPrediction, HitRates, Measurement, Prediction, SasmmConfig, ThreadRates,
+    CoreRates, ExactPrediction, HitRates, L3Counts, Measurement, Prediction, SasmmConfig,
+    ThreadRates,
 };
 use serde::Serialize;
 
@@ -70,6 +71,24 @@ pub(super) struct PredictRow {
     /// invalidated); they add up to the L2 misses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) l2_miss_classes: Option<MissKinds>,
+    /// Three levels (`--l3`, exact model): the shared L3's geometry (the L2 is then private per
+    /// core and the L2 keys are the private L2s' summed over the cores, as `measure --l3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l3_cache: Option<String>,
+    /// Three levels: the L3's accesses (the private L2s' misses), hits, misses, and its global
+    /// and local hit rates.
+    #[serde(flatten)]
+    pub(super) l3: Option<L3Counts>,
+    /// Three levels: L3 misses per 1000 references.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l3_mpka: Option<f64>,
+    /// Three levels: the private L2s' coherence misses (a write drops the line from the other
+    /// cores' L2s too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l2_coherence: Option<CoherenceCounts>,
+    /// Three levels with `--3c`: the L3's misses by class (coherence 0: never invalidated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l3_miss_classes: Option<MissKinds>,
     /// Each core's rates, cores 0..m-1.
     pub(super) per_core: Vec<PerCore>,
     /// The combined rate the per-core `l1_hit`s give when weighted by their `references`:
@@ -93,6 +112,10 @@ pub(super) enum PerCore {
         /// With `--3c`: this core's L1 misses by class.
         #[serde(skip_serializing_if = "Option::is_none")]
         l1_miss_classes: Option<MissKinds>,
+        /// Three levels: the core's L3 counts and private-L2 coherence misses (boxed: most
+        /// rows have two levels).
+        #[serde(flatten)]
+        three: Option<Box<CoreL3>>,
     },
     /// The formula: eq. 7 gives a hit probability per reference, so only the core's references
     /// and its L1 rates (eq. 7 on its exact PRD); it has no per-core L2 (its L2 rate comes from
@@ -103,6 +126,16 @@ pub(super) enum PerCore {
         l1_hit: f64,
         l1_mpka: f64,
     },
+}
+
+/// One core's shared L3 and private-L2 coherence in a three-level prediction (`--l3`).
+#[derive(Serialize)]
+pub(super) struct CoreL3 {
+    /// The L3 accesses this core's private-L2 misses cause and their hits.
+    #[serde(flatten)]
+    pub(super) l3: L3Counts,
+    /// This core's private-L2 coherence misses.
+    pub(super) l2_coherence: CoherenceCounts,
 }
 
 impl PerCore {
@@ -151,6 +184,11 @@ impl PredictRow {
             l1_coherence: None,
             l1_miss_classes: None,
             l2_miss_classes: None,
+            l3_cache: None,
+            l3: None,
+            l3_mpka: None,
+            l2_coherence: None,
+            l3_miss_classes: None,
             per_core: p
                 .l1_references_per_core()
                 .into_iter()
@@ -169,6 +207,7 @@ impl PredictRow {
 
     pub(super) fn exact(p: &ExactPrediction, k: usize) -> Self {
         let h = &p.hierarchies[k];
+        let l3 = h.l3.as_ref();
         PredictRow {
             model: "exact",
             cores: p.cores,
@@ -187,17 +226,32 @@ impl PredictRow {
             l1_coherence: Some(CoherenceCounts::of(&h.l1_misses, h.references)),
             l1_miss_classes: h.misses_classified.then_some(h.l1_misses),
             l2_miss_classes: h.misses_classified.then_some(h.l2_misses),
+            l3_cache: l3.map(|l| l.l3.to_string()),
+            l3: l3.map(|l| l.counts),
+            l3_mpka: l3.map(|l| l.l3_mpka),
+            l2_coherence: l3.map(|_| CoherenceCounts::of(&h.l2_misses, h.references)),
+            l3_miss_classes: l3
+                .filter(|_| h.misses_classified)
+                .map(|l| l.l3_miss_classes),
             per_core: h
                 .per_core
                 .iter()
                 .enumerate()
                 .map(|(core, &rates)| {
                     let k = h.l1_misses_per_core.get(core).copied().unwrap_or_default();
+                    let refs = rates.counts.references;
                     PerCore::Exact {
                         core,
                         rates,
-                        l1_coherence: CoherenceCounts::of(&k, rates.counts.references),
+                        l1_coherence: CoherenceCounts::of(&k, refs),
                         l1_miss_classes: h.misses_classified.then_some(k),
+                        three: l3.map(|l| {
+                            let k2 = l.l2_misses_per_core.get(core).copied();
+                            Box::new(CoreL3 {
+                                l3: l.per_core.get(core).copied().unwrap_or_default(),
+                                l2_coherence: CoherenceCounts::of(&k2.unwrap_or_default(), refs),
+                            })
+                        }),
                     }
                 })
                 .collect(),
@@ -294,6 +348,35 @@ pub(super) struct ValidateRow {
     pub(super) errors: ErrorDecomposition,
     /// L1 coherence misses: the exact model's against the measured run's.
     pub(super) coherence: CoherenceValidation,
+    /// With `--l3`: the shared L3's rates, measured and by the exact model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l3: Option<L3Validation>,
+}
+
+/// The shared L3 of a three-level validation (`validate --l3`): measured and exact-model hit
+/// rates with their absolute errors (the formula has no L3).
+#[derive(Serialize, Clone, Copy, Debug)]
+pub(super) struct L3Validation {
+    pub(super) measured_global: f64,
+    pub(super) measured_local: f64,
+    pub(super) exact_global: f64,
+    pub(super) exact_local: f64,
+    pub(super) global_abs_error: f64,
+    pub(super) local_abs_error: f64,
+}
+
+impl L3Validation {
+    /// `measured` and `exact` as `(global, local)` L3 hit rates.
+    pub(super) fn of(measured: (f64, f64), exact: (f64, f64)) -> Self {
+        L3Validation {
+            measured_global: measured.0,
+            measured_local: measured.1,
+            exact_global: exact.0,
+            exact_local: exact.1,
+            global_abs_error: (exact.0 - measured.0).abs(),
+            local_abs_error: (exact.1 - measured.1).abs(),
+        }
+    }
 }
 
 /// Predicted (exact model) and measured L1 coherence misses of one real run, with the error.
@@ -355,6 +438,9 @@ pub(super) struct ValidateJson {
     pub(super) seq: String,
     pub(super) l1: String,
     pub(super) l2: String,
+    /// The shared L3 (`--l3`; the L2 is then private).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) l3: Option<String>,
     pub(super) model: &'static str,
     pub(super) rows: Vec<ValidateRow>,
     pub(super) l1_mean_abs_error: f64,

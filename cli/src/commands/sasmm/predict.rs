@@ -54,9 +54,10 @@ pub fn exact_config_for(
     with_mrc: bool,
 ) -> Result<ExactConfig> {
     check_predict_flags(model, caches)?;
-    let mut cfg = model.exact_config(&caches.l1, &caches.l2)?;
+    let mut cfg = model.exact_config(&caches.l1, &caches.l2, caches.l3)?;
     if with_mrc {
-        cfg.mrc = default_mrc_sizes(&caches.l2);
+        // The curve's shared caches are the shared level's: the L3 when there is one.
+        cfg.mrc = default_mrc_sizes(caches.l3.as_slice().get(..1).unwrap_or(&caches.l2));
     }
     Ok(cfg)
 }
@@ -106,8 +107,13 @@ pub const MAX_SIMULATED_LINES: u64 = 1 << 27;
 /// Checks that `--cores` and the caches need at most [`MAX_SIMULATED_LINES`] simulated lines
 /// (a usage error otherwise: every core of every core count has its own L1s).
 pub fn check_simulated_lines(cores: &[u16], caches: &MultiCacheArgs) -> Result<()> {
-    let l1: u64 = caches.l1.iter().map(|c| c.lines()).sum();
-    let l2: u64 = caches.l2.iter().map(|c| c.lines()).sum();
+    let mut l1: u64 = caches.l1.iter().map(|c| c.lines()).sum();
+    let mut l2: u64 = caches.l2.iter().map(|c| c.lines()).sum();
+    if let Some(l3) = caches.l3 {
+        // Three levels: every core has the L2 too; the L3 is the shared level.
+        l1 += l2;
+        l2 = l3.lines();
+    }
     let total: u64 = cores
         .iter()
         .map(|&m| (m as u64).saturating_mul(l1).saturating_add(l2))
@@ -166,6 +172,22 @@ pub fn check_predict_flags(model: &ModelArgs, caches: &MultiCacheArgs) -> Result
     let (l1s, l2s) = (&caches.l1, &caches.l2);
     if l1s.is_empty() || l2s.is_empty() {
         return Err(usage("--l1 and --l2 need at least one cache each"));
+    }
+    if caches.l3.is_some() {
+        if model.model != ModelArg::Exact {
+            return Err(usage(
+                "--l3 (three levels) needs the exact model; the formula has one shared level",
+            ));
+        }
+        if l1s.len() != 1 || l2s.len() != 1 {
+            return Err(usage("with --l3 give one --l1 and one (private) --l2"));
+        }
+        if l2s[0].line != l1s[0].line {
+            return Err(usage(format!(
+                "with --l3 the L2 is private and must have the L1's line size ({} bytes, not {})",
+                l1s[0].line, l2s[0].line
+            )));
+        }
     }
     model.config(l1s[0], l2s[0]).map(|_| ())
 }
@@ -257,6 +279,7 @@ pub fn emit_predictions(
             .iter()
             .flat_map(|r| [r.private_set_sample_rate, r.shared_set_sample_rate]),
     );
+    let three = caches.l3.is_some();
     let mut t = Table::new([
         "cores",
         "L1",
@@ -269,9 +292,14 @@ pub fn emit_predictions(
         "references",
     ])
     .titled(format!(
-        "SASMM prediction ({} model) from {} (private L1, shared L2; rates per cache-line reference, MPKA = misses per 1000 references){}",
+        "SASMM prediction ({} model) from {} ({}; rates per cache-line reference, MPKA = misses per 1000 references){}",
         model.model.name(),
         source,
+        if three {
+            "private L1 and L2, shared L3 below"
+        } else {
+            "private L1, shared L2"
+        },
         rows_sampled,
     ));
     for r in &rows {
@@ -298,6 +326,7 @@ pub fn emit_predictions(
         "L2 hit % (local, of its L1 misses)",
     ])
     .titled(match model.model {
+        ModelArg::Exact if three => "Per core: each core's private L1, and the lookups of its private L2 its L1 misses cause (its L3 accesses: below)",
         ModelArg::Exact => "Per core: each core's private L1, and the shared-L2 accesses its L1 misses cause",
         ModelArg::Formula => "Per core: eq. 7 on each core's exact PRD (weighted by references: the exact-profile rate; no per-core L2 in the formula)",
     });
@@ -317,6 +346,9 @@ pub fn emit_predictions(
         }
     }
     let mut tables = vec![t, per_core];
+    if three {
+        tables.push(l3_table(&rows));
+    }
     match model.model {
         ModelArg::Exact => tables.extend(coherence_tables(&rows, model)),
         // One core has no coherence to miss: say so only where the exact model would count.
@@ -455,7 +487,12 @@ fn coherence_tables(rows: &[PredictRow], model: &ModelArgs) -> Vec<Table> {
                 format!("{:.2}", k.coherence_per_1000),
             ]);
         }
-        for (level, k) in [("L1", &r.l1_miss_classes), ("L2", &r.l2_miss_classes)] {
+        let levels = [
+            ("L1", &r.l1_miss_classes),
+            ("L2", &r.l2_miss_classes),
+            ("L3", &r.l3_miss_classes),
+        ];
+        for (level, k) in levels {
             if let Some(k) = k {
                 split.row([
                     r.cores.to_string(),
@@ -479,6 +516,51 @@ fn coherence_tables(rows: &[PredictRow], model: &ModelArgs) -> Vec<Table> {
     } else {
         vec![t]
     }
+}
+
+/// The shared L3 of three-level predictions (`--l3`): per core count, each core's L3 accesses
+/// (its private-L2 misses) and their hits, and all cores'.
+fn l3_table(rows: &[PredictRow]) -> Table {
+    use super::json::PerCore;
+    let mut t = Table::new([
+        "cores",
+        "L3",
+        "core",
+        "L3 accesses",
+        "L3 hits",
+        "L3 hit % (global)",
+        "L3 hit % (local)",
+        "L2 coherence misses",
+    ])
+    .titled(
+        "Shared L3 (exact model, three levels): looked up on the private L2s' misses; \
+         global = 1 - L3 misses / references, local = L3 hits / L3 accesses",
+    );
+    for r in rows {
+        let Some(l3) = &r.l3_cache else { continue };
+        let per = r.per_core.iter().filter_map(|c| match c {
+            PerCore::Exact {
+                core,
+                three: Some(x),
+                ..
+            } => Some((core.to_string(), x.l3, Some(x.l2_coherence))),
+            _ => None,
+        });
+        let all = r.l3.map(|n| ("all".to_string(), n, r.l2_coherence));
+        for (core, n, coh) in per.chain(all) {
+            t.row([
+                r.cores.to_string(),
+                l3.clone(),
+                core,
+                n.l3_accesses.to_string(),
+                n.l3_hits.to_string(),
+                pct(n.l3_hit_global),
+                pct(n.l3_hit_local),
+                coh.map_or("-".to_string(), |k| k.coherence.to_string()),
+            ]);
+        }
+    }
+    t
 }
 
 /// The events of a sequential run, pulled chunk by chunk from a stream (every thread's, as

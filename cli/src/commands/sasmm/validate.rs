@@ -2,8 +2,8 @@
 
 use super::args::{ModelArg, ValidateArgs};
 use super::json::{
-    CoherenceCounts, CoherenceValidation, ErrorDecomposition, Errors, MeasuredRow, PredictRow,
-    ValidateJson, ValidateRow,
+    CoherenceCounts, CoherenceValidation, ErrorDecomposition, Errors, L3Validation, MeasuredRow,
+    PredictRow, ValidateJson, ValidateRow,
 };
 use super::measure_run::measure_file;
 use super::predict::{check_cores, pct};
@@ -33,8 +33,37 @@ pub(super) fn mean_errors(
     e
 }
 
+/// `measure --l3`'s simulation of the real run `path`: private L1 and L2 per thread, the shared
+/// L3 `l3` ([`measure_file`] with two levels).
+fn measure_three_levels(
+    path: &std::path::Path,
+    open: &crate::tracefile::OpenArgs,
+    l1: rdcachesim::CacheConfig,
+    l2: rdcachesim::CacheConfig,
+    l3: rdcachesim::CacheConfig,
+) -> Result<rdsasmm::Measurement> {
+    use anyhow::Context;
+    let trace = crate::tracefile::open(path, open)?;
+    let config = rdsasmm::MeasureConfig { l1, l2 };
+    rdsasmm::measure_with(&trace, config, rdsasmm::MeasureOptions { l3: Some(l3) })
+        .with_context(|| format!("measuring {}", path.display()))
+}
+
 pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let (l1, l2) = a.caches.parse()?;
+    if a.l3.is_some() {
+        if a.model.model == ModelArg::Formula {
+            return Err(usage(
+                "--l3 (three levels) validates the exact model; the formula has one shared level",
+            ));
+        }
+        if l2.line != l1.line {
+            return Err(usage(format!(
+                "with --l3 the L2 is private and must have the L1's line size ({} bytes, not {})",
+                l1.line, l2.line
+            )));
+        }
+    }
     if a.model.set_sample_rate.is_some() {
         return Err(usage(
             "validate measures the models' own error; --set-sample-rate is for predict and live --predict",
@@ -42,13 +71,14 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     }
     super::predict::check_spill_env()?;
     let cfg = a.model.config(l1, l2)?;
-    let ecfg = a.model.exact_config(&[l1], &[l2])?;
+    let ecfg = a.model.exact_config(&[l1], &[l2], a.l3)?;
     let mut reals = a.real.clone();
     reals.sort_by_key(|r| r.0);
     let labels: Vec<u16> = reals.iter().map(|r| r.0 as u16).collect();
     let caches = super::MultiCacheArgs {
         l1: vec![l1],
         l2: vec![l2],
+        l3: a.l3,
         machine: None,
     };
     super::predict::check_simulated_lines(&labels, &caches)?;
@@ -66,7 +96,10 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let exact = rdsasmm::predict_exact_many_trace(&seq, &ecfg, &cores)?;
     let mut rows = Vec::new();
     for (((m, path), p), e) in reals.iter().zip(&formula).zip(&exact) {
-        let meas = measure_file(path, &a.open, cfg.l1, cfg.l2)?;
+        let meas = match a.l3 {
+            None => measure_file(path, &a.open, cfg.l1, cfg.l2)?,
+            Some(l3) => measure_three_levels(path, &a.open, cfg.l1, cfg.l2, l3)?,
+        };
         if meas.threads != *m {
             eprintln!(
                 "rda-report: warning: {} has {} threads with accesses, labelled {m} cores",
@@ -103,7 +136,14 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
             CoherenceCounts::of(&meas.levels[0].counts.misses, meas.references),
             x.l1_coherence.unwrap_or_default(),
         );
+        let l3 = match (meas.l3_hit_global, meas.l3_hit_local, x.l3) {
+            (Some(g), Some(l), Some(e)) => {
+                Some(L3Validation::of((g, l), (e.l3_hit_global, e.l3_hit_local)))
+            }
+            _ => None,
+        };
         rows.push(ValidateRow {
+            l3,
             cores: *m,
             predicted,
             exact: x,
@@ -139,6 +179,7 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
         seq: a.seq.display().to_string(),
         l1: cfg.l1.to_string(),
         l2: cfg.l2.to_string(),
+        l3: a.l3.map(|c| c.to_string()),
         model: a.model.model.name(),
         l1_mean_abs_error: chosen.l1,
         l2_mean_abs_error: chosen.l2_global,
@@ -163,9 +204,15 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
         "its err (pp)",
     ])
     .titled(format!(
-        "SASMM vs exact simulation of the real runs (L1 {} private, L2 {} shared; seq trace {}; rates per cache-line reference)",
+        "SASMM vs exact simulation of the real runs (L1 {} private, {}; seq trace {}; rates per cache-line reference)",
         cfg.l1,
-        cfg.l2,
+        match a.l3 {
+            None => format!("L2 {} shared", cfg.l2),
+            Some(l3) => format!(
+                "L2 {} private, L3 {l3} shared; the formula's L2 is shared, not the private L2 measured",
+                cfg.l2
+            ),
+        },
         a.seq.display()
     ));
     for r in &json.rows {
@@ -189,6 +236,27 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
                 pct(get(&real_profile)),
                 pct((get(&real_profile) - meas).abs()),
             ]);
+        }
+        // Three levels: the L3, measured against the exact model (the formula has none).
+        if let Some(v) = &r.l3 {
+            let rates = [
+                ("L3 global", v.measured_global, v.exact_global),
+                ("L3 local", v.measured_local, v.exact_local),
+            ];
+            for (name, meas, exact) in rates {
+                let none = || "-".to_string();
+                t.row([
+                    r.cores.to_string(),
+                    name.into(),
+                    pct(meas),
+                    pct(exact),
+                    pct((exact - meas).abs()),
+                    none(),
+                    none(),
+                    none(),
+                    none(),
+                ]);
+            }
         }
     }
     let mut s = Table::new([
