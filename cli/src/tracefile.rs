@@ -214,6 +214,30 @@ pub fn spool(path: &Path) -> Result<Spooled> {
     Ok(spooled)
 }
 
+/// A stream's path and where to copy it.
+type StreamCopy = (PathBuf, Box<dyn std::io::Write + Send>);
+
+/// Where the stream at a path is to be copied as it is read, for `live ANALYSIS`: it hands an
+/// analysis its trace pipe as a path (`/dev/fd/N`) and the run's copy (the `--tee` file or a
+/// spool file) here, and [`open_input`] gives the copy to the stream's reader, which writes it
+/// as a trace file (as `live`'s own reader writes its tee copy): the copy needs no second
+/// reading of the pipe, and the analysis runs unchanged.
+static STREAM_COPIES: std::sync::Mutex<Vec<StreamCopy>> = std::sync::Mutex::new(Vec::new());
+
+/// Copies the stream at `path` to `copy` when a command opens it with [`open_input`].
+pub fn copy_stream_to(path: &Path, copy: Box<dyn std::io::Write + Send>) {
+    let mut copies = STREAM_COPIES.lock().unwrap_or_else(|e| e.into_inner());
+    copies.push((path.to_path_buf(), copy));
+}
+
+/// Takes back the copy registered for `path` by [`copy_stream_to`] if no command opened it
+/// (then nothing was copied); `None` once a reader has it.
+pub fn take_stream_copy(path: &Path) -> Option<Box<dyn std::io::Write + Send>> {
+    let mut copies = STREAM_COPIES.lock().unwrap_or_else(|e| e.into_inner());
+    let at = copies.iter().position(|(p, _)| p == path)?;
+    Some(copies.swap_remove(at).1)
+}
+
 /// A run's events merged in stamp order, as [`Input::merged`] hands them over.
 pub type Events<'a> = Box<dyn Iterator<Item = rdtrace::Result<(u32, Event)>> + 'a>;
 
@@ -254,7 +278,8 @@ pub fn open_input(path: &Path, args: &OpenArgs) -> Result<Input> {
         path.to_path_buf()
     };
     let input = std::io::BufReader::with_capacity(1 << 20, reader(path)?);
-    let mut live = LiveTrace::with_options(input, name, None, args.options())?;
+    let copy = take_stream_copy(path).map(|w| w as Box<dyn std::io::Write>);
+    let mut live = LiveTrace::with_options(input, name, copy, args.options())?;
     while !live.is_finished() && live.stats().event_chunks == 0 {
         live.read_chunk()?;
     }

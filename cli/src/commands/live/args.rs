@@ -14,12 +14,31 @@ use std::path::PathBuf;
 /// Arguments of `live`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n  rda-report live --shards-rate 0.01 -- ./app 100000\n\nThe program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file.\n\n\
+    subcommand_negates_reqs = true,
+    args_conflicts_with_subcommands = true,
+    subcommand_value_name = "ANALYSIS",
+    disable_help_subcommand = true,
+    override_usage = "rda-report live [OPTIONS] -- PROGRAM [ARGS]...\n       rda-report live ANALYSIS [OPTIONS] [ANALYSIS [OPTIONS]]... -- PROGRAM [ARGS]...",
+    subcommand_help_heading = "Analyses (each takes the options of the offline command of that name)",
+    after_help = "Examples:\n  rda-report live -- ./app 1000\n  rda-report live --per-thread --json -- ./omp_app\n  RDTRACE_TEE=app.rdtrace rda-report live --histogram --line 64 -- ./app\n  rda-report live --predict --cores 1,2,4 -- ./omp_app\n  rda-report live --shards-rate 0.01 -- ./app 100000\n  rda-report live measure --l1 32K:8 --json -- ./omp_app\n  rda-report live annotate --top 10 --tee app.rdtrace -- ./app\n  rda-report live check simt --scenario 2 -- ./omp_app\n  rda-report live measure paths --top 5 html -o app.html -- ./omp_app\n  rda-report live measure --help\n\n\
+The program's stdout and stderr pass through; rda-report exits with the program's status\n(128 + N when it died by signal N). --predict runs the program with OMP_NUM_THREADS=1\nunless that is set. RDTRACE_TEE=FILE (or --tee FILE) also keeps the trace as a file.\n\n\
+`live ANALYSIS [OPTIONS] [ANALYSIS [OPTIONS]]... -- PROGRAM` runs any number of the offline analyses on one \
+run, each with the options of the offline command of its name (`rda-report live measure --help` lists them; \
+the trace is the program's, so no TRACE argument), and prints for each the report the offline command \
+prints for the --tee copy of the same run (the trace's name aside: a streamed analysis reads /dev/fd/N). \
+live's own --tee FILE goes after an analysis's name (once); the flags above are for the histogram and \
+--predict forms only. The first analysis that reads a stream (histogram, predict --model exact, measure, \
+annotate, check, simt) reads the pipe while the program runs and its report comes first, after the \
+program ends; every other one (paths and html, which seek in a file, the formula model, any second \
+stream analysis) then reads the copy of the run: the --tee file, or a temporary file in $TMPDIR removed \
+afterwards. Flag errors and unwritable outputs are usage errors (exit status 2) before the program \
+runs; a failing analysis is an error (1) after it ends.\n\n\
 Memory: the reader's pending chunks (bounded by the runtime's buffer pool) plus the analysis's bound: `histogram`'s, or with \
 --predict the exact model's caches for every core count at once and at most 128 Ki accesses of a parallel section (a longer \
 one goes through a temporary file in $TMPDIR, as in `predict`). `--predict --model formula` \
 reads the run twice, so the stream is spooled to the --tee file (or a temporary file in $TMPDIR, removed afterwards) and \
-`predict`'s formula bound applies to it."
+`predict`'s formula bound applies to it. `live ANALYSIS`: the offline command's bound for each analysis, one at a \
+time; the copy of the run takes disk, not memory."
 )]
 pub struct LiveArgs {
     /// Reuse-distance histogram, as `histogram` prints it (the default report).
@@ -82,9 +101,62 @@ pub struct LiveArgs {
     pub sample: crate::commands::histogram::sampling::LiveSampleArgs,
     #[command(flatten)]
     pub out: OutputArgs,
+    /// An offline analysis to run on the program's trace instead of the histogram (see below).
+    #[command(subcommand)]
+    pub analysis: Option<LiveAnalysis>,
     /// The program and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub command: Vec<OsString>,
+}
+
+/// `live ANALYSIS`: the analysis first named; its options, further analyses and the program
+/// follow unparsed and are parsed by [`super::analyses`] with each offline command's own
+/// arguments, so that every option is the offline command's, declared once.
+#[derive(clap::Subcommand, Debug)]
+pub enum LiveAnalysis {
+    /// Reuse-distance histogram (as `rda-report histogram`).
+    Histogram(AnalysisTail),
+    /// SASMM hit-rate prediction (as `rda-report predict`; a sequential run).
+    Predict(AnalysisTail),
+    /// Measured L1/L2/L3 misses of the threaded run (as `rda-report measure`).
+    Measure(AnalysisTail),
+    /// Accesses, misses and distances per source line and function (as `rda-report annotate`).
+    Annotate(AnalysisTail),
+    /// Trace invariants (as `rda-report check`).
+    Check(AnalysisTail),
+    /// SIMT data reuse degree (as `rda-report simt`).
+    Simt(AnalysisTail),
+    /// Path-based reuse (as `rda-report paths`; reads the copy of the run).
+    Paths(AnalysisTail),
+    /// The HTML page (as `rda-report html`; reads the copy of the run).
+    Html(AnalysisTail),
+}
+
+impl LiveAnalysis {
+    /// The analysis's name and what follows it on the command line.
+    pub fn parts(&self) -> (&'static str, &[OsString]) {
+        match self {
+            LiveAnalysis::Histogram(t) => ("histogram", &t.rest),
+            LiveAnalysis::Predict(t) => ("predict", &t.rest),
+            LiveAnalysis::Measure(t) => ("measure", &t.rest),
+            LiveAnalysis::Annotate(t) => ("annotate", &t.rest),
+            LiveAnalysis::Check(t) => ("check", &t.rest),
+            LiveAnalysis::Simt(t) => ("simt", &t.rest),
+            LiveAnalysis::Paths(t) => ("paths", &t.rest),
+            LiveAnalysis::Html(t) => ("html", &t.rest),
+        }
+    }
+}
+
+/// Everything after an analysis's name, unparsed (its `--help` included): its options, more
+/// analyses, `--` and the program.
+#[derive(clap::Args, Debug)]
+#[command(disable_help_flag = true)]
+pub struct AnalysisTail {
+    /// `[OPTIONS] [ANALYSIS [OPTIONS]]... -- PROGRAM [ARGS]...`
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..,
+          value_name = "OPTIONS")]
+    pub rest: Vec<OsString>,
 }
 
 /// `--engine` for `live`: the CPU engines (a usage error for `hprda-gpu`).

@@ -8,9 +8,19 @@
 //! runtime's writer, whose bounded buffer pool then blocks traced threads); nothing is lost and
 //! neither side's memory grows with the trace (see `rdtrace::stream` for the merge's delay
 //! bound).
+//!
+//! `live ANALYSIS...` ([`every`]) runs the offline analyses themselves (`measure`, `annotate`,
+//! `check`, `simt`, `paths`, `html`, `histogram`, `predict`) on the run: [`analyses`] parses
+//! each with the offline command's own arguments, and each reads the pipe or the copy of the
+//! run ([`spool`]) as a trace path. [`program`] starts the program and ends with its status for
+//! both forms.
 
+mod analyses;
 mod args;
+mod every;
 mod os;
+mod program;
+mod spool;
 
 pub use args::*;
 
@@ -22,14 +32,12 @@ use super::sasmm::{
     check_predict_flags, emit_predictions, exact_config_for, stream_sequential, ModelArg, SeqSource,
 };
 use anyhow::{bail, Context, Result};
-use os::{peak_rss_kib, pipe, signal_name};
+use os::peak_rss_kib;
 use rdengines::{make_engine, Histogram, SampleStats};
 use rdtrace::LiveTrace;
+use spool::TempFile;
 use std::io::{BufReader, Read, Write};
-use std::os::fd::FromRawFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
-use std::process::Command;
 
 /// What the analysis produced.
 enum Analysed {
@@ -45,17 +53,11 @@ enum Analysed {
     PredictSpooled(PathBuf, Option<TempFile>),
 }
 
-/// A file removed when dropped.
-struct TempFile(PathBuf);
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// Runs `live`: never returns on success (exits with the program's status).
 pub fn run(a: &LiveArgs) -> Result<()> {
+    if let Some(first) = &a.analysis {
+        return every::run(analyses::parse(first)?);
+    }
     let tee = a
         .tee
         .clone()
@@ -76,44 +78,15 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             .get()
             .engine(EngineChoice::Cpu(a.engine), a.bound)?;
     }
-    let (read_fd, write_fd) = pipe()?;
-    // A larger pipe lets the writer hand over a whole compressed chunk without waiting.
-    // Safety: fcntl on our own descriptor; failure only leaves the default size.
-    unsafe { libc::fcntl(read_fd, libc::F_SETPIPE_SZ, 1 << 20) };
-    let mut cmd = Command::new(&a.command[0]);
-    cmd.args(&a.command[1..])
-        .env("RDTRACE", format!("fd:{write_fd}"))
-        .env_remove("RDTRACE_TEE");
-    if a.predict && std::env::var_os("OMP_NUM_THREADS").is_none() {
-        cmd.env("OMP_NUM_THREADS", "1");
-    }
-    // Safety: between fork and exec only async-signal-safe calls (fcntl, signal).
-    unsafe {
-        cmd.pre_exec(move || {
-            // The write end goes to the program; our read end does not.
-            libc::fcntl(write_fd, libc::F_SETFD, 0);
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            libc::signal(libc::SIGQUIT, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    // Ctrl-C reaches the whole process group: the program's runtime flushes and re-raises, and
-    // we stay to print what was analysed (as `time` and shells do while they wait).
-    // Safety: setting a disposition to SIG_IGN.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_IGN);
-        libc::signal(libc::SIGQUIT, libc::SIG_IGN);
-    }
-    let spawned = cmd.spawn();
-    // Safety: closing our copy of the write end, so the pipe ends when the program does.
-    unsafe { libc::close(write_fd) };
-    let mut child =
-        spawned.with_context(|| format!("cannot run {}", a.command[0].to_string_lossy()))?;
-    // Safety: read_fd is our open read end, owned from here on by the File.
-    let input = BufReader::with_capacity(1 << 20, unsafe { std::fs::File::from_raw_fd(read_fd) });
+    let (mut child, read_end) = program::start(&a.command, a.predict)?;
+    let input = BufReader::with_capacity(1 << 20, &read_end);
     let analysed = analyse(a, input, tee.as_deref());
-    // The read end is closed now (dropped with the analysis): if the analysis stopped early,
-    // the program's writes fail instead of blocking, and it runs to its end untraced.
+    if analysed.is_ok() {
+        os::drain(&read_end);
+    }
+    drop(read_end);
+    // The read end is closed now: if the analysis failed, the program's writes fail instead of
+    // blocking, and it runs to its end untraced.
     let status = child.wait().context("waiting for the program")?;
     let report = match analysed {
         Ok(r) => r,
@@ -156,19 +129,7 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             drop(temp);
         }
     }
-    let _ = std::io::stdout().flush();
-    let code = match (status.code(), status.signal()) {
-        (Some(c), _) => c,
-        (None, Some(sig)) => {
-            eprintln!(
-                "rda-report: the program died by signal {sig} ({}); the report covers what it traced until then",
-                signal_name(sig)
-            );
-            128 + sig
-        }
-        _ => 1,
-    };
-    std::process::exit(code);
+    program::exit_with(status);
 }
 
 /// Checks every file `live` will write (the tee copy, `--output`, `--plot`, and the spool file
@@ -189,17 +150,9 @@ fn check_outputs(a: &LiveArgs, tee: Option<&std::path::Path>) -> Result<()> {
         check_writable("--plot", p)?;
     }
     if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
-        check_writable(
-            "the spool file of --model formula (in $TMPDIR)",
-            &spool_path(),
-        )?;
+        spool::check_spool_writable("--model formula")?;
     }
     Ok(())
-}
-
-/// Where `--predict --model formula` spools the stream without a tee copy.
-fn spool_path() -> PathBuf {
-    std::env::temp_dir().join(format!("rda-report-live-{}.rdtrace", std::process::id()))
 }
 
 fn print_predictions(a: &LiveArgs, source: &SeqSource<'_>) -> Result<()> {
@@ -213,18 +166,12 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
     // temporary trace file (compressed chunks, as a tee copy), never held in memory.
     let mut spool = None;
     if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
-        let path = spool_path();
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .with_context(|| format!("creating the spool file {}", path.display()))?;
-        spool = Some((TempFile(path), file));
+        spool = Some(spool::create_spool()?);
     }
     let tee_writer: Option<Box<dyn Write>> = match (tee, &spool) {
         (Some(p), _) => Some(Box::new(std::io::BufWriter::with_capacity(
             1 << 20,
-            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+            spool::create_tee(p)?,
         ))),
         (None, Some((_, file))) => Some(Box::new(std::io::BufWriter::with_capacity(
             1 << 20,
