@@ -5,7 +5,7 @@
 //! One streaming pass over the events in stamp order ([`rdtrace::Trace::merged`]) feeds every
 //! access, cache line by cache line, to
 //!
-//! * an exact reuse-distance stack over all threads ([`rdengines::FastCore`]; the concurrent
+//! * an exact reuse-distance stack over all threads ([`rdengines::FrontedStack`]; the concurrent
 //!   distance that `rda-report histogram` reports), and one private stack per thread;
 //! * the exact LRU simulator [`rdcachesim::CoherentHierarchy`] (a private L1 per thread, one
 //!   shared L2, threads becoming cores in thread-index order, write-invalidate coherence between
@@ -34,7 +34,7 @@ use rdcachesim::{
     SharingRecorder,
 };
 use rdengines::accum::DenseHist;
-use rdengines::{FastCore, Histogram};
+use rdengines::{FrontedStack, Histogram};
 use rdtrace::meta::ProgramMeta;
 use rdtrace::{Event, Trace};
 use serde::Serialize;
@@ -206,9 +206,9 @@ pub struct Annotator {
     /// Whether each memory instruction (by id) reads and writes; an id beyond it reads.
     kinds: Vec<(bool, bool)>,
     recorder: Option<SharingRecorder>,
-    shared_stack: FastCore,
+    shared_stack: FrontedStack,
     histogram: DenseHist,
-    private: Vec<(FastCore, DenseHist)>,
+    private: Vec<(FrontedStack, DenseHist)>,
     /// While one thread only has accessed, that thread: the shared stack is then its private
     /// stack (the same lines in the same order) and is not computed twice; it starts as a copy
     /// when a second thread accesses.
@@ -313,7 +313,7 @@ impl Annotator {
             recorder: config
                 .false_sharing
                 .map(|c| SharingRecorder::new(config.l1.line, c)),
-            shared_stack: FastCore::default(),
+            shared_stack: FrontedStack::default(),
             histogram: DenseHist::default(),
             private: Vec::new(),
             solo: None,
@@ -339,7 +339,7 @@ impl Annotator {
             .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
         while self.private.len() <= core {
             self.private
-                .push((FastCore::default(), DenseHist::default()));
+                .push((FrontedStack::default(), DenseHist::default()));
         }
         let shared_is_private = match self.solo {
             Some(c) if c == core => true,

@@ -78,3 +78,24 @@ proptest! {
         prop_assert_eq!(rdengines::accum::truncate(&full, bound), bounded);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The fronted stack answers every reference as the naive stack does, across the boundary
+    /// between its front array and its core (streams over a few blocks to a few thousand).
+    #[test]
+    fn fronted_stack_equals_naive_per_reference(blocks in stream()) {
+        let mut fronted = rdengines::FrontedStack::default();
+        let mut naive: Vec<u64> = Vec::new();
+        for &b in &blocks {
+            let pos = naive.iter().position(|&x| x == b);
+            if let Some(p) = pos {
+                naive.remove(p);
+            }
+            naive.insert(0, b);
+            prop_assert_eq!(fronted.access(b), pos.map(|p| p as u64));
+        }
+        prop_assert_eq!(fronted.len(), naive.len());
+    }
+}

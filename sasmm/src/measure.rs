@@ -16,7 +16,7 @@ use rdcachesim::{
     CacheConfig, CacheCounts, CoherentHierarchy, LevelStats, MissKind, MissKinds, Served, Sharing,
 };
 use rdengines::accum::DenseHist;
-use rdengines::{FastCore, Histogram};
+use rdengines::{FrontedStack, Histogram};
 use rdtrace::{Event, Trace};
 use serde::Serialize;
 
@@ -161,8 +161,8 @@ pub struct Measurer {
     hierarchy: CoherentHierarchy,
     /// L1 coherence misses per memory instruction: (true, false, cores).
     by_mi: std::collections::HashMap<u32, (u64, u64, Vec<u32>)>,
-    prd: Vec<(FastCore, DenseHist)>,
-    crd: (FastCore, DenseHist),
+    prd: Vec<(FrontedStack, DenseHist)>,
+    crd: (FrontedStack, DenseHist),
     /// Per core: L2 hits of the accesses its L1 misses caused.
     l2_hits: Vec<u64>,
     /// Per core: the L1 line it accessed last ([`NO_LINE`] before its first access).
@@ -207,7 +207,7 @@ impl Measurer {
             hierarchy: CoherentHierarchy::new(config.l1, config.l2, options.l3),
             by_mi: Default::default(),
             prd: Vec::new(),
-            crd: (FastCore::default(), DenseHist::default()),
+            crd: (FrontedStack::default(), DenseHist::default()),
             l2_hits: Vec::new(),
             last_l1: Vec::new(),
             last_l2: NO_LINE,
@@ -249,7 +249,8 @@ impl Measurer {
     #[inline]
     pub fn access_rw(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {
         while self.prd.len() <= core {
-            self.prd.push((FastCore::default(), DenseHist::default()));
+            self.prd
+                .push((FrontedStack::default(), DenseHist::default()));
             self.l2_hits.push(0);
             self.last_l1.push(NO_LINE);
         }

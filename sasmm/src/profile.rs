@@ -4,7 +4,7 @@
 //! mixture P(D) = Σ P(BB)·P(D|BB) (eq. 4).
 //!
 //! Reuse distances are computed in one forward pass per stack with the engines' exact LRU
-//! structure ([`rdengines::FastCore`]), which yields the distance of every reference in O(1)
+//! structure ([`rdengines::FrontedStack`]), which yields the distance of every reference in O(1)
 //! amortised; Alg. 3's `get_rd` for the sampled windows then only selects which distances enter
 //! P(D|BB). (The paper computes `get_rd` per sampled reference by a backward scan; the forward
 //! pass gives the same distances and is cheaper than scanning once windows overlap.)
@@ -16,7 +16,7 @@ use crate::model::Profile;
 use crate::window::SequentialTrace;
 use rdengines::granularity::for_each_block;
 use rdengines::SplitMix64;
-use rdengines::{FastCore, Histogram};
+use rdengines::{FrontedStack, Histogram};
 
 /// How basic blocks are weighted in eq. 4.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -252,7 +252,7 @@ pub fn private_profile(trace: &MimickedTrace<'_>, line: u32, sampled: &[bool]) -
     let mut out = StackProfile::new(trace.cores(), seq.num_blocks());
     count_instances(trace, &mut out);
     for core in 0..trace.cores() {
-        let mut stack = FastCore::default();
+        let mut stack = FrontedStack::default();
         trace.for_each_private_access(core, |w, addr, len| {
             let bb = seq.windows[w as usize].bb as usize;
             let s = sampled[w as usize];
@@ -275,7 +275,7 @@ pub fn concurrent_profile(
     let shift = line.max(1).trailing_zeros();
     let mut out = StackProfile::new(1, seq.num_blocks());
     count_instances(trace, &mut out);
-    let mut stack = FastCore::default();
+    let mut stack = FrontedStack::default();
     for_each_shared_access(trace, interleave, |_core, w, addr, len| {
         let bb = seq.windows[w as usize].bb as usize;
         let s = sampled[w as usize];

@@ -4,7 +4,7 @@
 
 use crate::profile::StackProfile;
 use rdengines::accum::DenseHist;
-use rdengines::{FastCore, Histogram};
+use rdengines::{FrontedStack, Histogram};
 
 /// Exact and conditional reuse profiles of one LRU stack set while it runs: the exact
 /// histograms count into flat arrays (a [`rdengines::Histogram`]'s map would cost a tree walk
@@ -65,7 +65,7 @@ impl RunProfile {
 /// An LRU stack that knows the line it was accessed with last: a repeat of that line (its top)
 /// has distance 0 and moves nothing, so it is not looked up.
 pub(super) struct LastLineStack {
-    stack: FastCore,
+    stack: FrontedStack,
     last: Option<u64>,
 }
 
@@ -73,7 +73,7 @@ impl Default for LastLineStack {
     fn default() -> Self {
         LastLineStack {
             // Distances only: no slot-to-line index (less memory traffic per reference).
-            stack: FastCore::untracked(0),
+            stack: FrontedStack::untracked(0),
             last: None,
         }
     }
