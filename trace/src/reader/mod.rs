@@ -37,6 +37,8 @@
 //! the read, and [`Trace::losses`] says what was skipped and, from the end chunk's counts, how
 //! many events are missing.
 
+mod validate;
+
 use crate::chunk::*;
 use crate::codec::EventBounds;
 use crate::error::{Result, TraceError};
@@ -600,87 +602,6 @@ impl Trace {
             l.bytes_skipped,
             l.chunks_missing
         )
-    }
-
-    /// Decodes every events chunk once (checksum, decompression, every event against the
-    /// metadata, the event count). The first bad chunk of a thread ends that thread: its good
-    /// events are kept, the thread's later chunks are dropped, and a warning says where. Under
-    /// salvage only the bad chunk is skipped (its good events kept) and the thread goes on.
-    fn validate_events(&mut self, f: &mut File) -> Result<()> {
-        let salvage = self.options.salvage;
-        let mut decoding =
-            ChunkDecoding::new(&self.bounds).map_err(|e| TraceError::io(&self.path, e))?;
-        let mut stored = Vec::new();
-        // Threads already ended by a bad chunk.
-        let mut ended: BTreeSet<u32> = BTreeSet::new();
-        let mut keep = Vec::with_capacity(self.chunks.len());
-        let mut warnings = Vec::new();
-        let mut count = Count;
-        let mut touched = Touching::new(&mut count);
-        for i in 0..self.chunks.len() {
-            let mut c = self.chunks[i];
-            if ended.contains(&c.thread) {
-                self.losses.chunks_skipped += 1;
-                self.losses.events_skipped += c.events as u64;
-                continue;
-            }
-            // The chunk's length was checked against the file's size when it was indexed.
-            f.seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
-                .map_err(|e| TraceError::io(&self.path, e))?;
-            stored.resize(c.stored_len as usize, 0);
-            f.read_exact(&mut stored)
-                .map_err(|e| TraceError::io(&self.path, e))?;
-            let bad = decoding.decode(&c.header, &stored, &self.bounds, c.events, &mut touched);
-            if let Err(BadChunk { good, what }) = bad {
-                let rest = if salvage {
-                    "the rest of the chunk is skipped and the thread goes on (salvage)"
-                } else {
-                    "the thread's events end at its last good event"
-                };
-                let later = if salvage {
-                    ""
-                } else {
-                    ", later chunks of the thread skipped"
-                };
-                warnings.push(format!(
-                    "{}: thread {}: corrupt chunk at offset {}: {what}; {rest} ({good} events of \
-                     this chunk kept{later})",
-                    self.path.display(),
-                    c.thread,
-                    c.offset,
-                ));
-                self.rejected.push(RejectedChunk {
-                    offset: c.offset,
-                    thread: c.thread,
-                    what: what.clone(),
-                });
-                self.losses.chunks_skipped += 1;
-                self.losses.events_skipped += (c.events as u64).saturating_sub(good);
-                if !salvage {
-                    ended.insert(c.thread);
-                }
-                if good == 0 {
-                    continue;
-                }
-                c.events = good as u32;
-                c.salvaged = true;
-            }
-            keep.push(c);
-        }
-        self.chunks = keep;
-        self.warnings.extend(warnings);
-        // See: crate::work. Checked before any analysis visits a line.
-        touched.add_to(&mut self.touched);
-        self.touched.trace_bytes = self.file_len;
-        let limit = self.options.max_touched;
-        if limit.exceeded(&self.touched) {
-            return Err(TraceError::TooMuchWork {
-                path: self.path.clone(),
-                touched: self.touched,
-                limit,
-            });
-        }
-        Ok(())
     }
 
     /// Warns about gaps in each thread's sequence numbers (lost chunks) and counts the missing
