@@ -15,6 +15,7 @@ pub enum Granularity {
 
 impl Granularity {
     /// Number of low address bits dropped.
+    #[inline]
     pub fn shift(self) -> u32 {
         match self {
             Granularity::Byte => 0,
@@ -74,6 +75,7 @@ impl LineSize {
     }
 
     /// Low address bits dropped to get the line address.
+    #[inline]
     pub fn shift(self) -> u32 {
         self.0.trailing_zeros()
     }

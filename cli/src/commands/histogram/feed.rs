@@ -14,6 +14,8 @@ use std::path::Path;
 /// two, not their sum). The engine sees the same blocks in the same order either way.
 pub struct BlockFeeder {
     granularity: Granularity,
+    /// The granularity's shift, computed once rather than per access.
+    shift: u32,
     batch: Vec<u64>,
     sink: Sink,
     /// References fed so far.
@@ -130,6 +132,7 @@ impl BlockFeeder {
         };
         BlockFeeder {
             granularity,
+            shift: granularity.shift(),
             batch: Vec::with_capacity(BATCH + 64),
             sink,
             references: 0,
@@ -139,7 +142,7 @@ impl BlockFeeder {
     /// Feeds one raw address (already a whole reference).
     #[inline]
     pub fn address(&mut self, addr: u64) {
-        self.batch.push(self.granularity.block_of(addr));
+        self.batch.push(addr >> self.shift);
         self.references += 1;
         if self.batch.len() >= BATCH {
             self.drain();
@@ -181,7 +184,7 @@ impl EventVisitor for BlockFeeder {
         let mut n = 0;
         // A range (up to rdtrace's MAX_RANGE_LEN) can touch millions of blocks: drain as the
         // batch fills rather than growing it with the range.
-        self.granularity.for_each_block(addr, len, |b| {
+        rdengines::granularity::for_each_block(self.shift, addr, len, |b| {
             batch.push(b);
             n += 1;
             if batch.len() >= BATCH {
