@@ -495,3 +495,69 @@ fn visit_merged_gives_the_merged_events_in_order() {
         assert_eq!(reported, expect.len() as u64);
     }
 }
+
+#[test]
+fn chunks_decoded_in_parallel_come_back_in_order() {
+    // Forty chunks of one thread, decoded by 1-4 workers with windows of 1-3 chunks: every
+    // chunk's events, in file order, as one sequential reading gives them.
+    let events: Vec<Event> = (0..8000u64)
+        .map(|i| match i % 5 {
+            0 => Event::Block { bb: 1 },
+            _ => Event::Access {
+                mi: 0,
+                addr: 0x2000 + 24 * i,
+                len: 8,
+            },
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("par.rdtrace");
+    write_trace(&p, std::slice::from_ref(&events), 200);
+    let trace = Trace::open(&p).unwrap();
+    let chunks = trace.event_chunks();
+    assert_eq!(chunks.len(), 40);
+    for workers in 1..=4 {
+        for window in 1..=3 {
+            let mut got: Vec<Event> = Vec::new();
+            trace
+                .decode_chunks_in_order(
+                    chunks,
+                    workers,
+                    window,
+                    |r, c| {
+                        let mut v = Vec::new();
+                        r.visit_chunk(c, &mut v)?;
+                        Ok(v)
+                    },
+                    |v| {
+                        got.extend(v);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(got, events, "{workers} workers, window {window}");
+        }
+    }
+    // A consumer's error stops the work and is returned; nothing after it is consumed.
+    let mut taken = 0;
+    let err = trace
+        .decode_chunks_in_order(
+            chunks,
+            3,
+            2,
+            |_, c| Ok(c.offset),
+            |_| {
+                taken += 1;
+                if taken == 7 {
+                    Err(rdtrace::TraceError::NotATrace {
+                        path: "stop".into(),
+                    })
+                } else {
+                    Ok(())
+                }
+            },
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("stop"), "{err}");
+    assert_eq!(taken, 7);
+}

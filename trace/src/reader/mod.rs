@@ -37,6 +37,7 @@
 //! the read, and [`Trace::losses`] says what was skipped and, from the end chunk's counts, how
 //! many events are missing.
 
+mod parallel;
 mod validate;
 
 use crate::chunk::*;

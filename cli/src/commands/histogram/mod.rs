@@ -125,7 +125,11 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 all
             } else {
                 let mut f = new_feeder()?;
-                trace.visit_merged(&mut f, |n| bar.inc(n))?;
+                if trace.thread_indices().len() <= 1 {
+                    feed_in_parallel(&trace, &mut f, |n| bar.inc(n))?;
+                } else {
+                    trace.visit_merged(&mut f, |n| bar.inc(n))?;
+                }
                 let (h, s) = f.finish_sampled()?;
                 add_stats(s);
                 h
