@@ -179,6 +179,25 @@ pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
     );
 }
 
+/// Runs `rda-report live <args> -- <exe> <prog_args>` in `cwd` with `env` (the runtime quiet,
+/// no trace variables inherited).
+pub fn live(cwd: &Path, args: &[&str], exe: &Path, prog_args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(&tools().rda_report);
+    cmd.current_dir(cwd)
+        .arg("live")
+        .args(args)
+        .arg("--")
+        .arg(exe)
+        .args(prog_args)
+        .env("RDTRACE_QUIET", "1")
+        .env_remove("RDTRACE_TEE")
+        .env_remove("RDTRACE");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
 /// Runs a program with `RDTRACE=trace` and the given environment; returns its output.
 pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(exe);

@@ -2,7 +2,7 @@
 //! report equals the offline report of the same run's tee copy, the program's output and exit
 //! status pass through, and a long run streams through bounded memory without a file.
 
-use rdtools_e2e::{check_invariants, program, rdcc, tools};
+use rdtools_e2e::{check_invariants, live, program, rdcc, tools};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,24 +16,6 @@ fn build(dir: &Path, rel: &str, flags: &[&str], name: &str) -> PathBuf {
 /// Builds basic/omp_reduction.c (`-O2 -fopenmp`) into `dir/omp`.
 fn build_omp_reduction(dir: &Path) -> PathBuf {
     build(dir, "basic/omp_reduction.c", &["-O2", "-fopenmp"], "omp")
-}
-
-/// Runs `rda-report live <args> -- <exe> <prog_args>` in `cwd` with `env`.
-fn live(cwd: &Path, args: &[&str], exe: &Path, prog_args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(&tools().rda_report);
-    cmd.current_dir(cwd)
-        .arg("live")
-        .args(args)
-        .arg("--")
-        .arg(exe)
-        .args(prog_args)
-        .env("RDTRACE_QUIET", "1")
-        .env_remove("RDTRACE_TEE")
-        .env_remove("RDTRACE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
 }
 
 /// Splits `live`'s stdout into the program's output and the JSON report (which starts at the

@@ -11,33 +11,15 @@
 //! [`same_name`] puts the tee file's name in its place before comparing. Analyses that read
 //! the copy after the run (paths, html, any second analysis) name the tee file themselves.
 
-use rdtools_e2e::{check_invariants, program, rdcc, tools};
+use rdtools_e2e::{check_invariants, live, program, rdcc, tools};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 /// Builds test-programs/live/omp_every.c (`-O2 -fopenmp`) into `dir/every`.
 fn build(dir: &Path) -> PathBuf {
     let exe = dir.join("every");
     rdcc(&[program("live/omp_every.c")], &["-O2", "-fopenmp"], &exe);
     exe
-}
-
-/// Runs `rda-report live <args> -- <exe> <prog_args>` in `cwd` with `env`.
-fn live(cwd: &Path, args: &[&str], exe: &Path, prog_args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(&tools().rda_report);
-    cmd.current_dir(cwd)
-        .arg("live")
-        .args(args)
-        .arg("--")
-        .arg(exe)
-        .args(prog_args)
-        .env("RDTRACE_QUIET", "1")
-        .env_remove("RDTRACE_TEE")
-        .env_remove("RDTRACE");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
 }
 
 /// `rda-report args…` in `cwd`, which must succeed.
