@@ -17,6 +17,7 @@ mod args;
 mod json;
 mod measure_run;
 mod predict;
+mod predict_tables;
 mod validate;
 
 pub use args::*;
