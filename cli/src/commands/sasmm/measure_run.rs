@@ -2,7 +2,7 @@
 
 use super::args::MeasureArgs;
 use super::json::{MeasureJson, SourceCoherence};
-use super::predict::pct;
+use super::predict_tables::pct;
 use crate::output::Table;
 use crate::tracefile::OpenArgs;
 use anyhow::{Context, Result};

@@ -2,17 +2,13 @@
 
 use super::args::{stream_limits, ModelArg, ModelArgs, MultiCacheArgs, PredictArgs};
 use super::json::{MrcRow, PredictRow, PredictWithMrc};
-use super::predict_tables::{coherence_tables, l3_table};
+use super::predict_tables::{coherence_tables, l3_table, pct};
 use crate::exit::usage;
 use crate::output::Table;
 use anyhow::{bail, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::exact::default_mrc_sizes;
 use rdsasmm::{predict_many_trace, ExactConfig, ExactPrediction, Prediction};
-
-pub(super) fn pct(x: f64) -> String {
-    format!("{:.2}", 100.0 * x)
-}
 
 /// Where `predict` reads the sequential run from.
 pub enum SeqSource<'a> {

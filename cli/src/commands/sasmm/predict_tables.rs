@@ -3,8 +3,12 @@
 
 use super::args::ModelArgs;
 use super::json::PredictRow;
-use super::predict::pct;
 use crate::output::Table;
+
+/// A fraction as a percentage with two decimals, as every SASMM table prints rates.
+pub(super) fn pct(x: f64) -> String {
+    format!("{:.2}", 100.0 * x)
+}
 
 /// The exact model's coherence table (and with `--3c` the 3C split): per core count and
 /// hierarchy, each core's L1 coherence misses and all cores'.

@@ -6,7 +6,8 @@ use super::json::{
     PredictRow, ValidateJson, ValidateRow,
 };
 use super::measure_run::measure_file;
-use super::predict::{check_cores, pct};
+use super::predict::check_cores;
+use super::predict_tables::pct;
 use crate::exit::usage;
 use crate::output::Table;
 use anyhow::Result;
