@@ -181,7 +181,13 @@ pub fn rdcc(sources: &[PathBuf], flags: &[&str], out: &Path) {
 
 /// Runs `rda-report live <args> -- <exe> <prog_args>` in `cwd` with `env` (the runtime quiet,
 /// no trace variables inherited).
-pub fn live(cwd: &Path, args: &[&str], exe: &Path, prog_args: &[&str], env: &[(&str, &str)]) -> Output {
+pub fn live(
+    cwd: &Path,
+    args: &[&str],
+    exe: &Path,
+    prog_args: &[&str],
+    env: &[(&str, &str)],
+) -> Output {
     let mut cmd = Command::new(&tools().rda_report);
     cmd.current_dir(cwd)
         .arg("live")
