@@ -106,25 +106,116 @@ impl ChunkEncoder {
             len: self.out.len(),
         };
         let p = &mut self.predictor;
+        // The scalar predictor state stays in locals while the loop runs and goes back into
+        // `p` at the end: read back from memory right after its narrower stores (the period
+        // check compares all of it at every block) it stalled on store-to-load forwarding, a
+        // quarter of the encoder's time on branchy code. Same rules as `Predictor::access`.
+        let generation = p.generation;
         let mut run = self.run;
-        let mut count = self.count;
+        let mut prev_bb = p.prev_bb;
+        let mut prev_br = p.prev_br;
+        let mut expected = p.expected_mi;
+        let mut prev_mi = p.prev_mi;
+        let mut prev_time = p.prev_time;
+        // Records consumed that are not events (EXT records, skipped ones): the events of this
+        // call are the records consumed less these, so no path counts events one by one.
+        let mut not_events = 0usize;
         let mut i = 0;
         let n = events.len();
-        // The candidate period (see `repeat_periods`): where it starts, the payload length and
-        // the scalar predictor state there, and whether it has been "clean" so far (only block
-        // and branch records and predicted accesses taken by the fast path below).
+        // Records below this index have been prefetched (one cache line at a time).
+        let mut prefetched = 0;
+        // The candidate period (see `repeat_periods`): where it starts, its first record's
+        // head, the payload length and the scalar predictor state there, and whether it has
+        // been "clean" so far (only block and branch records and plain predicted accesses with
+        // a known last address, see `access_event`).
         let mut anchor = usize::MAX;
+        let mut anchor_head = 0u64;
         let mut anchor_out = 0;
         let mut anchor_state = (0, 0, 0, 0, 0);
         let mut clean = false;
-        while i < n {
-            prefetch_records(events, i + PREFETCH_RECORDS);
-            let e = events[i];
-            if e.tag() == TAG_BLOCK {
-                let state = (run, p.prev_bb, p.prev_br, p.expected_mi, p.prev_mi);
-                if anchor != usize::MAX
-                    && clean
-                    && events[anchor].head == e.head
+        macro_rules! flush_run {
+            () => {
+                if run > 0 {
+                    w.byte((run - 1) as u8);
+                    run = 0;
+                }
+            };
+        }
+        // One access by `$id` at `$addr` through the predictor (`Predictor::access` on the
+        // locals); gives the instruction that was expected, the predicted address and the
+        // instruction's last address before this access (0 when not seen in this chunk).
+        macro_rules! access {
+            ($id:expr, $addr:expr) => {{
+                let (id, addr): (u32, u64) = ($id, $addr);
+                if id as usize >= p.table.len() {
+                    // Only for modules registered after the encoder was sized (dlopen).
+                    grow_table(p, id);
+                }
+                if prev_mi != u32::MAX {
+                    // Touched in this chunk, so current: no generation check.
+                    p.table[prev_mi as usize].next_plus_one = id.wrapping_add(1);
+                }
+                let ent = &mut p.table[id as usize];
+                if ent.generation != generation {
+                    *ent = Prediction {
+                        generation,
+                        ..Prediction::default()
+                    };
+                }
+                let predicted = ent.last.wrapping_add(ent.stride);
+                // A first sighting in this chunk has no stride yet.
+                ent.stride = if ent.last == 0 {
+                    0
+                } else {
+                    addr.wrapping_sub(ent.last)
+                };
+                let last = ent.last;
+                ent.last = addr;
+                let was_expected = expected;
+                expected = match ent.next_plus_one {
+                    0 => id.wrapping_add(1),
+                    n => n - 1,
+                };
+                prev_mi = id;
+                (was_expected, predicted, last)
+            }};
+        }
+        // A `TAG_ACCESS` record at `i` (see the loop below).
+        macro_rules! access_event {
+            ($e:expr, $id:expr) => {{
+                let (e, id): (RawEvent, u32) = ($e, $id);
+                // Predicted or explicit, one path (a separate loop for runs of predicted
+                // accesses tested each unpredicted access twice). A plain record (aux 0) with
+                // a known last address at last + stride is predicted and keeps a period clean
+                // (see `repeat_periods`); otherwise it is predicted when at a nonzero
+                // prediction, and makes the period unclean either way. Same bytes as
+                // `append_reference`, which tests compare.
+                let (was_expected, predicted, last) = access!(id, e.value);
+                let plain = e.head >> 32 == ACCESS_HIGH_WORD;
+                let at_prediction = id == was_expected && e.value == predicted;
+                let fast = at_prediction && plain && last != 0;
+                clean &= fast;
+                if fast || (at_prediction && predicted != 0) {
+                    run += 1;
+                    if run == RUN_MAX {
+                        flush_run!();
+                    }
+                } else {
+                    flush_run!();
+                    w.byte(OP_ACCESS);
+                    w.varint(zigzag(id.wrapping_sub(was_expected) as i32 as i64));
+                    w.varint(zigzag(e.value.wrapping_sub(predicted) as i64));
+                }
+            }};
+        }
+        // A `TAG_BLOCK` record at `i` (may repeat periods and `continue`).
+        macro_rules! block_event {
+            ($e:expr, $id:expr) => {{
+                let (e, id): (RawEvent, u32) = ($e, $id);
+                let state = (run, prev_bb, prev_br, expected, prev_mi);
+                if clean
+                    && anchor_head == e.head
+                    && anchor != usize::MAX
                     && anchor_state == state
                     && w.len - anchor_out <= MAX_PERIOD_BYTES
                     && i - anchor <= MAX_PERIOD
@@ -135,16 +226,10 @@ impl ChunkEncoder {
                     pattern[..len].copy_from_slice(unsafe {
                         std::slice::from_raw_parts(w.ptr.add(anchor_out), len)
                     });
-                    let next = repeat_periods(
-                        events,
-                        anchor,
-                        i,
-                        (&pattern, len),
-                        p,
-                        run,
-                        &mut w,
-                        &mut count,
-                    );
+                    p.prev_time = prev_time;
+                    let next;
+                    (next, w) = repeat_periods(events, anchor, i, (&pattern, len), p, run, w);
+                    prev_time = p.prev_time;
                     if next > i {
                         i = next;
                         anchor = usize::MAX;
@@ -152,189 +237,150 @@ impl ChunkEncoder {
                     }
                 }
                 anchor = i;
+                anchor_head = e.head;
                 anchor_out = w.len;
                 anchor_state = state;
                 clean = true;
-            } else if e.tag() != TAG_BRANCH && e.head >> 32 != ACCESS_HIGH_WORD {
-                clean = false;
-            }
-            // Fast path for the common case, a stretch of predicted accesses, with the predictor
-            // state in locals. Same rules as `Predictor::access`. The table entry is looked up
-            // by the record's own instruction id (then compared with the expected one), so the
-            // loads of successive accesses do not wait for each other: the only chain from one
-            // access to the next is the expected id, in a register. Anything else leaves for
-            // the general path below.
-            if e.head >> 32 == ACCESS_HIGH_WORD {
-                let generation = p.generation;
-                let mut expected = p.expected_mi;
-                let mut prev = p.prev_mi;
-                let table = &mut p.table[..];
-                let mut j = i;
-                while j < n {
-                    let e = events[j];
-                    let id = e.id();
-                    let Some(ent) = table.get(id as usize) else {
-                        break;
-                    };
-                    if e.head >> 32 != ACCESS_HIGH_WORD
-                        || id != expected
-                        || ent.generation != generation
-                        || ent.last == 0
-                        || ent.last.wrapping_add(ent.stride) != e.value
-                    {
-                        break;
-                    }
-                    if prev != u32::MAX {
-                        table[prev as usize].next_plus_one = id.wrapping_add(1);
-                    }
-                    let ent = &mut table[id as usize];
-                    ent.last = e.value;
-                    prev = id;
-                    expected = match ent.next_plus_one {
-                        0 => id.wrapping_add(1),
-                        n => n - 1,
-                    };
-                    run += 1;
-                    if run == RUN_MAX {
-                        w.byte((RUN_MAX - 1) as u8);
-                        run = 0;
-                    }
-                    j += 1;
+                flush_run!();
+                let d = id.wrapping_sub(prev_bb.wrapping_add(1)) as i32;
+                if (-32..32).contains(&d) {
+                    w.byte(0x80 | (d + 32) as u8);
+                } else {
+                    w.byte(OP_BLOCK);
+                    w.varint(zigzag(d as i64));
                 }
-                p.expected_mi = expected;
-                p.prev_mi = prev;
-                if j > i {
-                    count += (j - i) as u32;
-                    i = j;
-                    continue;
+                prev_bb = id;
+            }};
+        }
+        // A `TAG_BRANCH` record at `i`.
+        macro_rules! branch_event {
+            ($e:expr, $id:expr) => {{
+                let (e, id): (RawEvent, u32) = ($e, $id);
+                flush_run!();
+                let d = id.wrapping_sub(prev_br) as i32;
+                if e.value <= 1 && (-16..16).contains(&d) {
+                    w.byte(0xc0 | (e.value as u8) << 5 | (d + 16) as u8);
+                } else {
+                    w.byte(OP_BRANCH);
+                    w.varint(zigzag(d as i64));
+                    w.varint(e.value);
                 }
+                prev_br = id;
+            }};
+        }
+        while i < n {
+            // The records were written by the traced thread on another core: ask for them
+            // well ahead (see `PREFETCH_RECORDS`), each line once.
+            let ahead = (i + PREFETCH_RECORDS).min(n);
+            while prefetched < ahead {
+                prefetch_line(events, prefetched);
+                prefetched += RECORDS_PER_LINE;
             }
+            let e = events[i];
             let tag = e.tag();
             let id = e.id();
-            let ext = |k: usize| ext_value(events, i + k);
-            macro_rules! flush_run {
-                () => {
-                    if run > 0 {
-                        w.byte((run - 1) as u8);
-                        run = 0;
-                    }
-                };
-            }
-            match tag {
-                TAG_BLOCK => {
-                    flush_run!();
-                    let d = id.wrapping_sub(p.prev_bb.wrapping_add(1)) as i32;
-                    if (-32..32).contains(&d) {
-                        w.byte(0x80 | (d + 32) as u8);
-                    } else {
-                        w.byte(OP_BLOCK);
-                        w.varint(zigzag(d as i64));
-                    }
-                    p.prev_bb = id;
-                }
-                TAG_BRANCH => {
-                    flush_run!();
-                    let d = id.wrapping_sub(p.prev_br) as i32;
-                    if e.value <= 1 && (-16..16).contains(&d) {
-                        w.byte(0xc0 | (e.value as u8) << 5 | (d + 16) as u8);
-                    } else {
-                        w.byte(OP_BRANCH);
-                        w.varint(zigzag(d as i64));
-                        w.varint(e.value);
-                    }
-                    p.prev_br = id;
-                }
-                TAG_ACCESS => {
-                    clean = false;
-                    let expected = p.expected_mi();
-                    let (predicted, _) = p.access(id, |_| e.value);
-                    if id == expected && e.value == predicted && predicted != 0 {
-                        run += 1;
-                        if run == RUN_MAX {
-                            flush_run!();
-                        }
-                    } else {
+            // The three common kinds first, tested on the record's upper word (tag and aux, which
+            // the runtime leaves 0 for them), so that the compiler does not fold these tests
+            // into the jump table of the `match` below: an indirect jump per record mispredicts
+            // on branchy code's irregular mix of kinds.
+            let high = e.head >> 32;
+            if high == ACCESS_HIGH_WORD {
+                access_event!(e, id);
+            } else if high == BLOCK_HIGH_WORD {
+                block_event!(e, id);
+            } else if high == BRANCH_HIGH_WORD {
+                branch_event!(e, id);
+            } else {
+                let ext = |k: usize| ext_value(events, i + k);
+                match tag {
+                    TAG_ACCESS => access_event!(e, id),
+                    TAG_BLOCK => block_event!(e, id),
+                    TAG_BRANCH => branch_event!(e, id),
+                    TAG_ACCESS_RANGE => {
+                        clean = false;
+                        let Some(len) = ext(1) else { break };
                         flush_run!();
-                        w.byte(OP_ACCESS);
-                        w.varint(zigzag(id.wrapping_sub(expected) as i32 as i64));
+                        let (was_expected, predicted, _) = access!(id, e.value);
+                        w.byte(OP_RANGE);
+                        w.varint(zigzag(id.wrapping_sub(was_expected) as i32 as i64));
                         w.varint(zigzag(e.value.wrapping_sub(predicted) as i64));
+                        w.varint(len);
+                        i += 1;
+                        not_events += 1;
                     }
-                }
-                TAG_ACCESS_RANGE => {
-                    let Some(len) = ext(1) else { break };
-                    flush_run!();
-                    let expected = p.expected_mi();
-                    let (predicted, _) = p.access(id, |_| e.value);
-                    w.byte(OP_RANGE);
-                    w.varint(zigzag(id.wrapping_sub(expected) as i32 as i64));
-                    w.varint(zigzag(e.value.wrapping_sub(predicted) as i64));
-                    w.varint(len);
-                    i += 1;
-                }
-                TAG_FORK | TAG_JOIN | TAG_REGION_EXIT | TAG_WS_FINI => {
-                    flush_run!();
-                    w.byte(match tag {
-                        TAG_FORK => OP_FORK,
-                        TAG_JOIN => OP_JOIN,
-                        TAG_REGION_EXIT => OP_REGION_EXIT,
-                        _ => OP_WS_FINI,
-                    });
-                    w.varint(id as u64);
-                }
-                TAG_REGION_ENTER => {
-                    flush_run!();
-                    w.byte(OP_REGION_ENTER);
-                    w.varint(id as u64);
-                    w.varint(e.value >> 32);
-                    w.varint(e.value & 0xffff_ffff);
-                }
-                TAG_WS_INIT => {
-                    let (Some(upper), Some(stride), Some(incr), Some(chunk)) =
-                        (ext(1), ext(2), ext(3), ext(4))
-                    else {
-                        break;
-                    };
-                    flush_run!();
-                    w.byte(OP_WS_INIT);
-                    w.varint(id as u64);
-                    w.varint(zigzag(aux_to_i32(e.aux()) as i64));
-                    for v in [e.value, upper, stride, incr, chunk] {
-                        w.varint(zigzag(v as i64));
+                    TAG_FORK | TAG_JOIN | TAG_REGION_EXIT | TAG_WS_FINI => {
+                        clean = false;
+                        flush_run!();
+                        w.byte(match tag {
+                            TAG_FORK => OP_FORK,
+                            TAG_JOIN => OP_JOIN,
+                            TAG_REGION_EXIT => OP_REGION_EXIT,
+                            _ => OP_WS_FINI,
+                        });
+                        w.varint(id as u64);
                     }
-                    i += 4;
-                }
-                TAG_WS_NEXT => {
-                    let Some(upper) = ext(1) else { break };
-                    flush_run!();
-                    w.byte(OP_WS_NEXT);
-                    w.varint(id as u64);
-                    w.varint((e.aux() != 0) as u64);
-                    w.varint(zigzag(e.value as i64));
-                    w.varint(zigzag(upper as i64));
-                    i += 1;
-                }
-                TAG_BARRIER => {
-                    flush_run!();
-                    w.byte(OP_BARRIER);
-                }
-                TAG_GAP => {
-                    flush_run!();
-                    w.byte(OP_GAP);
-                }
-                TAG_STAMP => {
-                    flush_run!();
-                    w.byte(OP_STAMP);
-                    w.varint(zigzag(e.value.wrapping_sub(p.prev_time) as i64));
-                    p.prev_time = e.value;
-                }
-                // Unknown or stray EXT records are not encodable; skip them rather than
-                // writing garbage (the runtime never produces them).
-                _ => {
-                    i += 1;
-                    continue;
+                    TAG_REGION_ENTER => {
+                        clean = false;
+                        flush_run!();
+                        w.byte(OP_REGION_ENTER);
+                        w.varint(id as u64);
+                        w.varint(e.value >> 32);
+                        w.varint(e.value & 0xffff_ffff);
+                    }
+                    TAG_WS_INIT => {
+                        clean = false;
+                        let (Some(upper), Some(stride), Some(incr), Some(chunk)) =
+                            (ext(1), ext(2), ext(3), ext(4))
+                        else {
+                            break;
+                        };
+                        flush_run!();
+                        w.byte(OP_WS_INIT);
+                        w.varint(id as u64);
+                        w.varint(zigzag(aux_to_i32(e.aux()) as i64));
+                        for v in [e.value, upper, stride, incr, chunk] {
+                            w.varint(zigzag(v as i64));
+                        }
+                        i += 4;
+                        not_events += 4;
+                    }
+                    TAG_WS_NEXT => {
+                        clean = false;
+                        let Some(upper) = ext(1) else { break };
+                        flush_run!();
+                        w.byte(OP_WS_NEXT);
+                        w.varint(id as u64);
+                        w.varint((e.aux() != 0) as u64);
+                        w.varint(zigzag(e.value as i64));
+                        w.varint(zigzag(upper as i64));
+                        i += 1;
+                        not_events += 1;
+                    }
+                    TAG_BARRIER => {
+                        clean = false;
+                        flush_run!();
+                        w.byte(OP_BARRIER);
+                    }
+                    TAG_GAP => {
+                        clean = false;
+                        flush_run!();
+                        w.byte(OP_GAP);
+                    }
+                    TAG_STAMP => {
+                        clean = false;
+                        flush_run!();
+                        w.byte(OP_STAMP);
+                        w.varint(zigzag(e.value.wrapping_sub(prev_time) as i64));
+                        prev_time = e.value;
+                    }
+                    // Unknown or stray EXT records are not encodable; skip them rather than
+                    // writing garbage (the runtime never produces them).
+                    _ => {
+                        clean = false;
+                        not_events += 1;
+                    }
                 }
             }
-            count += 1;
             i += 1;
         }
         assert!(w.len <= capacity, "encoder wrote past its bound");
@@ -342,8 +388,22 @@ impl ChunkEncoder {
         // `w.len` is within the capacity (checked above; see `Out`).
         unsafe { self.out.set_len(w.len) };
         self.run = run;
-        self.count = count;
+        self.count = self.count.wrapping_add((i - not_events) as u32);
+        p.prev_bb = prev_bb;
+        p.prev_br = prev_br;
+        p.expected_mi = expected;
+        p.prev_mi = prev_mi;
+        p.prev_time = prev_time;
     }
+}
+
+/// Grows the predictor table to cover `id` (cold: only for modules registered after the
+/// encoder was sized), as `Predictor::entry` does.
+#[cold]
+#[inline(never)]
+fn grow_table(p: &mut Predictor, id: u32) {
+    p.table
+        .resize((id as usize + 1).next_power_of_two(), Prediction::default());
 }
 
 /// Longest loop body, in records, that [`repeat_periods`] repeats.
@@ -370,7 +430,8 @@ const MAX_PERIOD_BYTES: usize = 64;
 ///
 /// Stamps between periods (while no run is pending, so a stamp changes no other state) are
 /// encoded as usual. Writes whole periods only; returns where the encoder goes on (`at` when
-/// not even one period repeated).
+/// not even one period repeated) and the output cursor (by value, so that the caller keeps its
+/// cursor in registers: one in memory put a store-to-load chain on every byte written).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn repeat_periods(
@@ -380,9 +441,8 @@ fn repeat_periods(
     pattern: (&[u8; MAX_PERIOD_BYTES], usize),
     p: &mut Predictor,
     run: u32,
-    w: &mut Out,
-    count: &mut u32,
-) -> usize {
+    mut w: Out,
+) -> (usize, Out) {
     let period = at - start;
     let n = events.len();
     if at + period > n
@@ -391,7 +451,7 @@ fn repeat_periods(
             .zip(&events[start..at])
             .any(|(a, b)| a.head != b.head)
     {
-        return at;
+        return (at, w);
     }
     // Each instruction once per period; its stride.
     let mut stride = [0u64; MAX_PERIOD];
@@ -402,10 +462,10 @@ fn repeat_periods(
             let mi = r.id();
             let repeated = events[start..start + t].iter().any(|x| x.head == r.head);
             let Some(ent) = p.table.get(mi as usize) else {
-                return at;
+                return (at, w);
             };
             if repeated {
-                return at;
+                return (at, w);
             }
             stride[t] = ent.stride;
             access[t] = true;
@@ -419,7 +479,6 @@ fn repeat_periods(
             w.byte(OP_STAMP);
             w.varint(zigzag(e.value.wrapping_sub(p.prev_time) as i64));
             p.prev_time = e.value;
-            *count += 1;
             cur += 1;
         }
         if cur + period > n {
@@ -444,7 +503,6 @@ fn repeat_periods(
             break;
         }
         w.pattern(pattern.0, pattern.1);
-        *count += period as u32;
         previous = cur;
         cur += period;
     }
@@ -454,11 +512,30 @@ fn repeat_periods(
             p.table[r.id() as usize].last = r.value;
         }
     }
-    cur
+    (cur, w)
 }
 
 /// How far ahead (records) the encoder asks for the raw records it is about to read.
 const PREFETCH_RECORDS: usize = 128;
+
+/// Records in one 64-byte cache line.
+const RECORDS_PER_LINE: usize = 64 / std::mem::size_of::<RawEvent>();
+
+/// Prefetches the cache line of record `at` (which must be in `events`): a hint, with no
+/// effect on results.
+#[inline(always)]
+fn prefetch_line(events: &[RawEvent], at: usize) {
+    debug_assert!(at < events.len());
+    #[cfg(target_arch = "x86_64")]
+    // Safety: `at < events.len()` (the caller's loop bound), so the address lies inside
+    // `events`; prefetching reads nothing the program can observe.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(events.as_ptr().add(at) as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (events, at);
+}
 
 /// Prefetches the two cache lines of records `at..at + 8` (if they are in `events`): a hint,
 /// with no effect on results.
@@ -494,6 +571,10 @@ pub const fn append_room(records: usize) -> usize {
 
 /// The upper 32 bits of a plain access record's head: tag [`TAG_ACCESS`], aux 0.
 const ACCESS_HIGH_WORD: u64 = head_of(TAG_ACCESS, 0) >> 32;
+/// The upper 32 bits of a block record's head as the runtime writes it (aux 0).
+const BLOCK_HIGH_WORD: u64 = head_of(TAG_BLOCK, 0) >> 32;
+/// The upper 32 bits of a branch record's head as the runtime writes it (aux 0).
+const BRANCH_HIGH_WORD: u64 = head_of(TAG_BRANCH, 0) >> 32;
 
 /// Unchecked appends into reserved payload capacity: the encoder reserves [`append_room`]
 /// before it writes, so no write needs its own capacity check; `append` asserts the total
@@ -522,8 +603,30 @@ impl Out {
         self.len += len;
     }
 
+    /// LEB128. Values of 2 to 8 bytes (below 2^56) are spread into one 8-byte store without a
+    /// loop (their lengths vary from access to access, so a byte loop's exit mispredicts); the
+    /// store may write up to 6 bytes past the varint, inside the [`MAX_PERIOD_BYTES`] the
+    /// reserved capacity has to spare, and later bytes overwrite them.
     #[inline(always)]
     fn varint(&mut self, mut v: u64) {
+        if v < 0x80 {
+            self.byte(v as u8);
+            return;
+        }
+        if v < 1 << 56 {
+            let n = (64 - v.leading_zeros() as usize).div_ceil(7);
+            let mut x = v & 0x7f;
+            let mut k = 1;
+            while k < 8 {
+                x |= (v << k) & (0x7f << (8 * k));
+                k += 1;
+            }
+            x |= 0x8080_8080_8080_8080u64 >> (8 * (9 - n));
+            // Safety: within the reserved capacity plus its spare (see above and `Out`).
+            unsafe { (self.ptr.add(self.len) as *mut u64).write_unaligned(x.to_le()) };
+            self.len += n;
+            return;
+        }
         while v >= 0x80 {
             self.byte((v as u8) | 0x80);
             v >>= 7;
