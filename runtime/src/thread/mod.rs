@@ -30,7 +30,18 @@
 //! could reach that capacity, records whose instruction the predictor table does not cover yet
 //! are cut, and event counts live in preallocated slots ([`crate::endframe`]).
 
+mod floors;
+mod hooks;
+mod recording;
+mod registry;
 pub(crate) mod writer;
+
+pub use floors::{park_if_worker, publish_floors, set_worker};
+pub use hooks::{check, countdown_zero, record, record_block, record_many, stamp};
+pub use recording::sync_recording;
+pub use registry::flush_all;
+
+use floors::{pack_park, write_floors};
 
 use crate::flusher::{write_raw_chunk, Compressor};
 use crate::{clock, config};
@@ -102,9 +113,9 @@ pub struct ThreadState {
     /// Address of the owning thread's `__rdt_cursor`: the next free record of `events`.
     /// Written by the owner (inline code and hooks), read by flushers.
     cursor: AtomicPtr<AtomicPtr<RawEvent>>,
-    /// While the owner is outside the region of interest ([`set_recording`]): where its cursor
-    /// was (its TLS cursor then points at [`DISCARD`]); null while it records. Changed under
-    /// `busy`, so a flusher sees either the cursor or this.
+    /// While the owner is outside the region of interest ([`recording::set_recording`]):
+    /// where its cursor was (its TLS cursor then points at [`DISCARD`]); null while it records.
+    /// Changed under `busy`, so a flusher sees either the cursor or this.
     saved_cursor: AtomicPtr<RawEvent>,
     /// Held while records are encoded or a chunk is closed, by the owner or by an exit/signal
     /// flusher.
@@ -144,10 +155,6 @@ pub struct ThreadState {
 // into `bufs[cur_buf]` only and read by whoever encodes them after a hand-off.
 unsafe impl Sync for ThreadState {}
 
-static REGISTRY: [AtomicPtr<ThreadState>; MAX_THREADS] =
-    [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_THREADS];
-static REGISTERED: AtomicUsize = AtomicUsize::new(0);
-static DROPPED_WARNED: AtomicBool = AtomicBool::new(false);
 /// Set once the final flush has written the end chunk: later events are not written.
 pub static CLOSED: AtomicBool = AtomicBool::new(false);
 
@@ -178,8 +185,9 @@ const _: () = assert!(std::mem::align_of::<[RawEvent; 1]>() == rdtrace::abi::REC
 /// every hook; its records go to [`DISCARD`]. Never dereferenced.
 const UNTRACED: *const ThreadState = std::ptr::dangling();
 
-/// `CURRENT` of a thread outside the region of interest ([`set_recording`]): its records go to
-/// [`DISCARD`] and its state (if it has one yet) waits in `PAUSED`. Never dereferenced.
+/// `CURRENT` of a thread outside the region of interest ([`recording::set_recording`]): its
+/// records go to [`DISCARD`] and its state (if it has one yet) waits in `PAUSED`. Never
+/// dereferenced.
 const ROI_OFF: *const ThreadState = std::ptr::dangling::<ThreadState>().wrapping_add(1);
 
 thread_local! {
@@ -687,436 +695,5 @@ impl RelaxedAdd for AtomicU64 {
     }
 }
 
-/// Finds a free state or makes one, registers it under a new thread index, and writes the
-/// thread chunk. Returns null when the registry is full.
-#[cold]
-fn register_current_thread() -> *const ThreadState {
-    crate::ensure_init();
-    let registered = REGISTERED.load(Ordering::Acquire).min(MAX_THREADS);
-    let mut state: *const ThreadState = std::ptr::null();
-    for slot in REGISTRY.iter().take(registered) {
-        let p = slot.load(Ordering::Acquire);
-        // Safety: states are never freed.
-        if !p.is_null()
-            // SAFETY: a non-null slot points to a state, and states are never freed.
-            && unsafe { &*p }
-                .in_use
-                .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
-                .is_ok()
-        {
-            // SAFETY: as above.
-            let candidate = unsafe { &*p };
-            // Jobs of its last owner still with the writer use its thread index and sequence
-            // counter: not yet (the count only goes down once the owner has left).
-            if candidate.pending.load(Ordering::SeqCst) != 0 {
-                candidate.in_use.store(false, Ordering::Release);
-                continue;
-            }
-            state = p;
-            break;
-        }
-    }
-    if state.is_null() {
-        let idx = REGISTERED.fetch_add(1, Ordering::AcqRel);
-        if idx >= MAX_THREADS {
-            if !DROPPED_WARNED.swap(true, Ordering::Relaxed) {
-                crate::diag(&format!(
-                    "more than {MAX_THREADS} threads; events of further threads are not traced"
-                ));
-            }
-            return std::ptr::null();
-        }
-        let p = Box::into_raw(Box::new(ThreadState::new()));
-        REGISTRY[idx].store(p, Ordering::Release);
-        state = p;
-    }
-    let thread = crate::endframe::new_thread_index();
-    // Safety: state is a live, never-freed state now owned by this thread.
-    let s = unsafe { &*state };
-    s.thread.store(thread, Ordering::Relaxed);
-    s.seq.store(0, Ordering::Relaxed);
-    s.recorded.store(0, Ordering::Relaxed);
-    // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
-    let tls = unsafe { __rdt_cursor_address() };
-    s.saved_cursor
-        .store(std::ptr::null_mut(), Ordering::Release);
-    s.cursor.store(tls, Ordering::Release);
-    s.use_buffer(s.cur_buf.load(Ordering::Relaxed));
-    s.reset_cursor();
-    // The first block entry stamps.
-    s.reset_stamp_countdown(1);
-    s.park_word.store(0, Ordering::SeqCst);
-    s.parked.set(false);
-    s.worker.set(false);
-    let info = ThreadInfo {
-        thread,
-        os_tid: crate::os_tid(),
-        start_time: clock::now(),
-    };
-    crate::write_meta_chunk(
-        ChunkKind::Thread,
-        thread,
-        &rdtrace::chunk::postcard_bytes(&info),
-    );
-    CURRENT.with(|c| c.set(state));
-    // Touching the guard registers its destructor, which flushes at thread exit.
-    let _ = EXIT_GUARD.try_with(|_| ());
-    if crate::output::is_stream() {
-        // In a stream a thread's first event is a stamp read after its thread chunk was
-        // written, so a live reader never meets a thread with events older than chunks it has
-        // already merged (see `rdtrace::stream`).
-        s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now_ordered())]);
-        s.reset_stamp_countdown(config::get().stamp_every);
-    }
-    state
-}
-
-/// The calling thread's state, registering the thread on first use.
-#[inline(always)]
-fn current() -> Option<&'static ThreadState> {
-    let mut p = CURRENT.try_with(|c| c.get()).unwrap_or(std::ptr::null());
-    if p == UNTRACED || p == ROI_OFF {
-        // Inline records land in the scratch buffer, which every hook rewinds.
-        discard_records();
-        return None;
-    }
-    if p.is_null() {
-        if crate::roi::armed() && !crate::roi::wanted() {
-            // Outside the region of interest from its start: not registered until it records.
-            let _ = CURRENT.try_with(|c| c.set(ROI_OFF));
-            discard_records();
-            return None;
-        }
-        p = register_current_thread();
-        if p.is_null() {
-            // Registry full: remember it, so later hooks do not try again.
-            let _ = CURRENT.try_with(|c| c.set(UNTRACED));
-            discard_records();
-            return None;
-        }
-    }
-    // Safety: states are never freed.
-    Some(unsafe { &*p })
-}
-
-/// The calling thread's state, unparked (a parked thread's first event is a fresh stamp).
-#[inline(always)]
-fn current_unparked() -> Option<&'static ThreadState> {
-    let s = current()?;
-    if s.parked.get() {
-        s.unpark();
-    }
-    Some(s)
-}
-
-/// Records one event.
-#[inline(always)]
-pub fn record(e: RawEvent) {
-    if let Some(s) = current_unparked() {
-        s.push_slice(&[e]);
-    }
-}
-
-/// Records an event made of several records (kept together in one chunk).
-#[inline(always)]
-pub fn record_many(records: &[RawEvent]) {
-    if let Some(s) = current_unparked() {
-        s.push_slice(records);
-    }
-}
-
-/// Notes whether the calling thread entered its region as an OpenMP worker.
-pub fn set_worker(worker: bool) {
-    if let Some(s) = current() {
-        s.worker.set(worker);
-    }
-}
-
-/// Live streams only: a worker that leaves its region closes its chunk and *parks*. Until its
-/// next event it records nothing, so the writer may publish the current clock as a floor for
-/// it (see [`publish_floors`]); its next event is then a stamp read after it unparked, which
-/// is at least every floor published meanwhile. Without parking, a worker idle between
-/// regions would hold a live merge back until its next chunk.
-pub fn park_if_worker() {
-    if !crate::output::is_stream() {
-        return;
-    }
-    let Some(s) = current() else {
-        return;
-    };
-    if !s.worker.get() || s.parked.get() {
-        return;
-    }
-    s.park();
-}
-
-/// Brings the calling thread's recording in line with the region of interest
-/// ([`crate::roi::wanted`]); one load when no selection is armed.
-#[inline]
-pub fn sync_recording() {
-    if crate::roi::armed() {
-        set_recording(crate::roi::wanted());
-    }
-}
-
-/// Starts or stops the calling thread's recording (the region of interest, [`crate::roi`]).
-/// Stopping appends a [`TAG_GAP`] record, sets the cursor aside and points it at [`DISCARD`]
-/// (in a live stream the thread also parks, so it does not hold a live merge back while it
-/// records nothing); starting puts the cursor back and stamps. A thread that never recorded
-/// registers at its first event after starting.
-pub fn set_recording(on: bool) {
-    let Ok(p) = CURRENT.try_with(|c| c.get()) else {
-        return;
-    };
-    if p == UNTRACED || (p == ROI_OFF) != on {
-        return;
-    }
-    if on {
-        let paused = PAUSED.with(|x| x.replace(std::ptr::null()));
-        CURRENT.with(|c| c.set(paused));
-        if paused.is_null() {
-            // Register now, so inline records from here on land in the thread's buffer.
-            let _ = current();
-            return;
-        }
-        // Safety: states are never freed.
-        let s = unsafe { &*paused };
-        if s.lock(false) {
-            let saved = s.saved_cursor.swap(std::ptr::null_mut(), Ordering::AcqRel);
-            if let Some(cursor) = s.cursor_var() {
-                cursor.store(saved, Ordering::Release);
-            }
-            s.busy.store(false, Ordering::Release);
-        }
-        if s.parked.get() {
-            // A parked thread stamps when it unparks, at its next event (a block entry takes
-            // the countdown hook for that; while the thread was off, the hook armed the
-            // countdown for the discard buffer).
-            countdown_var().set(1);
-        } else {
-            s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now_ordered())]);
-            s.reset_stamp_countdown(config::get().stamp_every);
-        }
-        return;
-    }
-    if !p.is_null() {
-        // Safety: states are never freed.
-        let s = unsafe { &*p };
-        // A parked thread (a live stream's worker after its region) has closed its segment at
-        // a region exit, and its next events start at a region entry: no gap to mark, and no
-        // reason to unpark and park again.
-        if !s.parked.get() {
-            s.push_slice(&[RawEvent::new(TAG_GAP, 0, 0, 0)]);
-            if crate::output::is_stream() {
-                s.park();
-            }
-        }
-        if s.lock(false) {
-            if let Some(cursor) = s.cursor_var() {
-                let at = cursor.load(Ordering::Acquire);
-                s.saved_cursor.store(at, Ordering::Release);
-            }
-            s.busy.store(false, Ordering::Release);
-        }
-    }
-    discard_records();
-    PAUSED.with(|x| x.set(p));
-    CURRENT.with(|c| c.set(ROI_OFF));
-}
-
-const PARKED_BIT: u64 = 1 << 63;
-
-fn pack_park(thread: u32, next_seq: u32) -> u64 {
-    PARKED_BIT | ((thread as u64 & 0x7fff_ffff) << 32) | next_seq as u64
-}
-
-/// Writes a floor chunk straight to the output.
-fn write_floors(floors: &[Floor]) {
-    let mut frame = Vec::with_capacity(rdtrace::chunk::CHUNK_HEADER_LEN + 16 * floors.len());
-    rdtrace::stream::frame_floors(&mut frame, floors);
-    crate::output::write_all(&frame, false);
-}
-
-/// Live streams only: publishes the current clock as the floor of every parked thread. The
-/// writer calls it after each chunk it writes, so a parked thread holds a live merge back by at
-/// most one chunk of another thread.
-pub fn publish_floors(scratch: &mut Vec<Floor>) {
-    // See: `rdtrace::stream` (delay bound). Read the clock first, then the park words: a
-    // thread seen parked unparks later, and reads its next stamp after unparking (both sides
-    // use ordered clock reads), so its next stamp is at least `now`.
-    let now = clock::now_ordered();
-    scratch.clear();
-    let n = REGISTERED.load(Ordering::Acquire).min(MAX_THREADS);
-    for slot in REGISTRY.iter().take(n) {
-        let p = slot.load(Ordering::Acquire);
-        if p.is_null() {
-            continue;
-        }
-        // Safety: states are never freed.
-        let word = unsafe { &*p }.park_word.load(Ordering::SeqCst);
-        if word & PARKED_BIT != 0 {
-            scratch.push(Floor {
-                thread: ((word >> 32) & 0x7fff_ffff) as u32,
-                next_seq: word as u32,
-                time: now,
-            });
-        }
-    }
-    if !scratch.is_empty() {
-        write_floors(scratch);
-    }
-}
-
-/// `__rdt_check`: flushes when the buffer is past its threshold.
-#[inline(always)]
-pub fn check() {
-    if let Some(s) = current() {
-        s.check();
-    }
-}
-
-/// Records a stamp now.
-///
-/// The clock is read after the thread state is looked up: registering a thread or unparking a
-/// worker in a live stream records a stamp of its own, and a clock read taken before that
-/// would land after it with an earlier time (a worker's stamps went back at its first region).
-#[inline(always)]
-pub fn stamp() {
-    if let Some(s) = current_unparked() {
-        s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
-    }
-}
-
-/// `__rdt_bb` (code built without inline records): counts the block entry on the countdown as
-/// inline code does, then records the block.
-#[inline(always)]
-pub fn record_block(e: RawEvent) {
-    let countdown = countdown_var();
-    let left = countdown.get().wrapping_sub(1);
-    countdown.set(left);
-    if left <= 0 {
-        countdown_zero();
-    }
-    if let Some(s) = current_unparked() {
-        s.push_slice(&[e]);
-    }
-}
-
-/// `__rdt_block_countdown`: a block entry left the countdown at zero (or below). Called before
-/// the block's record. Writes a stamp every `stamp_every` block entries (the one before a
-/// thread's first block when it starts, the one before every `stamp_every`th block after its
-/// last reset), so the stamps are where a stamp countdown checked at every block would put
-/// them; on the entries between (when `stamp_every` is larger than
-/// [`BLOCKS_BETWEEN_HOOKS`]) it only flushes when the buffer is past its threshold. A thread
-/// that does not record (outside the region of interest, or not traced) writes nothing: its
-/// cursor is rewound to the discard buffer by [`current`], and it is back here within
-/// [`BLOCKS_BETWEEN_HOOKS`] blocks to rewind it again.
-#[cold]
-pub fn countdown_zero() {
-    let countdown = countdown_var();
-    let Some(s) = current_unparked() else {
-        countdown.set(BLOCKS_BETWEEN_HOOKS as i32);
-        return;
-    };
-    let now = countdown.get();
-    if now > 0 {
-        // Registering or unparking (in `current_unparked`) reset the countdown for this block
-        // entry, the first one after the reset: count it.
-        countdown.set(now - 1);
-        if now > 1 {
-            return;
-        }
-    }
-    // The armed entries are used up, this one included.
-    let left = s.stamp_left.get().saturating_sub(s.armed.get());
-    if left == 0 {
-        s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
-        s.stamp_left.set(config::get().stamp_every);
-    } else {
-        s.stamp_left.set(left);
-        s.check();
-    }
-    s.arm();
-}
-
-/// Flushes every registered thread's buffer (exit and signal paths).
-pub fn flush_all(from_signal: bool) {
-    let n = REGISTERED.load(Ordering::Acquire).min(MAX_THREADS);
-    for slot in REGISTRY.iter().take(n) {
-        let p = slot.load(Ordering::Acquire);
-        if !p.is_null() {
-            // Safety: states are never freed.
-            unsafe { &*p }.flush(from_signal, true);
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use rdtrace::codec::ChunkEncoder;
-    use rdtrace::codec::MAX_BYTES_PER_RECORD as MAX_ENCODED_RECORD_BYTES;
-    use rdtrace::raw::*;
-
-    /// The signal path's room estimate holds: no mix of records (extreme ids and values,
-    /// multi-record events, runs of predicted accesses) encodes to more than
-    /// `MAX_ENCODED_RECORD_BYTES` per record plus the run bytes at the two ends.
-    #[test]
-    fn encoding_never_exceeds_the_per_record_bound() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for round in 0..200 {
-            let mut records = Vec::new();
-            while records.len() < 4000 {
-                let r = rnd();
-                let id = if r & 1 == 0 {
-                    (r >> 8) as u32
-                } else {
-                    (r >> 8) as u32 % 4
-                };
-                let v = if r & 2 == 0 {
-                    rnd()
-                } else {
-                    0x1000 + 8 * records.len() as u64
-                };
-                match (r >> 2) % 12 {
-                    0..=3 => records.push(RawEvent::new(TAG_ACCESS, 0, id % 64, v)),
-                    4 => {
-                        records.push(RawEvent::new(TAG_ACCESS_RANGE, 0, id % 64, v));
-                        records.push(RawEvent::new(TAG_EXT, 0, 0, rnd()));
-                    }
-                    5 => records.push(RawEvent::new(TAG_BLOCK, 0, id, 0)),
-                    6 => records.push(RawEvent::new(TAG_BRANCH, 0, id, v)),
-                    7 => records.push(RawEvent::new(TAG_REGION_ENTER, 0, id, v)),
-                    8 => {
-                        records.push(RawEvent::new(TAG_WS_INIT, (r >> 40) as u32, id, v));
-                        for _ in 0..4 {
-                            records.push(RawEvent::new(TAG_EXT, 0, 0, rnd()));
-                        }
-                    }
-                    9 => {
-                        records.push(RawEvent::new(TAG_WS_NEXT, 1, id, v));
-                        records.push(RawEvent::new(TAG_EXT, 0, 0, rnd()));
-                    }
-                    10 => records.push(RawEvent::new(TAG_STAMP, 0, 0, v)),
-                    _ => records.push(RawEvent::new(TAG_FORK, 0, id, 0)),
-                }
-            }
-            let mut enc = ChunkEncoder::new(64, 1 << 20);
-            // Split like buffers: the bound must hold for each append into an open chunk.
-            let split = 1 + round * 17 % records.len();
-            let (a, b) = records.split_at(split);
-            for part in [a, b] {
-                let before = enc.chunk_bytes();
-                enc.append(part);
-                assert!(enc.chunk_bytes() - before <= MAX_ENCODED_RECORD_BYTES * part.len() + 2);
-            }
-            let (payload, _) = enc.finish_chunk();
-            assert!(payload.len() <= MAX_ENCODED_RECORD_BYTES * records.len() + 2);
-        }
-    }
-}
+mod tests;
