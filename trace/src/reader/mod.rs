@@ -363,7 +363,7 @@ impl Trace {
         if !salvage {
             self.refuse_repeats()?;
         }
-        self.validate_events(f)?;
+        self.validate_events()?;
         if salvage {
             self.drop_repeats();
         }
@@ -790,16 +790,23 @@ pub struct ChunkReader<'t> {
 }
 
 impl ChunkReader<'_> {
-    /// Reads, verifies, decompresses and decodes one chunk; returns its event count.
-    pub fn visit_chunk(&mut self, c: &EventChunkRef, v: &mut impl EventVisitor) -> Result<u64> {
-        let trace = self.trace;
+    /// Reads chunk `c`'s stored payload into `self.stored`.
+    fn read_stored(&mut self, c: &EventChunkRef) -> Result<()> {
+        let path = &self.trace.path;
         self.file
             .seek(SeekFrom::Start(c.offset + CHUNK_HEADER_LEN as u64))
-            .map_err(|e| TraceError::io(&trace.path, e))?;
+            .map_err(|e| TraceError::io(path, e))?;
+        // The chunk's length was checked against the file's size when it was indexed.
         self.stored.resize(c.stored_len as usize, 0);
         self.file
             .read_exact(&mut self.stored)
-            .map_err(|e| TraceError::io(&trace.path, e))?;
+            .map_err(|e| TraceError::io(path, e))
+    }
+
+    /// Reads, verifies, decompresses and decodes one chunk; returns its event count.
+    pub fn visit_chunk(&mut self, c: &EventChunkRef, v: &mut impl EventVisitor) -> Result<u64> {
+        let trace = self.trace;
+        self.read_stored(c)?;
         match self
             .decoding
             .decode(&c.header, &self.stored, &trace.bounds, c.events, v)

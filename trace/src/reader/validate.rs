@@ -5,15 +5,12 @@
 //! This pass is a whole decode of the trace before any analysis sees an event (so that a bad
 //! chunk or too much work is known first), and it used to be a quarter of `histogram`'s time.
 //! But chunks decode independently (the codec's predictor starts afresh in every chunk), so
-//! the chunks are checked in parallel, each worker with its own decoder and positioned reads,
-//! and the verdicts are then applied in file order exactly as one sequential pass would: the
+//! the chunks are checked in parallel ([`Trace::decode_chunks_in_order`], each worker with
+//! its own reader), and the verdicts are then applied in file order exactly as one sequential pass would: the
 //! first bad chunk of a thread ends it (or under salvage is skipped alone), and the touched
 //! bytes of the chunks a sequential pass would have decoded are summed.
 
 use super::*;
-use crate::source::ChunkDecoding;
-use std::os::unix::fs::FileExt;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What decoding one events chunk found.
 struct ChunkCheck {
@@ -24,9 +21,6 @@ struct ChunkCheck {
     lines: u64,
 }
 
-/// Chunks a worker takes at a time: few enough to balance, enough to amortise the counter.
-const CHUNKS_PER_TAKE: usize = 4;
-
 /// Most workers: beyond this the disk, not decoding, is the limit.
 const MAX_WORKERS: usize = 16;
 
@@ -35,8 +29,8 @@ impl Trace {
     /// metadata, the event count). The first bad chunk of a thread ends that thread: its good
     /// events are kept, the thread's later chunks are dropped, and a warning says where. Under
     /// salvage only the bad chunk is skipped (its good events kept) and the thread goes on.
-    pub(super) fn validate_events(&mut self, f: &mut File) -> Result<()> {
-        let checks = self.check_chunks(f)?;
+    pub(super) fn validate_events(&mut self) -> Result<()> {
+        let checks = self.check_chunks()?;
         let salvage = self.options.salvage;
         // Threads already ended by a bad chunk.
         let mut ended: BTreeSet<u32> = BTreeSet::new();
@@ -107,85 +101,46 @@ impl Trace {
         Ok(())
     }
 
-    /// Decodes every events chunk, on up to one worker per CPU, and returns what each one
+    /// Decodes every events chunk, on up to one worker per CPU
+    /// ([`decode_chunks_in_order`](Trace::decode_chunks_in_order)), and returns what each one
     /// found, in file order. Fails on a read error.
-    fn check_chunks(&self, f: &File) -> Result<Vec<ChunkCheck>> {
-        let n = self.chunks.len();
+    fn check_chunks(&self) -> Result<Vec<ChunkCheck>> {
         let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-        let workers = cpus
-            .min(MAX_WORKERS)
-            .min(n.div_ceil(CHUNKS_PER_TAKE))
-            .max(1);
-        let next = AtomicUsize::new(0);
-        let work = || -> std::io::Result<Vec<(usize, ChunkCheck)>> {
-            let mut decoding = ChunkDecoding::new(&self.bounds)?;
-            let mut stored = Vec::new();
-            let mut done = Vec::new();
-            loop {
-                let from = next.fetch_add(CHUNKS_PER_TAKE, Ordering::Relaxed);
-                if from >= n {
-                    return Ok(done);
-                }
-                for i in from..(from + CHUNKS_PER_TAKE).min(n) {
-                    let c = &self.chunks[i];
-                    // The chunk's length was checked against the file's size when it was
-                    // indexed.
-                    stored.resize(c.stored_len as usize, 0);
-                    f.read_exact_at(&mut stored, c.offset + CHUNK_HEADER_LEN as u64)?;
-                    let mut count = Count;
-                    let mut touching = Touching::new(&mut count);
-                    let result =
-                        decoding.decode(&c.header, &stored, &self.bounds, c.events, &mut touching);
-                    let (accesses, lines) = (touching.accesses, touching.lines);
-                    done.push((
-                        i,
-                        ChunkCheck {
-                            result,
-                            accesses,
-                            lines,
-                        },
-                    ));
-                }
-            }
-        };
-        let parts: Vec<std::io::Result<Vec<(usize, ChunkCheck)>>> = if workers == 1 {
-            vec![work()]
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (1..workers)
-                    .filter_map(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
-                    .collect();
-                // This thread works too (and alone, if no thread could be started).
-                let mut parts = vec![work()];
-                parts.extend(
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
-                );
-                parts
-            })
-        };
-        let mut checks: Vec<Option<ChunkCheck>> = (0..n).map(|_| None).collect();
-        let mut first_error: Option<std::io::Error> = None;
-        for part in parts {
-            match part {
-                Ok(done) => {
-                    for (i, check) in done {
-                        checks[i] = Some(check);
-                    }
-                }
-                // Any read error fails the open, as the sequential pass's did.
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        if let Some(e) = first_error {
-            return Err(TraceError::io(&self.path, e));
-        }
-        Ok(checks
-            .into_iter()
-            .map(|c| c.expect("every chunk index was taken by a worker"))
-            .collect())
+        let workers = cpus.min(MAX_WORKERS);
+        let mut checks = Vec::with_capacity(self.chunks.len());
+        self.decode_chunks_in_order(
+            &self.chunks,
+            workers,
+            2 * workers,
+            |reader, c| reader.check_chunk(c),
+            |check| {
+                checks.push(check);
+                Ok(())
+            },
+        )?;
+        Ok(checks)
+    }
+}
+
+impl ChunkReader<'_> {
+    /// Reads and decodes one chunk, counting the lines its accesses touch, and says what is
+    /// wrong with it instead of failing (the verdict is [`Trace::validate_events`]'s).
+    fn check_chunk(&mut self, c: &EventChunkRef) -> Result<ChunkCheck> {
+        let trace = self.trace;
+        self.read_stored(c)?;
+        let mut count = Count;
+        let mut touching = Touching::new(&mut count);
+        let result = self.decoding.decode(
+            &c.header,
+            &self.stored,
+            &trace.bounds,
+            c.events,
+            &mut touching,
+        );
+        Ok(ChunkCheck {
+            result,
+            accesses: touching.accesses,
+            lines: touching.lines,
+        })
     }
 }
