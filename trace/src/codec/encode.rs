@@ -124,15 +124,51 @@ impl ChunkEncoder {
         let n = events.len();
         // Records below this index have been prefetched (one cache line at a time).
         let mut prefetched = 0;
-        // The candidate period (see `repeat_periods`): where it starts, its first record's
-        // head, the payload length and the scalar predictor state there, and whether it has
-        // been "clean" so far (only block and branch records and plain predicted accesses with
-        // a known last address, see `access_event`).
-        let mut anchor = usize::MAX;
-        let mut anchor_head = 0u64;
-        let mut anchor_out = 0;
-        let mut anchor_state = (0, 0, 0, 0, 0);
-        let mut clean = false;
+        // One past the last record that a repeated period may not contain (anything but block
+        // and branch records and plain predicted accesses with a known last address, see
+        // `access_event`): a candidate period starting at `s` is "clean" when this is at most
+        // `s`. An index rather than a flag, so that all the candidates below share it and an
+        // access costs one conditional move, not one update per candidate.
+        let mut dirty_end = 0usize;
+        // The candidate periods (see `repeat_periods`), each with where it starts, the head of
+        // the record that anchors it, the payload length and the scalar predictor state there:
+        // one for the last block record, and one for the last record of each branch slot (see
+        // `BRANCH_ANCHORS`). Separate ones: a loop body with a block and a branch record, or
+        // with two branch records, would reset a shared anchor twice per iteration and never
+        // see the same head twice in a row. A block's period starts at its record (state before
+        // the record); a branch's starts right after its record (state after it, with no run
+        // pending), so that the stamps the runtime writes at block entries, which follow the
+        // branch into the block, fall between periods where `repeat_periods` absorbs them. The
+        // heads start as `u64::MAX`, which no block or branch record has: no candidate yet.
+        let mut bb_start = 0usize;
+        let mut bb_head = u64::MAX;
+        let mut bb_out = 0;
+        let mut bb_state = (0, 0, 0, 0, 0);
+        let mut br_anchors = [BranchAnchor::default(); BRANCH_ANCHORS];
+        // Repeats the clean period `events[$start..$at]`, which wrote the payload from `$out`
+        // on, as often as the records after it allow (see `repeat_periods`); goes on after the
+        // last repetition (`continue`) if there was one, else falls through.
+        macro_rules! try_repeat {
+            ($start:expr, $at:expr, $out:expr) => {{
+                let (start, at, out): (usize, usize, usize) = ($start, $at, $out);
+                let mut pattern = [0u8; MAX_PERIOD_BYTES];
+                let len = w.len - out;
+                // Safety: these payload bytes were written above.
+                let written = unsafe { std::slice::from_raw_parts(w.ptr.add(out), len) };
+                pattern[..len].copy_from_slice(written);
+                p.prev_time = prev_time;
+                let next;
+                (next, w) = repeat_periods(events, start, at, (&pattern, len), p, run, w);
+                prev_time = p.prev_time;
+                if next > at {
+                    i = next;
+                    // No candidate may reach back over the repetitions (the stamps among
+                    // them are not clean).
+                    dirty_end = next;
+                    continue;
+                }
+            }};
+        }
         macro_rules! flush_run {
             () => {
                 if run > 0 {
@@ -194,7 +230,9 @@ impl ChunkEncoder {
                 let plain = e.head >> 32 == ACCESS_HIGH_WORD;
                 let at_prediction = id == was_expected && e.value == predicted;
                 let fast = at_prediction && plain && last != 0;
-                clean &= fast;
+                if !fast {
+                    dirty_end = i + 1;
+                }
                 if fast || (at_prediction && predicted != 0) {
                     run += 1;
                     if run == RUN_MAX {
@@ -213,34 +251,18 @@ impl ChunkEncoder {
             ($e:expr, $id:expr) => {{
                 let (e, id): (RawEvent, u32) = ($e, $id);
                 let state = (run, prev_bb, prev_br, expected, prev_mi);
-                if clean
-                    && anchor_head == e.head
-                    && anchor != usize::MAX
-                    && anchor_state == state
-                    && w.len - anchor_out <= MAX_PERIOD_BYTES
-                    && i - anchor <= MAX_PERIOD
+                if bb_head == e.head
+                    && dirty_end <= bb_start
+                    && bb_state == state
+                    && w.len - bb_out <= MAX_PERIOD_BYTES
+                    && i - bb_start <= MAX_PERIOD
                 {
-                    let mut pattern = [0u8; MAX_PERIOD_BYTES];
-                    let len = w.len - anchor_out;
-                    // Safety: these payload bytes were written above.
-                    pattern[..len].copy_from_slice(unsafe {
-                        std::slice::from_raw_parts(w.ptr.add(anchor_out), len)
-                    });
-                    p.prev_time = prev_time;
-                    let next;
-                    (next, w) = repeat_periods(events, anchor, i, (&pattern, len), p, run, w);
-                    prev_time = p.prev_time;
-                    if next > i {
-                        i = next;
-                        anchor = usize::MAX;
-                        continue;
-                    }
+                    try_repeat!(bb_start, i, bb_out);
                 }
-                anchor = i;
-                anchor_head = e.head;
-                anchor_out = w.len;
-                anchor_state = state;
-                clean = true;
+                bb_start = i;
+                bb_head = e.head;
+                bb_out = w.len;
+                bb_state = state;
                 flush_run!();
                 let d = id.wrapping_sub(prev_bb.wrapping_add(1)) as i32;
                 if (-32..32).contains(&d) {
@@ -252,7 +274,7 @@ impl ChunkEncoder {
                 prev_bb = id;
             }};
         }
-        // A `TAG_BRANCH` record at `i`.
+        // A `TAG_BRANCH` record at `i` (may repeat periods and `continue`).
         macro_rules! branch_event {
             ($e:expr, $id:expr) => {{
                 let (e, id): (RawEvent, u32) = ($e, $id);
@@ -266,6 +288,24 @@ impl ChunkEncoder {
                     w.varint(e.value);
                 }
                 prev_br = id;
+                // The state after the record (no run pending, `prev_br` is this id).
+                let state = (prev_bb, expected, prev_mi);
+                let slot = id as usize % BRANCH_ANCHORS;
+                let a = br_anchors[slot];
+                if a.head == e.head
+                    && dirty_end <= a.start
+                    && a.state == state
+                    && w.len - a.out <= MAX_PERIOD_BYTES
+                    && i + 1 - a.start <= MAX_PERIOD
+                {
+                    try_repeat!(a.start, i + 1, a.out);
+                }
+                br_anchors[slot] = BranchAnchor {
+                    head: e.head,
+                    start: i + 1,
+                    out: w.len,
+                    state,
+                };
             }};
         }
         while i < n {
@@ -297,7 +337,7 @@ impl ChunkEncoder {
                     TAG_BLOCK => block_event!(e, id),
                     TAG_BRANCH => branch_event!(e, id),
                     TAG_ACCESS_RANGE => {
-                        clean = false;
+                        dirty_end = i + 1;
                         let Some(len) = ext(1) else { break };
                         flush_run!();
                         let (was_expected, predicted, _) = access!(id, e.value);
@@ -309,7 +349,7 @@ impl ChunkEncoder {
                         not_events += 1;
                     }
                     TAG_FORK | TAG_JOIN | TAG_REGION_EXIT | TAG_WS_FINI => {
-                        clean = false;
+                        dirty_end = i + 1;
                         flush_run!();
                         w.byte(match tag {
                             TAG_FORK => OP_FORK,
@@ -320,7 +360,7 @@ impl ChunkEncoder {
                         w.varint(id as u64);
                     }
                     TAG_REGION_ENTER => {
-                        clean = false;
+                        dirty_end = i + 1;
                         flush_run!();
                         w.byte(OP_REGION_ENTER);
                         w.varint(id as u64);
@@ -328,7 +368,7 @@ impl ChunkEncoder {
                         w.varint(e.value & 0xffff_ffff);
                     }
                     TAG_WS_INIT => {
-                        clean = false;
+                        dirty_end = i + 1;
                         let (Some(upper), Some(stride), Some(incr), Some(chunk)) =
                             (ext(1), ext(2), ext(3), ext(4))
                         else {
@@ -345,7 +385,7 @@ impl ChunkEncoder {
                         not_events += 4;
                     }
                     TAG_WS_NEXT => {
-                        clean = false;
+                        dirty_end = i + 1;
                         let Some(upper) = ext(1) else { break };
                         flush_run!();
                         w.byte(OP_WS_NEXT);
@@ -357,17 +397,17 @@ impl ChunkEncoder {
                         not_events += 1;
                     }
                     TAG_BARRIER => {
-                        clean = false;
+                        dirty_end = i + 1;
                         flush_run!();
                         w.byte(OP_BARRIER);
                     }
                     TAG_GAP => {
-                        clean = false;
+                        dirty_end = i + 1;
                         flush_run!();
                         w.byte(OP_GAP);
                     }
                     TAG_STAMP => {
-                        clean = false;
+                        dirty_end = i + 1;
                         flush_run!();
                         w.byte(OP_STAMP);
                         w.varint(zigzag(e.value.wrapping_sub(prev_time) as i64));
@@ -376,7 +416,7 @@ impl ChunkEncoder {
                     // Unknown or stray EXT records are not encodable; skip them rather than
                     // writing garbage (the runtime never produces them).
                     _ => {
-                        clean = false;
+                        dirty_end = i + 1;
                         not_events += 1;
                     }
                 }
@@ -406,19 +446,51 @@ fn grow_table(p: &mut Predictor, id: u32) {
         .resize((id as usize + 1).next_power_of_two(), Prediction::default());
 }
 
+/// Candidate periods of branches kept at once, by branch id modulo this: a loop body with up to
+/// this many branch records (of consecutive ids, as the pass numbers a function's branches)
+/// has a candidate for each. Four cost no more per record than one in measurements (the slot
+/// is one masked index; the candidates stay in the L1 cache).
+const BRANCH_ANCHORS: usize = 4;
+
+/// A candidate period that starts right after a branch record (see `ChunkEncoder::append`).
+#[derive(Clone, Copy)]
+struct BranchAnchor {
+    /// The branch record's head (`u64::MAX`, which no branch record has: none).
+    head: u64,
+    /// Where the period starts (right after the branch record).
+    start: usize,
+    /// The payload length there.
+    out: usize,
+    /// The previous block, expected and previous instruction there.
+    state: (u32, u32, u32),
+}
+
+impl Default for BranchAnchor {
+    fn default() -> Self {
+        BranchAnchor {
+            head: u64::MAX,
+            start: 0,
+            out: 0,
+            state: (0, 0, 0),
+        }
+    }
+}
+
 /// Longest loop body, in records, that [`repeat_periods`] repeats.
 const MAX_PERIOD: usize = 32;
 /// Most payload bytes of one repeated loop body.
 const MAX_PERIOD_BYTES: usize = 64;
 
-/// Loop bodies encoded by repetition: the encoder just processed the records
-/// `events[start..at]` (a *period*: from one record of block `b` to the next record of `b`),
-/// writing `pattern`; it was clean (block and branch records and predicted accesses only) and
-/// left the scalar predictor state (pending run, previous block, branch and instruction,
+/// Loop bodies encoded by repetition: the encoder just processed the records `events[start..at]` (a
+/// *period*: from one record of block `b` to the next record of `b`, or from just after one record
+/// of branch `br` to just after the next record of `br`, for loops whose blocks have no records of
+/// their own), writing `pattern`; it was clean (block and branch records and predicted accesses
+/// only) and left the scalar predictor state (pending run, previous block, branch and instruction,
 /// expected instruction) as it found it. Then the next `at - start` records encode to the same
-/// bytes again if they repeat the period exactly, except that each access is at its
-/// instruction's stride beyond the one a period earlier (and not at address 0), provided every
-/// instruction occurs once per period:
+/// bytes again if they repeat the period exactly, except that each access is at its instruction's
+/// stride beyond the one a period earlier (neither of them at address 0), and every other record
+/// has the value it had a period earlier (a branch its outcome), provided every instruction occurs
+/// once per period:
 ///
 /// - each access is then predicted: its instruction is the expected one (same heads, same
 ///   state), its last address is the one a period earlier and its stride unchanged, so the
@@ -428,10 +500,11 @@ const MAX_PERIOD_BYTES: usize = 64;
 /// - and the state at the end is again the same, except the last addresses, which are set at
 ///   the end, and the successor links, which already hold.
 ///
-/// Stamps between periods (while no run is pending, so a stamp changes no other state) are
-/// encoded as usual. Writes whole periods only; returns where the encoder goes on (`at` when
-/// not even one period repeated) and the output cursor (by value, so that the caller keeps its
-/// cursor in registers: one in memory put a store-to-load chain on every byte written).
+/// Stamps between periods (while no run is pending, so a stamp changes no other state; always so
+/// after a branch's period, which ends with the branch's record) are encoded as usual. Writes whole
+/// periods only; returns where the encoder goes on (`at` when not even one period repeated) and the
+/// output cursor (by value, so that the caller keeps its cursor in registers: one in memory put a
+/// store-to-load chain on every byte written).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn repeat_periods(
@@ -453,7 +526,9 @@ fn repeat_periods(
     {
         return (at, w);
     }
-    // Each instruction once per period; its stride.
+    // Each instruction once per period, not at address 0 (the next period's access would then
+    // be its instruction's first sighting, which forgets the stride, see `access_event`; the
+    // loop below checks the same of every repeated period); its stride.
     let mut stride = [0u64; MAX_PERIOD];
     let mut access = [false; MAX_PERIOD];
     for t in 0..period {
@@ -464,7 +539,7 @@ fn repeat_periods(
             let Some(ent) = p.table.get(mi as usize) else {
                 return (at, w);
             };
-            if repeated {
+            if repeated || r.value == 0 {
                 return (at, w);
             }
             stride[t] = ent.stride;
@@ -961,7 +1036,186 @@ mod tests {
         })
     }
 
+    /// A small deterministic generator (xorshift), so that one proptest value describes a whole
+    /// loop nest's worth of detail.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        /// Uniform in `0..n`.
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Loops as the instrumentation without block records for blocks entered through recorded
+    /// branches writes them, mixed with loops that keep their block records: bodies of up to
+    /// four accesses and one to three branches, with or without a block record, branch outcomes
+    /// constant, periodic or random, stamps after a branch (where the runtime's block-entry
+    /// countdown puts them), before one or anywhere, and accesses strided, at address 0, by one
+    /// instruction twice, irregular now and then, or ranged; between loops, single records of
+    /// every kind. So the candidate periods of `append` (blocks and branches) start, repeat,
+    /// break off at every kind of record and meet buffer boundaries.
+    fn loops() -> impl Strategy<Value = Vec<RawEvent>> {
+        proptest::collection::vec((0u8..8, any::<u64>()), 1..40).prop_map(|pieces| {
+            let mut out = Vec::new();
+            for (kind, seed) in pieces {
+                let mut r = Rng(seed | 1);
+                match kind {
+                    0..=5 => {
+                        let block = match r.below(3) {
+                            0 => Some(r.below(4) as u32),
+                            _ => None,
+                        };
+                        let accesses = r.below(5) as u32;
+                        let branches = 1 + r.below(3) as u32;
+                        let outcomes = r.below(4);
+                        let stamps = r.below(4);
+                        let addresses = r.below(6);
+                        let disturb = r.below(8);
+                        let base = r.below(4) * 0x1000;
+                        let iterations = 1 + r.below(100);
+                        for it in 0..iterations {
+                            if stamps == 1 && it % 16 == 15 {
+                                out.push(RawEvent::new(TAG_STAMP, 0, 0, seed.wrapping_add(it)));
+                            }
+                            if let Some(bb) = block {
+                                out.push(RawEvent::new(TAG_BLOCK, 0, bb, 0));
+                            }
+                            for q in 0..accesses {
+                                let mi = if addresses == 3 { q / 2 } else { q };
+                                let strided = base + 0x100 * (q as u64 + 1) + 8 * it;
+                                let addr = match addresses {
+                                    1 => 0,
+                                    2 => (8 * 40u64).wrapping_sub(8 * it),
+                                    4 if r.below(16) == 0 => r.next() >> 20,
+                                    _ => strided,
+                                };
+                                if disturb == 0 && it % 23 == 22 && q == 0 {
+                                    out.push(RawEvent::new(TAG_ACCESS_RANGE, 0, mi, addr));
+                                    out.push(RawEvent::new(TAG_EXT, 0, 0, 8 + it % 3));
+                                } else {
+                                    out.push(RawEvent::new(TAG_ACCESS, 0, mi, addr));
+                                }
+                            }
+                            for b in 0..branches {
+                                let outcome = match outcomes {
+                                    0 => 0,
+                                    1 => (b == 0) as u64,
+                                    2 => (it % 5 == 4) as u64,
+                                    _ => r.below(2),
+                                };
+                                if stamps == 2 && it % 7 == 6 && b == branches - 1 {
+                                    out.push(RawEvent::new(TAG_STAMP, 0, 0, it * 3));
+                                }
+                                let br = b + (block.unwrap_or(0) & 1);
+                                out.push(RawEvent::new(TAG_BRANCH, 0, br, outcome));
+                                if stamps == 3 && r.below(8) == 0 {
+                                    out.push(RawEvent::new(TAG_STAMP, 0, 0, r.next() >> 40));
+                                }
+                            }
+                            if disturb == 1 && it % 31 == 30 {
+                                out.push(RawEvent::new(TAG_BARRIER, 0, 0, 0));
+                            }
+                        }
+                    }
+                    6 => out.push(RawEvent::new(TAG_STAMP, 0, 0, seed >> 30)),
+                    _ => out.push(RawEvent::new(
+                        [TAG_ACCESS, TAG_BRANCH, TAG_BLOCK, TAG_GAP][r.below(4) as usize],
+                        0,
+                        r.below(4) as u32,
+                        r.below(3) * 0x2000,
+                    )),
+                }
+            }
+            out
+        })
+    }
+
+    /// Encodes `raw` cut into pieces of `piece` records (moved past EXT records) with the fast
+    /// encoder and the reference one; both payloads and event counts.
+    fn both(raw: &[RawEvent], piece: usize) -> ((Vec<u8>, u32), (Vec<u8>, u32)) {
+        let mut fast = ChunkEncoder::new(4, 16);
+        let mut slow = ChunkEncoder::new(4, 16);
+        let mut at = 0;
+        while at < raw.len() {
+            let mut end = (at + piece).min(raw.len());
+            while end < raw.len() && raw[end].tag() == TAG_EXT {
+                end += 1;
+            }
+            let before = fast.chunk_bytes();
+            fast.append(&raw[at..end]);
+            assert!(fast.chunk_bytes() - before <= MAX_BYTES_PER_RECORD * (end - at) + 1);
+            slow.append_reference(&raw[at..end]);
+            at = end;
+        }
+        let (a, n) = fast.finish_chunk();
+        let a = (a.to_vec(), n);
+        let (b, m) = slow.finish_chunk();
+        (a, (b.to_vec(), m))
+    }
+
+    /// A loop without block records (three strided accesses and a branch, a stamp after every
+    /// 16th branch, where the runtime puts them) repeats its branch's period and writes the
+    /// same bytes as the reference encoder, whole or in pieces.
+    #[test]
+    fn branch_periods_without_block_records() {
+        let mut raw = Vec::new();
+        for it in 0..1000u64 {
+            for q in 0..3u64 {
+                raw.push(RawEvent::new(
+                    TAG_ACCESS,
+                    0,
+                    q as u32,
+                    0x1000 * (q + 1) + 8 * it,
+                ));
+            }
+            raw.push(RawEvent::new(TAG_BRANCH, 0, 2, 0));
+            if it % 16 == 15 {
+                raw.push(RawEvent::new(TAG_STAMP, 0, 0, 100 * it));
+            }
+        }
+        for piece in [raw.len(), 1000, 7] {
+            let (fast, slow) = both(&raw, piece);
+            assert_eq!(fast, slow, "pieces of {piece}");
+        }
+    }
+
+    /// An access at address 0 in a repeated period makes the next period's access by the same
+    /// instruction a first sighting, which forgets the stride: the repetition must stop there
+    /// (it once went on, writing a run where the reference writes the access).
+    #[test]
+    fn periods_stop_at_address_zero() {
+        for block in [false, true] {
+            let mut raw = Vec::new();
+            for it in 0..60u64 {
+                if block {
+                    raw.push(RawEvent::new(TAG_BLOCK, 0, 1, 0));
+                }
+                let addr = (8 * 40u64).wrapping_sub(8 * it);
+                raw.push(RawEvent::new(TAG_ACCESS, 0, 0, addr));
+                raw.push(RawEvent::new(TAG_BRANCH, 0, 0, 0));
+            }
+            let (fast, slow) = both(&raw, raw.len());
+            assert_eq!(fast, slow, "block records: {block}");
+        }
+    }
+
     proptest! {
+        /// The fast encoder writes the reference encoder's bytes for loops with and without
+        /// block records (see `loops`), whole or in pieces of any size.
+        #[test]
+        fn branch_and_block_periods_equal_the_reference(raw in loops(), piece in 1usize..5000) {
+            let (fast, slow) = both(&raw, piece);
+            prop_assert_eq!(fast, slow);
+        }
+
         /// The fast encoder writes exactly the bytes of the straightforward one, whatever the
         /// records and wherever a buffer boundary falls (between events), within the
         /// per-record bound.
