@@ -41,6 +41,41 @@ pub struct EventCounts {
     gaps: u64,
 }
 
+impl EventCounts {
+    /// Events of every kind.
+    fn events(&self) -> u64 {
+        let EventCounts {
+            blocks,
+            accesses,
+            bytes_accessed: _,
+            branches,
+            forks,
+            joins,
+            region_enters,
+            region_exits,
+            workshare_inits,
+            workshare_nexts,
+            workshare_finis,
+            barriers,
+            stamps,
+            gaps,
+        } = *self;
+        blocks
+            + accesses
+            + branches
+            + forks
+            + joins
+            + region_enters
+            + region_exits
+            + workshare_inits
+            + workshare_nexts
+            + workshare_finis
+            + barriers
+            + stamps
+            + gaps
+    }
+}
+
 impl EventVisitor for EventCounts {
     fn block(&mut self, _bb: u32) {
         self.blocks += 1;
@@ -73,7 +108,11 @@ impl EventVisitor for EventCounts {
 struct ThreadRow {
     thread: u32,
     os_tid: u64,
+    /// Events the thread's stream decodes to.
     events: u64,
+    /// Of those, the ones stored as records: all but the implied blocks, which the decoder
+    /// emits after the branch events that enter them (`rdtrace::version::V_IMPLIED_BLOCKS`).
+    records: u64,
     accesses: u64,
 }
 
@@ -167,7 +206,8 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         threads.push(ThreadRow {
             thread: t.thread,
             os_tid: t.os_tid,
-            events: n,
+            events: c.events(),
+            records: n,
             accesses: c.accesses,
         });
         for (a, b) in [
@@ -288,12 +328,14 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         ),
     ]);
 
-    let mut th = Table::new(["thread", "os tid", "events", "accesses"]).titled("Threads");
+    let mut th =
+        Table::new(["thread", "os tid", "events", "records", "accesses"]).titled("Threads");
     for t in &json.threads {
         th.row([
             t.thread.to_string(),
             t.os_tid.to_string(),
             t.events.to_string(),
+            t.records.to_string(),
             t.accesses.to_string(),
         ]);
     }
