@@ -69,6 +69,9 @@ pub struct CompileJob<'a> {
     pub explain: bool,
     /// Append block, access and branch records inline (false for `--rd-no-inline`).
     pub inline_records: bool,
+    /// Leave out the block records that branch records imply (false for
+    /// `--rd-no-implied-blocks`; only with inline records).
+    pub implied_blocks: bool,
 }
 
 /// Compiles one input; returns the pass's explain lines (empty unless asked for).
@@ -140,6 +143,7 @@ fn instrument_and_emit(job: &CompileJob<'_>, bitcode: &Path) -> Result<Vec<Strin
             &instrumented,
             job.explain,
             job.inline_records,
+            job.implied_blocks,
         )?;
         (instrumented, explain)
     } else {
@@ -156,10 +160,12 @@ fn instrument(
     output: &Path,
     explain: bool,
     inline_records: bool,
+    implied_blocks: bool,
 ) -> Result<Vec<String>> {
     let config = rdpass::PassConfig {
         explain,
         inline_records,
+        no_implied_blocks: !implied_blocks,
         ..rdpass::PassConfig::default()
     };
     let report = rdpass::instrument_file(bitcode, output, &config)

@@ -143,6 +143,7 @@ fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
             instrument,
             explain: explain_sink.is_some(),
             inline_records: !invocation.rd.no_inline,
+            implied_blocks: !invocation.rd.no_implied_blocks,
         };
         let explain = compile::compile(&job)?;
         if let Some(sink) = &mut explain_sink {
@@ -280,6 +281,8 @@ rdcc options (never given to clang):
                          only if it is found
   --rd-no-inline         call the runtime for every block, access and branch instead of appending
                          trace records inline (slower, same trace)
+  --rd-no-implied-blocks give every basic block its own record, also those its predecessors'
+                         branch records imply (more records, same decoded events)
   --rd-help              this text
 
 Handed to clang unchanged: -E, -M, -MM, -fsyntax-only, --help, -###, -print-*, -dump*, header

@@ -51,6 +51,7 @@ const _: () = assert!(
         && std::mem::size_of::<rdtrace::raw::RawEvent>() == RECORD_SIZE as usize
 );
 use crate::ids::ModuleLayout;
+use crate::implied::ImpliedEntries;
 use crate::ir::{self, ValueRef};
 use crate::openmp::{BoundType, OmpAnalysis, RuntimeAction};
 
@@ -105,12 +106,14 @@ impl<'ctx> InlineRecords<'ctx> {
     }
 
     /// A block entry: decrements the countdown and tests whether it ran out (the branch to the
-    /// hook is added by [`split_block_entries`]), then appends the block record.
+    /// hook is added by [`split_block_entries`]), then appends the block record unless the
+    /// block is implied (see [`crate::implied`]: its entry is recorded by its predecessors).
     fn emit_block_entry(
         &self,
         builder: &Builder<'ctx>,
         hooks: &Hooks<'ctx>,
         id: IntValue<'ctx>,
+        implied: bool,
     ) -> Result<BlockEntry<'ctx>, PassError> {
         let i32t = hooks.i32();
         let slot = self.tls_address(builder, self.countdown)?;
@@ -123,7 +126,9 @@ impl<'ctx> InlineRecords<'ctx> {
         let due = due
             .as_instruction()
             .ok_or_else(|| PassError::Build("the countdown test folded to a constant".into()))?;
-        self.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
+        if !implied {
+            self.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
+        }
         Ok(BlockEntry { due })
     }
 
@@ -184,13 +189,14 @@ pub(crate) fn insert_hooks<'ctx>(
     layout: &ModuleLayout<'ctx>,
     omp: &OmpAnalysis<'ctx>,
     inline: Option<&InlineRecords<'ctx>>,
+    implied: &ImpliedEntries,
 ) -> Result<Vec<BlockEntry<'ctx>>, PassError> {
     // Anchors are taken before anything is inserted: the region-enter code goes before the
     // entry block's anchor, and the block hook after it.
     let anchors: Vec<Option<InstructionValue<'ctx>>> = layout
         .blocks
         .iter()
-        .map(|&bb| first_insertion_point(bb))
+        .map(|&bb| ir::first_insertion_point(bb))
         .collect();
     for (function, f) in layout.functions.iter().enumerate() {
         if let Some(anchor) = anchors[f.first_block as usize] {
@@ -216,8 +222,9 @@ pub(crate) fn insert_hooks<'ctx>(
             let id = hooks.global_id(builder, IdKind::Block, block as u32)?;
             match inline {
                 Some(inline) => {
-                    entries.push(inline.emit_block_entry(builder, hooks, id)?);
-                    since_check[block] = 1;
+                    let implied = implied.implied[block];
+                    entries.push(inline.emit_block_entry(builder, hooks, id, implied)?);
+                    since_check[block] = usize::from(!implied);
                 }
                 None => hooks.call(builder, hooks.basic_block, &[id.into()])?,
             }
@@ -271,7 +278,20 @@ pub(crate) fn insert_hooks<'ctx>(
             None => hooks.call(builder, hooks.branch, &[id.into(), outcome.into()])?,
         }
     }
-    if inline.is_some() {
+    if let Some(inline) = inline {
+        // The record of an implied block entered by an unconditional `br`: the predecessor's
+        // last record, where a recorded branch would be (so with the same check before it).
+        for &(pred, block) in &implied.edge_records {
+            let term = layout.blocks[pred as usize]
+                .get_terminator()
+                .ok_or_else(|| PassError::Build("an edge record's block lost its `br`".into()))?;
+            position_before(builder, term);
+            if since_check[pred as usize] >= abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                hooks.call(builder, hooks.check, &[])?;
+            }
+            let id = hooks.global_id(builder, IdKind::Block, block)?;
+            inline.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
+        }
         // After a call returns, the callee's last block may have used up to
         // INLINE_RECORDS_BETWEEN_CHECKS records since its last hook; a check here keeps the
         // caller's remaining records within the slack. Intrinsics run no instrumented code.
@@ -624,26 +644,4 @@ fn generic_pointer<'ctx>(
     }
     let generic = hooks.i32().get_context().ptr_type(AddressSpace::default());
     Ok(builder.build_address_space_cast(p, generic, "rdt.addr")?)
-}
-
-/// The first instruction of `bb` after PHIs, EH pads and leading `alloca`s (where a block hook
-/// goes). Keeping the entry block's allocas in front preserves the usual "static allocas first"
-/// shape that later optimisation expects.
-pub(crate) fn first_insertion_point(
-    bb: inkwell::basic_block::BasicBlock<'_>,
-) -> Option<InstructionValue<'_>> {
-    let mut inst = bb.get_first_instruction();
-    while let Some(i) = inst {
-        match i.get_opcode() {
-            InstructionOpcode::Phi | InstructionOpcode::LandingPad | InstructionOpcode::Alloca => {
-                inst = i.get_next_instruction()
-            }
-            InstructionOpcode::CatchPad | InstructionOpcode::CleanupPad => {
-                return i.get_next_instruction()
-            }
-            InstructionOpcode::CatchSwitch => return None,
-            _ => return Some(i),
-        }
-    }
-    None
 }

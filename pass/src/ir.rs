@@ -13,7 +13,7 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
 use inkwell::llvm_sys::target::{LLVMGetModuleDataLayout, LLVMStoreSizeOfType};
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
-use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
+use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
 
 /// A raw value of the module being instrumented.
 pub(crate) type ValueRef = LLVMValueRef;
@@ -334,4 +334,26 @@ pub(crate) fn aggregate_indices(v: ValueRef) -> Vec<u32> {
         }
         std::slice::from_raw_parts(p, n).to_vec()
     }
+}
+
+/// The first instruction of `bb` after PHIs, EH pads and leading `alloca`s (where a block hook
+/// goes). Keeping the entry block's allocas in front preserves the usual "static allocas first"
+/// shape that later optimisation expects.
+pub(crate) fn first_insertion_point(
+    bb: inkwell::basic_block::BasicBlock<'_>,
+) -> Option<InstructionValue<'_>> {
+    let mut inst = bb.get_first_instruction();
+    while let Some(i) = inst {
+        match i.get_opcode() {
+            InstructionOpcode::Phi | InstructionOpcode::LandingPad | InstructionOpcode::Alloca => {
+                inst = i.get_next_instruction()
+            }
+            InstructionOpcode::CatchPad | InstructionOpcode::CleanupPad => {
+                return i.get_next_instruction()
+            }
+            InstructionOpcode::CatchSwitch => return None,
+            _ => return Some(i),
+        }
+    }
+    None
 }

@@ -26,6 +26,7 @@ mod fortran;
 mod fortran_runtime;
 mod hooks;
 mod ids;
+mod implied;
 mod instrument;
 mod ir;
 pub mod loops;
@@ -64,6 +65,11 @@ pub struct PassConfig {
     /// `__rdt_block_countdown` every few blocks for the ordering stamps. Much cheaper per event;
     /// the trace is the same. `rdcc` turns it on unless `--rd-no-inline` is given.
     pub inline_records: bool,
+    /// With [`PassConfig::inline_records`]: give every block its own block record, instead of
+    /// leaving out the records of blocks that their predecessors' branch records already imply
+    /// (`rdtrace::version::V_IMPLIED_BLOCKS`; the decoded events are the same either way).
+    /// `rdcc --rd-no-implied-blocks`.
+    pub no_implied_blocks: bool,
 }
 
 /// What the pass did to a module.
@@ -93,6 +99,12 @@ pub fn instrument_module(
     let names = ValueNames::compute(module);
     let layout = ModuleLayout::scan(module);
     let omp = openmp::analyse(&layout);
+    // Implied blocks need the inline records' edge records (see `implied`).
+    let implied = if cfg.inline_records && !cfg.no_implied_blocks {
+        implied::ImpliedEntries::compute(&layout)
+    } else {
+        implied::ImpliedEntries::none(layout.blocks.len())
+    };
     let mut files = FileTable::default();
     if fortran::is_flang_module(module) {
         let functions = layout.functions.iter();
@@ -107,6 +119,9 @@ pub fn instrument_module(
         ..ModuleMeta::default()
     };
     let explain = build_meta(&mut meta, &mut files, &layout, &omp, &names, cfg.explain);
+    for (block, &implied) in meta.blocks.iter_mut().zip(&implied.implied) {
+        block.implied = implied;
+    }
     meta.files = files.into_files();
     if cfg.module_name.is_none() && fortran::is_flang_module(module) {
         // Every flang module is called `FIRModule`; its first source file says more.
@@ -123,7 +138,8 @@ pub fn instrument_module(
     } else {
         None
     };
-    let entries = instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref())?;
+    let entries =
+        instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref(), &implied)?;
     fortran::insert_array_accesses(module, &builder, &hooks, &layout)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     instrument::split_block_entries(&builder, &hooks, &entries)?;
@@ -237,6 +253,8 @@ fn build_meta(
                 .map(|l| info.first_loop + l as u32),
             first_mem_instr,
             num_mem_instrs,
+            // Set by `instrument_module` once it has decided.
+            implied: false,
         });
     }
 

@@ -143,13 +143,38 @@ fn inline_records_replace_access_and_branch_calls() {
             input.range_accesses,
             "{name}"
         );
-        // One record per block, fixed access and branch: each writes the cursor back once; and
-        // one countdown decrement per block.
+        // One record per fixed access, branch and block that is not implied, and one edge
+        // record per unconditional `br` (a block without a branch site) into an implied block:
+        // each writes the cursor back once; and one countdown decrement per block, implied or
+        // not.
+        let meta = &report.meta;
+        let implied = meta.blocks.iter().filter(|b| b.implied).count();
+        let branching: std::collections::HashSet<u32> =
+            meta.branches.iter().map(|b| b.block).collect();
+        let edge_records = (0..meta.blocks.len() as u32)
+            .filter(|p| !branching.contains(p))
+            .flat_map(|p| meta.blocks[p as usize].successors.iter())
+            .filter(|&&s| meta.blocks[s as usize].implied)
+            .count();
         assert_eq!(
             tls_stores(&module, abi::CURSOR_TLS),
-            input.blocks + input.fixed_accesses + report.meta.branches.len(),
+            input.blocks - implied + edge_records + input.fixed_accesses + meta.branches.len(),
             "{name}"
         );
+        // Entries are never implied; blocks whose every predecessor branches to them are.
+        for f in &meta.functions {
+            assert!(!meta.blocks[f.first_block as usize].implied, "{name}");
+        }
+        for (b, block) in meta.blocks.iter().enumerate() {
+            let preds: Vec<usize> = (0..meta.blocks.len())
+                .filter(|&p| meta.blocks[p].successors.contains(&(b as u32)))
+                .collect();
+            let recorded = |p: &usize| branching.contains(&(*p as u32));
+            if !preds.is_empty() && preds.iter().all(recorded) {
+                let f = &meta.functions[block.function as usize];
+                assert!(block.implied || f.first_block == b as u32, "{name}: {b}");
+            }
+        }
         assert_eq!(
             tls_stores(&module, abi::COUNTDOWN_TLS),
             input.blocks,
@@ -192,8 +217,10 @@ fn inline_block_entries_split_blocks_soundly() {
     // the original block, which starts with the block record and keeps the terminator.
     let ctx = Context::create();
     let module = load(&ctx, "block_entries.ll");
+    // Every block with its own record, which the checks below find (implied blocks have none).
     let cfg = PassConfig {
         inline_records: true,
+        no_implied_blocks: true,
         ..PassConfig::default()
     };
     instrument_module(&module, &cfg).unwrap();

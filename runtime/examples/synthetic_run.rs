@@ -27,6 +27,7 @@ fn module() -> ModuleMeta {
         loop_id: None,
         first_mem_instr,
         num_mem_instrs,
+        implied: false,
     };
     let tables = MetaTables {
         files: vec!["synthetic.c".into()],

@@ -556,8 +556,9 @@ fn multi_file_program_has_one_module_per_source_and_disjoint_ids() {
 
 #[test]
 fn inline_records_and_hook_calls_give_the_same_trace() {
-    // rdcc appends block, access and branch records inline by default; --rd-no-inline calls
-    // the runtime for each. The traces must agree event for event (addresses up to ASLR),
+    // rdcc appends block, access and branch records inline by default, leaving out the records
+    // of blocks that branch records imply; --rd-no-implied-blocks records every block, and
+    // --rd-no-inline calls the runtime for each event. The traces must agree event for event (addresses up to ASLR),
     // stamps included: both count blocks on the same countdown, so the stamps fall between the
     // same events (only their times differ). `computed_goto.c` has an indirectbr to blocks
     // with PHIs, a self-loop, deep returns and a block longer than one run of inline records;
@@ -587,7 +588,13 @@ fn inline_records_and_hook_calls_give_the_same_trace() {
         let addresses = !opt.contains(&"-O0") && !source.starts_with("bench/");
         for stamp_every in ["16", "5", "37"] {
             let mut seqs = Vec::new();
-            for (i, extra) in [&[][..], &["--rd-no-inline"][..]].iter().enumerate() {
+            let mut stored = Vec::new();
+            let variants = [
+                &[][..],
+                &["--rd-no-implied-blocks"][..],
+                &["--rd-no-inline"][..],
+            ];
+            for (i, extra) in variants.iter().enumerate() {
                 let exe = dir.path().join(format!("p{i}"));
                 let mut flags = vec!["-g"];
                 flags.extend_from_slice(opt);
@@ -600,6 +607,7 @@ fn inline_records_and_hook_calls_give_the_same_trace() {
                     .env("RDTRACE_STAMP_EVERY", stamp_every);
                 assert!(output_traced(&mut cmd, &tp).status.success());
                 let trace = rdtrace::Trace::open(&tp).unwrap();
+                stored.push(trace.total_events());
                 let mut events = Vec::new();
                 trace.visit_thread(0, &mut events).unwrap();
                 // Normalise: stamps without their times, each instruction's addresses relative
@@ -628,25 +636,63 @@ fn inline_records_and_hook_calls_give_the_same_trace() {
             }
             let what = format!("{source} {opt:?} RDTRACE_STAMP_EVERY={stamp_every}");
             assert!(seqs[0].len() > 2000, "{what}: {}", seqs[0].len());
-            assert_eq!(seqs[0].len(), seqs[1].len(), "{what}");
-            if let Some(at) = (0..seqs[0].len()).find(|&k| seqs[0][k] != seqs[1][k]) {
-                panic!(
-                    "{what}: event {at} differs: inline {:?}, calls {:?}",
-                    &seqs[0][at.saturating_sub(3)..(at + 3).min(seqs[0].len())],
-                    &seqs[1][at.saturating_sub(3)..(at + 3).min(seqs[1].len())]
-                );
-            }
-            // The stamp rule: one before the first block, then one before every
-            // `stamp_every`th block (no OpenMP events in these programs).
+            // The stamp rule, on the hook calls' trace: one before the first block, then one
+            // before every `stamp_every`th block (no OpenMP events in these programs).
             let every: usize = stamp_every.parse().unwrap();
             let mut blocks = 0;
-            for (k, e) in seqs[0].iter().enumerate() {
+            for (k, e) in seqs[2].iter().enumerate() {
                 if let Event::Block { .. } = e {
-                    let stamped = k > 0 && matches!(seqs[0][k - 1], Event::Stamp { .. });
+                    let stamped = k > 0 && matches!(seqs[2][k - 1], Event::Stamp { .. });
                     assert_eq!(stamped, blocks % every == 0, "{what}: block {blocks}");
                     blocks += 1;
                 }
             }
+            // The one difference implied blocks make: the stamp that an implied block's
+            // countdown writes comes after the block event (which the decoder emits with the
+            // branch, or which the predecessor's edge record stands for), not before it. So
+            // the events are compared without stamps, and each stamp by the number of block
+            // events before it, which an implied block may raise by one.
+            let split = |seq: &[Event]| {
+                let mut blocks = 0u64;
+                let mut stamps_after = Vec::new();
+                let mut rest = Vec::new();
+                for e in seq {
+                    match e {
+                        Event::Stamp { .. } => stamps_after.push(blocks),
+                        Event::Block { .. } => {
+                            blocks += 1;
+                            rest.push(*e)
+                        }
+                        _ => rest.push(*e),
+                    }
+                }
+                (rest, stamps_after)
+            };
+            let (calls, calls_stamps) = split(&seqs[2]);
+            for (v, name) in [(0, "inline"), (1, "inline, no implied blocks")] {
+                let (events, stamps) = split(&seqs[v]);
+                assert_eq!(events.len(), calls.len(), "{what}: {name}");
+                if let Some(at) = (0..calls.len()).find(|&k| events[k] != calls[k]) {
+                    panic!(
+                        "{what}: event {at} differs: {name} {:?}, calls {:?}",
+                        &events[at.saturating_sub(3)..(at + 3).min(calls.len())],
+                        &calls[at.saturating_sub(3)..(at + 3).min(calls.len())]
+                    );
+                }
+                assert_eq!(stamps.len(), calls_stamps.len(), "{what}: {name}");
+                let slack = if v == 0 { 1 } else { 0 };
+                for (k, (a, b)) in stamps.iter().zip(&calls_stamps).enumerate() {
+                    assert!(
+                        a >= b && a - b <= slack,
+                        "{what}: {name}: stamp {k}: {a} vs {b}"
+                    );
+                }
+            }
+            // Every event is stored without implied blocks; with them, some blocks are not
+            // (these programs' loops and conditionals enter blocks through branches).
+            assert_eq!(stored[1], seqs[1].len() as u64, "{what}");
+            assert_eq!(stored[2], seqs[2].len() as u64, "{what}");
+            assert!(stored[0] < stored[1], "{what}: {stored:?}");
         }
     }
 }

@@ -111,6 +111,12 @@ pub struct BlockMeta {
     pub first_mem_instr: u32,
     /// Number of memory instructions in the block.
     pub num_mem_instrs: u32,
+    /// The block has no block record of its own ([`crate::version::V_IMPLIED_BLOCKS`]): every
+    /// edge into it is a recorded branch outcome, and the decoder emits the block event right
+    /// after that branch event. Carried in the blob after the tables, not in this struct's
+    /// postcard encoding (which is pinned by `tests/meta_format.rs`).
+    #[serde(skip)]
+    pub implied: bool,
 }
 
 /// One memory instruction (for memcpy/memmove: one for each side).
@@ -313,15 +319,28 @@ pub const BLOB_HEADER_LEN: usize = 8 + 4 * IdKind::COUNT;
 
 impl ModuleMeta {
     /// Serialises the module into the blob the pass embeds: a fixed header
-    /// (`"RDMM"`, format version, counts) followed by the postcard encoding of `self`.
+    /// (`"RDMM"`, format version, counts) followed by the postcard encoding of `self` and, when
+    /// some blocks are implied ([`BlockMeta::implied`]), the postcard encoding of their ids (a
+    /// `Vec<u32>`, ascending) with version [`crate::version::V_IMPLIED_BLOCKS`] in the header.
     pub fn to_blob(&self) -> Vec<u8> {
+        let implied: Vec<u32> = (0..self.blocks.len() as u32)
+            .filter(|&b| self.blocks[b as usize].implied)
+            .collect();
+        let version = if implied.is_empty() {
+            crate::version::META_BLOB
+        } else {
+            crate::version::V_IMPLIED_BLOCKS
+        };
         let mut out = Vec::with_capacity(BLOB_HEADER_LEN + 64 * self.blocks.len());
         out.extend_from_slice(&BLOB_MAGIC);
-        out.extend_from_slice(&crate::version::META_BLOB.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         for c in self.counts() {
             out.extend_from_slice(&c.to_le_bytes());
         }
         out.extend_from_slice(&postcard::to_stdvec(self).expect("metadata serialises"));
+        if !implied.is_empty() {
+            out.extend_from_slice(&postcard::to_stdvec(&implied).expect("ids serialise"));
+        }
         out
     }
 
@@ -330,9 +349,24 @@ impl ModuleMeta {
     /// tables with the ids the metadata holds.
     pub fn from_blob(blob: &[u8]) -> Result<Self, TraceError> {
         let counts = blob_counts(blob)?;
-        let meta: ModuleMeta = postcard::from_bytes(&blob[BLOB_HEADER_LEN..]).map_err(|e| {
+        let undecodable = |e: postcard::Error| {
             TraceError::BadMetadata(format!("module metadata does not decode: {e}"))
-        })?;
+        };
+        let (mut meta, rest): (ModuleMeta, &[u8]) =
+            postcard::take_from_bytes(&blob[BLOB_HEADER_LEN..]).map_err(undecodable)?;
+        if blob_version(blob) >= crate::version::V_IMPLIED_BLOCKS {
+            let implied: Vec<u32> = postcard::from_bytes(rest).map_err(undecodable)?;
+            for b in implied {
+                let Some(block) = meta.tables.blocks.get_mut(b as usize) else {
+                    return Err(TraceError::BadMetadata(format!(
+                        "module {}: implied block {b} is not in the module ({} blocks)",
+                        meta.name,
+                        meta.tables.blocks.len()
+                    )));
+                };
+                block.implied = true;
+            }
+        }
         if meta.counts() != counts {
             return Err(TraceError::BadMetadata(format!(
                 "module {} has counts {:?}, its blob header says {counts:?}",
@@ -372,6 +406,10 @@ impl ModuleMeta {
                 || !range_ok(b.first_mem_instr, b.num_mem_instrs, nm)
             {
                 return bad(format!("block {i} refers outside the module"));
+            }
+            // A function's entry has no recorded edge into it: it always has its own record.
+            if b.implied && self.functions[b.function as usize].first_block == i as u32 {
+                return bad(format!("block {i} is implied but is its function's entry"));
             }
         }
         for (i, m) in self.mem_instrs.iter().enumerate() {
@@ -434,7 +472,7 @@ pub fn blob_counts(blob: &[u8]) -> Result<[u32; IdKind::COUNT], TraceError> {
             "module metadata blob has no RDMM header".into(),
         ));
     }
-    let version = u32::from_le_bytes(blob[4..8].try_into().unwrap());
+    let version = blob_version(blob);
     if !(crate::version::OLDEST_SUPPORTED..=crate::version::CURRENT).contains(&version) {
         return Err(TraceError::BadMetadata(format!(
             "module metadata version {version} is not supported (this build reads {}..={})",
@@ -448,6 +486,11 @@ pub fn blob_counts(blob: &[u8]) -> Result<[u32; IdKind::COUNT], TraceError> {
         *c = u32::from_le_bytes(blob[at..at + 4].try_into().unwrap());
     }
     Ok(counts)
+}
+
+/// The format version in a blob's header (which [`blob_counts`] has checked is there).
+fn blob_version(blob: &[u8]) -> u32 {
+    u32::from_le_bytes(blob[4..8].try_into().unwrap())
 }
 
 /// Formats a location as `file:line:col` with `files` the file-name table `loc.file` indexes,

@@ -49,7 +49,7 @@
 //! floors and no first-stamp promise: its merge waits for the end of input (exact, but not
 //! live).
 //!
-//! ## Floor chunks (stream format versions 2 and 4)
+//! ## Floor chunks (stream format versions 2, 4 and 6)
 //!
 //! ```text
 //! floor := "RDCK" kind=6:u8 codec=0:u8 flags:u16 thread=0:u32 seq=0:u32

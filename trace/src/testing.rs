@@ -62,6 +62,7 @@ pub fn block(function: u32, name: &str) -> BlockMeta {
         loop_id: None,
         first_mem_instr: 0,
         num_mem_instrs: 0,
+        implied: false,
     }
 }
 

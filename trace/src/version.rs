@@ -14,20 +14,30 @@ pub const V_LIVE_STREAM: u32 = 2;
 pub const V_REGION_OF_INTEREST: u32 = 3;
 /// Streams of [`V_LIVE_STREAM`] with what [`V_REGION_OF_INTEREST`] added to files.
 pub const V_REGION_OF_INTEREST_STREAM: u32 = 4;
+/// Implied block entries: files of [`V_REGION_OF_INTEREST`] whose module metadata may mark
+/// blocks as *implied* ([`crate::meta::BlockMeta::implied`]). Such a block has no block record
+/// of its own: every edge into it is a recorded branch outcome, and the decoder emits the block
+/// right after that branch event (see `docs/trace-format.md`). A module blob that marks blocks
+/// carries their list after its tables and says this version in its header; a blob without
+/// implied blocks keeps the [`V_INITIAL`] layout and header.
+pub const V_IMPLIED_BLOCKS: u32 = 5;
+/// Streams of [`V_REGION_OF_INTEREST_STREAM`] with what [`V_IMPLIED_BLOCKS`] added to files.
+pub const V_IMPLIED_BLOCKS_STREAM: u32 = 6;
 /// The version this build writes to files.
-pub const CURRENT: u32 = V_REGION_OF_INTEREST;
-/// The version module metadata blobs are written with: their layout has not changed since
-/// [`V_INITIAL`] (readers accept blobs up to [`CURRENT`]).
+pub const CURRENT: u32 = V_IMPLIED_BLOCKS;
+/// The version module metadata blobs without implied blocks are written with: that layout has
+/// not changed since [`V_INITIAL`] (readers accept blobs up to [`CURRENT`]; blobs with implied
+/// blocks say [`V_IMPLIED_BLOCKS`]).
 pub const META_BLOB: u32 = V_INITIAL;
 /// The version this build writes to streams.
-pub const STREAM: u32 = V_REGION_OF_INTEREST_STREAM;
+pub const STREAM: u32 = V_IMPLIED_BLOCKS_STREAM;
 /// The oldest version this build still reads.
 pub const OLDEST_SUPPORTED: u32 = V_INITIAL;
 
 /// Whether a file (read with [`crate::Trace::open`]) of version `v` is readable: the file
 /// versions, not the stream ones (a stream has floor chunks the file reader does not expect).
 pub fn is_file_version(v: u32) -> bool {
-    v == V_INITIAL || v == V_REGION_OF_INTEREST
+    v == V_INITIAL || v == V_REGION_OF_INTEREST || v == V_IMPLIED_BLOCKS
 }
 
 /// Whether a stream (read with [`crate::stream::LiveTrace`]) of version `v` is readable: every
@@ -38,5 +48,5 @@ pub fn is_stream_version(v: u32) -> bool {
 
 /// Whether a stream of version `v` carries floor chunks.
 pub fn has_floors(v: u32) -> bool {
-    v == V_LIVE_STREAM || v == V_REGION_OF_INTEREST_STREAM
+    v == V_LIVE_STREAM || v == V_REGION_OF_INTEREST_STREAM || v == V_IMPLIED_BLOCKS_STREAM
 }

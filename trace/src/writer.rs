@@ -8,9 +8,9 @@ use crate::chunk::{
     file_header, frame_chunk, postcard_bytes, ChunkKind, ExitInfo, ModuleRecord, ProgramInfo,
     ThreadInfo,
 };
-use crate::codec::{to_raw, ChunkEncoder};
+use crate::codec::{to_raw, ChunkEncoder, ImpliedBlocks};
 use crate::event::Event;
-use crate::meta::ModuleMeta;
+use crate::meta::{ModuleMeta, ProgramMeta};
 use crate::raw::RawEvent;
 use std::io::{self, Write};
 
@@ -23,6 +23,12 @@ pub struct TraceWriter<W: Write> {
     next_bases: [u32; IdKind::COUNT],
     seqs: Vec<u32>,
     raw: Vec<RawEvent>,
+    /// The modules registered so far, merged: which blocks are implied.
+    program: ProgramMeta,
+    implied: ImpliedBlocks,
+    /// Per thread: the implied block the last branch event written enters.
+    pending_implied: Vec<Option<u32>>,
+    stored: Vec<Event>,
 }
 
 impl<W: Write> TraceWriter<W> {
@@ -37,6 +43,10 @@ impl<W: Write> TraceWriter<W> {
             next_bases: [0; IdKind::COUNT],
             seqs: Vec::new(),
             raw: Vec::new(),
+            program: ProgramMeta::default(),
+            implied: ImpliedBlocks::default(),
+            pending_implied: Vec::new(),
+            stored: Vec::new(),
         };
         tw.meta_chunk(ChunkKind::Program, &postcard_bytes(program))?;
         Ok(tw)
@@ -68,6 +78,10 @@ impl<W: Write> TraceWriter<W> {
             bases,
             blob: meta.to_blob(),
         };
+        self.program
+            .add_module(meta.clone(), bases)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        self.implied = ImpliedBlocks::of(&self.program);
         self.meta_chunk(ChunkKind::Module, &postcard_bytes(&record))?;
         Ok(bases)
     }
@@ -106,11 +120,24 @@ impl<W: Write> TraceWriter<W> {
         self.w.write_all(&self.frame)
     }
 
-    /// Writes one events chunk of decoded events for `thread`.
+    /// Writes one events chunk of decoded events for `thread`. An implied block (see
+    /// [`crate::meta::BlockMeta::implied`]) right after the branch event entering it is not
+    /// stored, as the runtime does not record it: reading the trace back gives `events`.
     pub fn events(&mut self, thread: u32, events: &[Event]) -> io::Result<()> {
         let mut raw = std::mem::take(&mut self.raw);
         raw.clear();
-        to_raw(events, &mut raw);
+        if self.implied.any() {
+            let t = thread as usize;
+            if self.pending_implied.len() <= t {
+                self.pending_implied.resize(t + 1, None);
+            }
+            self.stored.clear();
+            self.stored
+                .extend(self.implied.stored(events, &mut self.pending_implied[t]));
+            to_raw(&self.stored, &mut raw);
+        } else {
+            to_raw(events, &mut raw);
+        }
         let r = self.raw_events(thread, &raw);
         self.raw = raw;
         r

@@ -57,6 +57,9 @@ pub struct RdOptions {
     /// `--rd-no-inline`: call the runtime for every block, access and branch instead of appending
     /// records inline (slower; for comparison and as a fallback).
     pub no_inline: bool,
+    /// `--rd-no-implied-blocks`: record every block, also those the predecessors' branch
+    /// records imply (same decoded events, more records; for comparison).
+    pub no_implied_blocks: bool,
     /// `--rd-help`: print rdcc's own options.
     pub help: bool,
 }
@@ -526,6 +529,7 @@ fn parse_rd_option(rd: &mut RdOptions, name: &str, arg: &str) -> Result<(), Usag
         "explain" => rd.explain = Some(ExplainTarget::Stderr),
         "no-instrument" => rd.no_instrument = true,
         "no-inline" => rd.no_inline = true,
+        "no-implied-blocks" => rd.no_implied_blocks = true,
         "help" => rd.help = true,
         _ => match name.strip_prefix("explain=") {
             Some("") => return Err(UsageError("--rd-explain= needs a file name".to_string())),

@@ -36,6 +36,80 @@ pub struct EventBounds {
     pub regions: u32,
     /// Number of worksharing loops.
     pub workshares: u32,
+    /// The blocks the decoder emits right after branch events (implied blocks).
+    pub implied: ImpliedBlocks,
+}
+
+/// Which branch outcomes lead into an *implied* block ([`crate::meta::BlockMeta::implied`],
+/// [`crate::version::V_IMPLIED_BLOCKS`]): a block without a record of its own, whose block event
+/// the decoder emits right after the branch event that enters it. Empty for metadata without
+/// implied blocks (then no branch costs a lookup).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImpliedBlocks {
+    /// Per branch: the index in `block` of its outcome 0.
+    first: Vec<u32>,
+    /// Per branch outcome: the implied block it enters, or [`NOT_IMPLIED`].
+    block: Vec<u32>,
+}
+
+/// [`ImpliedBlocks`]' entry for an outcome whose successor has its own block record.
+const NOT_IMPLIED: u32 = u32::MAX;
+
+impl ImpliedBlocks {
+    /// The implied successors of every branch of `meta`.
+    pub fn of(meta: &crate::meta::MetaTables) -> Self {
+        if !meta.blocks.iter().any(|b| b.implied) {
+            return ImpliedBlocks::default();
+        }
+        let mut first = Vec::with_capacity(meta.branches.len());
+        let mut block = Vec::new();
+        for br in &meta.branches {
+            first.push(block.len() as u32);
+            block.extend(br.successors.iter().map(|&s| {
+                if meta.blocks[s as usize].implied {
+                    s
+                } else {
+                    NOT_IMPLIED
+                }
+            }));
+        }
+        ImpliedBlocks { first, block }
+    }
+
+    /// The implied block that outcome `outcome` of branch `br` enters, if any (`outcome` must be
+    /// one of the branch's outcomes).
+    #[inline(always)]
+    pub fn after(&self, br: u32, outcome: u32) -> Option<u32> {
+        if self.first.is_empty() {
+            return None;
+        }
+        let at = self.first[br as usize] as usize + outcome as usize;
+        Some(self.block[at]).filter(|&b| b != NOT_IMPLIED)
+    }
+
+    /// Whether any block is implied.
+    pub fn any(&self) -> bool {
+        !self.first.is_empty()
+    }
+
+    /// The events of one thread's stream that a writer stores: `events` without each implied
+    /// block that directly follows the branch event entering it (the decoder re-creates those).
+    /// `pending` carries that state across calls (start with `None` per thread), so a stream
+    /// may be cut anywhere. An implied block anywhere else is kept, as an explicit record.
+    pub fn stored<'e>(
+        &'e self,
+        events: &'e [Event],
+        pending: &'e mut Option<u32>,
+    ) -> impl Iterator<Item = Event> + 'e {
+        events.iter().copied().filter(move |e| {
+            let implied_here = matches!(*e, Event::Block { bb } if *pending == Some(bb));
+            *pending = match *e {
+                Event::Branch { br, outcome } => self.after(br, outcome),
+                _ => None,
+            };
+            !implied_here
+        })
+    }
 }
 
 impl EventBounds {
@@ -51,11 +125,13 @@ impl EventBounds {
             blocks: meta.blocks.len() as u32,
             regions: meta.regions.len() as u32,
             workshares: meta.workshares.len() as u32,
+            implied: ImpliedBlocks::of(meta),
         }
     }
 }
 
-/// Decodes events chunk payloads, validating every event against [`EventBounds`]: an id
+/// Decodes events chunk payloads, validating every event against [`EventBounds`] and emitting
+/// the implied blocks ([`ImpliedBlocks`]) after their branches: an id
 /// outside the metadata, a branch outcome the branch does not have, a range longer than
 /// [`MAX_RANGE_LEN`] or more events than the chunk header announced are errors, reported
 /// before the offending event reaches the visitor.
@@ -135,8 +211,9 @@ impl ChunkDecoder {
         }
     }
 
-    /// Decodes a payload, calling the visitor for every event; returns the number of events.
-    /// More than `max_events` events is an error (the header's count bounds the work a corrupt
+    /// Decodes a payload, calling the visitor for every event; returns the number of events
+    /// stored in it (implied blocks, which are emitted but not stored, do not count: the chunk
+    /// header counts what the writer stored). More than `max_events` events is an error (the header's count bounds the work a corrupt
     /// payload can cause: a run byte stands for up to 64 accesses).
     pub fn decode(
         &mut self,
@@ -242,6 +319,11 @@ impl ChunkDecoder {
                     }
                     p.prev_br = br;
                     v.branch(br, outcome);
+                    // The block this outcome enters has no record of its own; the encoder
+                    // never saw it, so the predictor's previous block stays.
+                    if let Some(bb) = bounds.implied.after(br, outcome) {
+                        v.block(bb);
+                    }
                 }
                 OP_FORK => v.other(Event::Fork {
                     region: c.id("region", bounds.regions)?,

@@ -36,7 +36,7 @@ mod decode;
 mod encode;
 mod predictor;
 
-pub use decode::{ChunkDecoder, DecodeError, EventBounds, MAX_RANGE_LEN};
+pub use decode::{ChunkDecoder, DecodeError, EventBounds, ImpliedBlocks, MAX_RANGE_LEN};
 pub use encode::{append_room, to_raw, ChunkEncoder, MAX_BYTES_PER_RECORD};
 
 pub(super) const RUN_MAX: u32 = 64;
@@ -157,6 +157,7 @@ mod tests {
             blocks: 3,
             regions: 1,
             workshares: 1,
+            implied: Default::default(),
         }
     }
 
