@@ -34,10 +34,17 @@
 
 mod decode;
 mod encode;
+mod out;
+mod periods;
 mod predictor;
+mod records;
+#[cfg(test)]
+mod reference;
+mod to_raw;
 
 pub use decode::{ChunkDecoder, DecodeError, EventBounds, ImpliedBlocks, MAX_RANGE_LEN};
-pub use encode::{append_room, to_raw, ChunkEncoder, MAX_BYTES_PER_RECORD};
+pub use encode::{append_room, ChunkEncoder, MAX_BYTES_PER_RECORD};
+pub use to_raw::to_raw;
 
 pub(super) const RUN_MAX: u32 = 64;
 pub(super) const OP_ACCESS: u8 = 0x40;
