@@ -429,7 +429,7 @@ impl CoherentHierarchy {
         }
         if private_l2 {
             let lo = lo.max(line << s1);
-            let hi = hi.min((line + 1) << s1);
+            let hi = hi.min((line << s1).saturating_add(1 << s1));
             let touched2 = self.l2_private[core].mask(l2_line, lo, hi);
             if let Some(v) = self.lost_l2.get_mut(&l2_line) {
                 for e in v.iter_mut().filter(|e| e.core as usize != core) {
@@ -472,8 +472,12 @@ impl CoherentHierarchy {
 pub fn granule_mask(line_shift: u32, line: u64, lo: u64, hi: u64) -> u64 {
     let granule_shift = line_shift.saturating_sub(6);
     let base = line << line_shift;
-    let end = base + (1u64 << line_shift);
-    let first = (lo.max(base) - base) >> granule_shift;
-    let last = (hi.min(end) - 1 - base) >> granule_shift;
+    // The line's last byte: no overflow, even for the last line of the address space (where
+    // callers' saturated ends stop one byte short, and a corrupt trace's addresses may lie).
+    let last_in_line = base + ((1u64 << line_shift) - 1);
+    let first_byte = lo.clamp(base, last_in_line);
+    let last_byte = hi.saturating_sub(1).clamp(first_byte, last_in_line);
+    let first = (first_byte - base) >> granule_shift;
+    let last = (last_byte - base) >> granule_shift;
     (u64::MAX >> (63 - last)) & (u64::MAX << first)
 }

@@ -458,3 +458,21 @@ proptest! {
         prop_assert_eq!(s.shared.misses.total(), s.shared.stats.misses());
     }
 }
+
+/// Granule masks by hand: 64-byte lines have one-byte granules, 128-byte lines two-byte ones;
+/// the last line of the address space (a corrupt trace's address, issue 10's mutants) gives its
+/// mask without overflowing.
+#[test]
+fn granule_masks_cover_the_touched_bytes_up_to_the_top_of_memory() {
+    use crate::coherence::granule_mask;
+    assert_eq!(granule_mask(6, 1, 64, 72), 0xff);
+    assert_eq!(granule_mask(6, 1, 60, 66), 0b11);
+    assert_eq!(granule_mask(7, 1, 128 + 4, 128 + 8), 0b1100);
+    let top = u64::MAX >> 6;
+    assert_eq!(granule_mask(6, top, u64::MAX - 7, u64::MAX), 0x7f << 56);
+    assert_eq!(granule_mask(6, top, u64::MAX, u64::MAX), 1 << 63);
+    let mut h = CoherentHierarchy::new(cfg("32K:8:64"), cfg("256K:16:128"), None);
+    h.access(0, u64::MAX - 7, 8, true);
+    h.access(1, u64::MAX - 15, 8, true);
+    h.access(0, u64::MAX - 7, 8, false);
+}
