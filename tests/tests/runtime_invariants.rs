@@ -128,12 +128,12 @@ fn abort_inside_malloc_keeps_the_trace() {
     );
 }
 
-/// The writer thread blocked inside the allocator while compressing a chunk it ended (zstd
-/// allocates a larger workspace the first time a chunk needs one), two more raw buffers of the
-/// thread handed over behind it and not yet encoded, and the program then dies with the
-/// allocator's lock held: the signal flush writes that chunk in the writer's place (exactly
-/// once), then encodes and writes the queued buffers and the open one, so no chunk is missing
-/// and every recorded event is in the file.
+/// The writer's compressor thread blocked inside the allocator while compressing a chunk
+/// (zstd allocates a larger workspace the first time a chunk needs one), two more raw buffers
+/// of the thread handed over behind it, and the program then dies with the allocator's lock
+/// held: the signal flush writes that chunk in the compressor's place (exactly once), then
+/// what the encoder made of the later buffers and whatever is still queued, then the open
+/// buffer, so no chunk is missing and every recorded event is in the file.
 #[test]
 fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     const SRC2: &str = "signals/crash_while_writer_allocates.c";
@@ -175,11 +175,13 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     }
     let total_stores: u64 = stores_per_thread_at(&trace, SRC2, "a[i] = i;").iter().sum();
     assert_eq!(total_stores, N2);
-    // Main's chunks, in sequence: the one the writer was stuck on (four buffers of 16384
-    // records and a few past the limit: at least 65536 events), the two queued buffers the
-    // handler encoded (one chunk each, a buffer's worth of events: the buffer is handed over
-    // at the first hook past its 16384 records, the block countdown's at the latest, so it
-    // holds at most the records allowed between two hooks more), then its open buffer.
+    // Main's chunks, in sequence without a gap: first the one the compressor was stuck on
+    // (four buffers of 16384 records and a few past the limit: at least 65536 events), which
+    // the handler wrote in its place. The two buffers queued behind it are either encoded by
+    // the writer's encoder, which goes on while the compressor is stuck, into the next chunk
+    // that the handler then closes with main's open buffer (two chunks in all), or, when the
+    // signal comes first, encoded by the handler one chunk each (four chunks): both keep
+    // every event, which the counts above check.
     let main = (0..trace.threads.len() as u32)
         .max_by_key(|&t| events_in_file(&trace, t))
         .unwrap();
@@ -191,16 +193,16 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
         .collect();
     chunks.sort();
     let seqs: Vec<u32> = chunks.iter().map(|c| c.0).collect();
-    assert_eq!(seqs, vec![0, 1, 2, 3], "{chunks:?}");
+    assert!((2..=4).contains(&seqs.len()), "{chunks:?}");
+    assert_eq!(
+        seqs,
+        (0..seqs.len() as u32).collect::<Vec<_>>(),
+        "{chunks:?}"
+    );
     assert!(chunks[0].1 >= 65536, "{chunks:?}");
-    let between_hooks = (rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS
-        * rdtrace::abi::INLINE_RECORDS_BETWEEN_CHECKS) as u32;
-    for queued in &chunks[1..3] {
-        assert!(
-            (16384..=16384 + between_hooks).contains(&queued.1),
-            "{chunks:?}"
-        );
-    }
+    // What follows the stuck chunk: the two queued buffers and the open one.
+    let rest: u32 = chunks[1..].iter().map(|c| c.1).sum();
+    assert!(rest > 2 * 16384, "{chunks:?}");
 }
 
 /// Threads past the registry are untraced once (a sentinel), not registered again on every

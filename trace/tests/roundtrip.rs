@@ -590,13 +590,7 @@ fn implied_loop_module() -> ModuleMeta {
         },
     ];
     m.mem_instrs = (0..3).map(|b| load8(b, None)).collect();
-    m.branches = vec![BranchMeta {
-        block: 1,
-        kind: BranchKind::Conditional,
-        successors: vec![1, 2],
-        back_edge_of: vec![None, None],
-        loc: None,
-    }];
+    m.branches = vec![rdtrace::testing::branch(1, vec![1, 2], vec![None, None])];
     m
 }
 

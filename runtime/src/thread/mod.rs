@@ -12,9 +12,10 @@
 //!
 //! Double-buffered hand-off: each thread owns [`RAW_BUFFERS`] raw buffers. When the one being
 //! filled is full, the owner queues it for the background writer (a [`writer::Job`]) and goes on
-//! in a free one; the writer encodes the buffer into the thread's chunk encoder, gives the
-//! buffer back, and compresses and writes each finished chunk. So encoding and compression
-//! overlap with the program, and the traced thread only swaps a pointer. At most
+//! in a free one; the writer's encoder thread encodes the buffer into the thread's chunk
+//! encoder and gives the buffer back, and its compressor thread compresses and writes each
+//! finished chunk. So encoding, compression and the program overlap, and the traced thread only
+//! swaps a pointer. At most
 //! `RAW_BUFFERS - 1` buffers per thread are in flight: when none is free the owner waits for the
 //! writer (back-pressure). While the writer runs, only the writer (or, after
 //! [`writer::take_over`], a fatal-signal handler) touches a thread's encoder. Without the writer
@@ -70,7 +71,7 @@ fn buffer_records() -> usize {
     config::get().buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS
 }
 
-/// Capacity of every chunk payload buffer (the encoders' and the writer's spare): a chunk of
+/// Capacity of every chunk payload buffer (the encoders', the writer's spare and its slots'): a chunk of
 /// typical density (4 bytes per event, at most [`MAX_CHUNK_BYTES`]) plus the room an append of
 /// a whole raw buffer needs ([`rdtrace::codec::append_room`]). Chunks close at
 /// [`close_at_bytes`], so appending a buffer to an open chunk never grows its payload: neither

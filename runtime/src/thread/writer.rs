@@ -1,27 +1,38 @@
 //! The background writer: encodes the raw buffers traced threads hand over, then compresses and
-//! writes each finished chunk, on its own thread, so traced threads neither encode nor compress
-//! nor make system calls per buffer (encoding and compression off the hot path).
+//! writes each finished chunk, on threads of its own, so traced threads neither encode nor
+//! compress nor make system calls per buffer (encoding and compression off the hot path).
+//!
+//! Two threads form a pipeline: the *encoder* (`rdtrace-writer`) turns buffers into chunk
+//! payloads, and the *compressor* (`rdtrace-compress`) compresses and writes each chunk the
+//! encoder ends, while the encoder goes on with the next buffers (on branchy code the writer's
+//! time splits about 60/40 between encoding and zstd, and the writer is what a traced run waits
+//! for). They meet at two [`Slot`]s used in turn: the encoder takes a job only when the slot its
+//! chunk would go to is free, so handing a chunk over never waits; the compressor empties the
+//! slots in the order they were filled, so each thread's chunks are written in sequence.
 //!
 //! Memory is bounded: each thread has [`super::RAW_BUFFERS`] raw buffers, so at most
 //! that many minus one per thread are queued; a thread with none free waits for the writer to
-//! give one back (back-pressure). The writer keeps one spare payload buffer, swapped with the
-//! payload of each chunk it ends. One writer drains one FIFO queue, so each thread's buffers are
-//! encoded, and its chunks written, in order.
+//! give one back (back-pressure). The encoder keeps one spare payload buffer and each slot owns
+//! one, swapped with the payload of each chunk it ends. One encoder drains one FIFO queue, so
+//! each thread's buffers are encoded, and its chunks written, in order.
 //!
-//! Exit drains the queue. A signal handler cannot rely on the writer: the writer may be blocked
-//! in an allocator whose lock the crashing thread holds (zstd allocates a larger workspace the
-//! first time a chunk needs one). So the handler takes over ([`take_over`]): it waits (bounded)
-//! while the writer is encoding a buffer (that allocates nothing and takes no lock), then the
-//! chunk the writer is compressing is the handler's to write unless the writer has already begun
-//! writing it (a compare-and-swap on [`STAGE`] decides, so it is written exactly once), then the
-//! handler encodes and writes the queued buffers itself, uncompressed, in queue order. The writer
-//! allocates nothing while it holds the queue lock (the queue is sized for every buffer at
-//! start-up), so the handler can get that lock.
+//! Exit drains the queue and the slots. A signal handler cannot rely on the writer: the
+//! compressor may be blocked in an allocator whose lock the crashing thread holds (zstd
+//! allocates a larger workspace the first time a chunk needs one). So the handler takes over
+//! ([`take_over`]): it waits (bounded) while the encoder is encoding a buffer (that allocates
+//! nothing and takes no lock), then writes the slots' chunks, oldest first, each unless the
+//! compressor has already begun writing it (a compare-and-swap on the slot's state decides, so
+//! it is written exactly once), then encodes and writes the queued buffers itself,
+//! uncompressed, in queue order. The encoder allocates nothing while it holds the queue lock
+//! (the queue is sized for every buffer at start-up), so the handler can get that lock.
 
 use super::ThreadState;
 use crate::flusher::{write_raw_chunk, Compressor};
+use std::cell::UnsafeCell;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+};
 use std::sync::{Condvar, Mutex};
 
 /// A raw buffer handed to the writer.
@@ -59,30 +70,85 @@ static WAITERS: AtomicUsize = AtomicUsize::new(0);
 /// Jobs queued or being processed.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 static RUNNING: AtomicBool = AtomicBool::new(false);
-/// What the writer is doing: [`IDLE`], [`ENCODING`], [`COMPRESSING`], [`WRITING`] or
-/// [`CLAIMED`]. The writer moves COMPRESSING -> WRITING and a signal handler COMPRESSING ->
-/// CLAIMED, each by compare-and-swap: whoever wins writes the chunk.
+/// What the encoder is doing: [`IDLE`] or [`ENCODING`].
 static STAGE: AtomicU8 = AtomicU8::new(IDLE);
-/// No job in flight (or its chunk is written).
+/// No job in flight.
 const IDLE: u8 = 0;
-/// The writer took a job and encodes its records (no allocation, no lock: bounded time).
+/// The encoder took a job and encodes its records (no allocation, no lock, no wait: bounded
+/// time), handing over the chunk it may end.
 const ENCODING: u8 = 1;
-/// The writer ended a chunk and is compressing it (it may allocate, so it may be stuck).
-const COMPRESSING: u8 = 2;
-/// The writer is writing the job's chunk (no allocation; only the file lock and `write`).
-const WRITING: u8 = 3;
-/// A signal handler writes the chunk instead; the writer drops its frame.
-const CLAIMED: u8 = 4;
 /// A signal handler has taken over: the writer takes no more jobs.
 static TAKEN_OVER: AtomicBool = AtomicBool::new(false);
-/// The chunk being compressed, as a signal handler needs it to write the chunk in the
-/// writer's place: published before STAGE becomes COMPRESSING. The payload buffer is never
-/// freed (it becomes the writer's spare), and nothing writes it while a handler may read it.
-static IN_FLIGHT_PAYLOAD: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
-static IN_FLIGHT_LEN: AtomicUsize = AtomicUsize::new(0);
-static IN_FLIGHT_COUNT: AtomicU32 = AtomicU32::new(0);
-static IN_FLIGHT_THREAD: AtomicU32 = AtomicU32::new(0);
-static IN_FLIGHT_SEQ: AtomicU32 = AtomicU32::new(0);
+
+/// A chunk the encoder ended, on its way through the compressor: its state goes
+/// [`EMPTY`] -> [`FULL`] (the encoder) -> [`COMPRESSING`] -> [`WRITING`] -> [`EMPTY`] (the
+/// compressor), or FULL/COMPRESSING -> [`CLAIMED`] (a signal handler, which then writes the
+/// chunk raw). Both leaving moves are compare-and-swaps, so exactly one side writes the chunk.
+/// The payload's description is published before the state becomes FULL; the buffer is never
+/// freed (it becomes the encoder's spare), and nothing writes it while a handler may read it.
+struct Slot {
+    /// [`EMPTY`], [`FULL`], [`COMPRESSING`], [`WRITING`] or [`CLAIMED`] (a `u32`: the two
+    /// threads sleep on it).
+    state: AtomicU32,
+    /// Handoff number: the slots' chunks are written in this order.
+    order: AtomicU64,
+    payload: AtomicPtr<u8>,
+    len: AtomicUsize,
+    count: AtomicU32,
+    thread: AtomicU32,
+    seq: AtomicU32,
+    /// The state whose job ended the chunk: that job is done once the chunk is written.
+    owner: AtomicPtr<ThreadState>,
+    /// The payload buffer the slot owns: the encoder's while the slot is EMPTY (it swaps in
+    /// each chunk it ends), read by the compressor and a signal handler after.
+    buf: UnsafeCell<Vec<u8>>,
+}
+
+// Safety: `buf` is written by the encoder only while the slot is EMPTY, which the compressor
+// and a handler leave alone; they only read it, after the encoder published FULL.
+unsafe impl Sync for Slot {}
+
+impl Slot {
+    const fn new() -> Slot {
+        Slot {
+            state: AtomicU32::new(EMPTY),
+            order: AtomicU64::new(0),
+            payload: AtomicPtr::new(std::ptr::null_mut()),
+            len: AtomicUsize::new(0),
+            count: AtomicU32::new(0),
+            thread: AtomicU32::new(0),
+            seq: AtomicU32::new(0),
+            owner: AtomicPtr::new(std::ptr::null_mut()),
+            buf: UnsafeCell::new(Vec::new()),
+        }
+    }
+
+    /// The published payload (valid while the slot is not EMPTY).
+    fn payload(&self) -> &[u8] {
+        // Safety: see `Slot`: published before FULL, never freed, not written until EMPTY.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.payload.load(Ordering::Acquire),
+                self.len.load(Ordering::Acquire),
+            )
+        }
+    }
+}
+
+/// The slot is free for the encoder.
+const EMPTY: u32 = 0;
+/// The encoder handed a chunk over.
+const FULL: u32 = 1;
+/// The compressor is compressing it (it may allocate, so it may be stuck).
+const COMPRESSING: u32 = 2;
+/// The compressor is writing it (no allocation; only the file lock and `write`).
+const WRITING: u32 = 3;
+/// A signal handler writes the chunk instead; the compressor drops its frame.
+const CLAIMED: u32 = 4;
+
+/// The two slots, used in turn (handoff number modulo 2).
+static SLOTS: [Slot; 2] = [Slot::new(), Slot::new()];
+
 /// Queued buffers that wake a waiting writer: fewer than a thread's buffers in flight, so a
 /// thread short of free buffers always has the writer working for it.
 const WAKE_AT: usize = super::RAW_BUFFERS - 2;
@@ -100,13 +166,21 @@ pub fn taken_over() -> bool {
     TAKEN_OVER.load(Ordering::SeqCst)
 }
 
-/// Starts the writer thread; false (inline encoding) when it cannot be started.
+/// Starts the writer's threads; false (inline encoding) when they cannot be started.
 pub fn start() -> bool {
     lock().queue.reserve(MAX_JOBS);
-    let ok = std::thread::Builder::new()
-        .name("rdtrace-writer".into())
-        .spawn(run)
-        .is_ok();
+    for slot in &SLOTS {
+        // Safety: no writer thread runs yet; nothing else touches the slots.
+        unsafe { *slot.buf.get() = Vec::with_capacity(super::payload_capacity()) };
+    }
+    let spawn = |name: &str, f: fn()| {
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(f)
+            .is_ok()
+    };
+    // Without its compressor the encoder would wait for the slots forever: start it first.
+    let ok = spawn("rdtrace-compress", compress_run) && spawn("rdtrace-writer", run);
     RUNNING.store(ok, Ordering::Release);
     ok
 }
@@ -278,9 +352,7 @@ pub fn take_over() {
             }
         }
     };
-    // The writer cannot take another job now. Encoding ends by itself; a chunk being compressed
-    // comes first in its thread's sequence: write it here if the writer has not begun writing
-    // it (it may be stuck in the allocator), else let the writer finish.
+    // The writer cannot take another job now. Encoding ends by itself (it never waits).
     while STAGE.load(Ordering::Acquire) == ENCODING {
         spins += 1;
         if timed_out(spins) {
@@ -288,28 +360,39 @@ pub fn take_over() {
         }
         std::hint::spin_loop();
     }
-    match STAGE.compare_exchange(COMPRESSING, CLAIMED, Ordering::AcqRel, Ordering::Acquire) {
-        Ok(_) => {
-            // Safety: see `IN_FLIGHT_PAYLOAD`: published before the stage, never freed, and
-            // the writer only reads it (compressing) while the handler does.
-            let payload = unsafe {
-                std::slice::from_raw_parts(
-                    IN_FLIGHT_PAYLOAD.load(Ordering::Acquire),
-                    IN_FLIGHT_LEN.load(Ordering::Acquire),
-                )
-            };
-            write_raw_chunk(
-                IN_FLIGHT_THREAD.load(Ordering::Acquire),
-                IN_FLIGHT_SEQ.load(Ordering::Acquire),
-                payload,
-                IN_FLIGHT_COUNT.load(Ordering::Acquire),
-                true,
-            );
-        }
-        Err(_) => {
-            while STAGE.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
-                spins += 1;
-                std::hint::spin_loop();
+    // The chunks handed to the compressor come first in their threads' sequences, oldest
+    // first: write each here unless the compressor has begun writing it (it may be stuck in
+    // the allocator while compressing), else let it finish.
+    let mut oldest_first = [0usize, 1];
+    oldest_first.sort_unstable_by_key(|&i| SLOTS[i].order.load(Ordering::Acquire));
+    for slot in oldest_first.map(|i| &SLOTS[i]) {
+        loop {
+            let state = slot.state.load(Ordering::Acquire);
+            match state {
+                FULL | COMPRESSING => {
+                    let claimed = slot
+                        .state
+                        .compare_exchange(state, CLAIMED, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok();
+                    if claimed {
+                        write_raw_chunk(
+                            slot.thread.load(Ordering::Acquire),
+                            slot.seq.load(Ordering::Acquire),
+                            slot.payload(),
+                            slot.count.load(Ordering::Acquire),
+                            true,
+                        );
+                        break;
+                    }
+                }
+                WRITING => {
+                    while slot.state.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
+                        spins += 1;
+                        std::hint::spin_loop();
+                    }
+                    break;
+                }
+                _ => break,
             }
         }
     }
@@ -322,10 +405,30 @@ pub fn take_over() {
     }
 }
 
-fn run() {
-    let mut compressor = Compressor::new(super::max_payload_bytes());
-    let mut spare = Vec::with_capacity(super::payload_capacity());
+/// Sleeps while `done()` does not hold for `word`'s value (bounded waits: the other side
+/// wakes the word after changing it, and a missed wake-up costs a few milliseconds).
+fn wait_on(word: &AtomicU32, done: impl Fn(u32) -> bool) {
+    let mut timeout = std::time::Duration::from_millis(2);
     loop {
+        let seen = word.load(Ordering::SeqCst);
+        if done(seen) {
+            return;
+        }
+        futex_wait(word, seen, timeout);
+        timeout = (timeout * 2).min(std::time::Duration::from_millis(100));
+    }
+}
+
+/// The encoder thread.
+fn run() {
+    let mut spare = Vec::with_capacity(super::payload_capacity());
+    // Handoff number of the next chunk this thread ends.
+    let mut next = 0u64;
+    loop {
+        // The slot the next chunk goes to must be free before a job is taken, so that handing
+        // the chunk over never waits while ENCODING (a signal handler waits for that stage).
+        let slot = &SLOTS[(next % 2) as usize];
+        wait_on(&slot.state, |s| s == EMPTY);
         let job = {
             let mut s = lock();
             loop {
@@ -342,40 +445,79 @@ fn run() {
         // Safety: states are never freed.
         let state = unsafe { &*job.state };
         let ended = state.encode_job(job.buf, job.n, job.close, &mut spare);
-        // (Threads waiting for the buffer are woken once the stage has moved on: `wake` takes
-        // the queue lock, which a handler waiting for the end of ENCODING may hold.)
         match ended {
             Some((payload, count, thread, seq)) => {
-                IN_FLIGHT_PAYLOAD.store(payload.as_ptr() as *mut u8, Ordering::Release);
-                IN_FLIGHT_LEN.store(payload.len(), Ordering::Release);
-                IN_FLIGHT_COUNT.store(count, Ordering::Release);
-                IN_FLIGHT_THREAD.store(thread, Ordering::Release);
-                IN_FLIGHT_SEQ.store(seq, Ordering::Release);
-                STAGE.store(COMPRESSING, Ordering::SeqCst);
-                wake(state);
-                compressor.compress(thread, seq, &payload, count);
-                let ours = STAGE
-                    .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
-                    .is_ok();
-                if !ours {
-                    // A signal handler wrote the chunk and the process is ending.
-                    wait_for_the_end();
-                }
-                compressor.write_compressed();
+                // Safety: the slot is EMPTY, so it is the encoder's alone (see `Slot`).
+                let buf = unsafe { &mut *slot.buf.get() };
+                spare = std::mem::replace(buf, payload);
+                slot.payload
+                    .store(buf.as_ptr() as *mut u8, Ordering::Release);
+                slot.len.store(buf.len(), Ordering::Release);
+                slot.count.store(count, Ordering::Release);
+                slot.thread.store(thread, Ordering::Release);
+                slot.seq.store(seq, Ordering::Release);
+                slot.owner
+                    .store(job.state as *mut ThreadState, Ordering::Release);
+                slot.order.store(next, Ordering::Release);
+                slot.state.store(FULL, Ordering::SeqCst);
+                futex_wake(&slot.state);
+                next += 1;
                 STAGE.store(IDLE, Ordering::SeqCst);
-                if crate::output::is_stream() {
-                    // Tells the reader which parked threads cannot produce events before now.
-                    super::publish_floors(&mut compressor.floors);
-                }
-                spare = payload;
+                // The job is done once the compressor has written its chunk; its buffer is
+                // free already.
+                wake(state);
             }
             None => {
                 STAGE.store(IDLE, Ordering::SeqCst);
+                state.job_done();
+                PENDING.fetch_sub(1, Ordering::SeqCst);
                 wake(state);
             }
         }
-        state.job_done();
+    }
+}
+
+/// The compressor thread: compresses and writes the slots' chunks in handoff order.
+fn compress_run() {
+    let mut compressor = Compressor::new(super::max_payload_bytes());
+    let mut next = 0u64;
+    loop {
+        let slot = &SLOTS[(next % 2) as usize];
+        wait_on(&slot.state, |s| s != EMPTY);
+        if slot
+            .state
+            .compare_exchange(FULL, COMPRESSING, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            // A signal handler claimed the chunk and the process is ending.
+            wait_for_the_end();
+        }
+        compressor.compress(
+            slot.thread.load(Ordering::Acquire),
+            slot.seq.load(Ordering::Acquire),
+            slot.payload(),
+            slot.count.load(Ordering::Acquire),
+        );
+        let ours = slot
+            .state
+            .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok();
+        if !ours {
+            // A signal handler wrote the chunk and the process is ending.
+            wait_for_the_end();
+        }
+        compressor.write_compressed();
+        if crate::output::is_stream() {
+            // Tells the reader which parked threads cannot produce events before now.
+            super::publish_floors(&mut compressor.floors);
+        }
+        // Safety: states are never freed.
+        let owner = unsafe { &*slot.owner.load(Ordering::Acquire) };
+        slot.state.store(EMPTY, Ordering::SeqCst);
+        futex_wake(&slot.state);
+        next += 1;
+        owner.job_done();
         PENDING.fetch_sub(1, Ordering::SeqCst);
-        wake(state);
+        wake(owner);
     }
 }
