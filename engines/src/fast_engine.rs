@@ -7,21 +7,29 @@ use crate::fast::FastCore;
 use crate::front::{FrontedStack, FRONT};
 use crate::{Histogram, ReuseEngine};
 
-/// The default exact engine: a [`FastCore`] driven one reference at a time.
+/// The default exact engine: one reference at a time through a [`FrontedStack`] (unbounded) or
+/// a [`FastCore`] capped at the bound.
 pub struct FastEngine {
-    /// The stack of a bounded engine (which evicts, so needs the slot → block index).
-    core: FastCore,
-    /// The stack of an unbounded engine: most distances of regular code are a few blocks,
-    /// which its front array answers without the core's structure.
-    fronted: FrontedStack,
+    stack: Stack,
     hist: DenseHist,
-    bound: Option<u64>,
-    /// Blocks ever seen (bounded mode only), to tell cold misses from capacity misses.
-    seen: Option<BlockSet>,
     /// The block of the previous reference, if any: a reference to it again has distance 0
     /// and leaves the stack as it is, so it costs no stack update (runs of accesses to one
     /// cache line are common: a loop over doubles touches each line 8 times in a row).
     last: Option<u64>,
+}
+
+/// The stack of each form of [`FastEngine`].
+enum Stack {
+    /// Unbounded: most distances of regular code are a few blocks, which the front array of a
+    /// [`FrontedStack`] answers without the core's structure.
+    Unbounded(FrontedStack),
+    /// Bounded (PARDA Alg. 7): the stack evicts, so it needs the slot → block index of a
+    /// [`FastCore`]; blocks ever seen tell cold misses from capacity misses.
+    Bounded {
+        core: FastCore,
+        bound: u64,
+        seen: BlockSet,
+    },
 }
 
 impl FastEngine {
@@ -33,27 +41,43 @@ impl FastEngine {
     /// An exact engine; with `Some(b)`, distances ≥ `b` are counted as overflow and the stack
     /// holds at most `b` blocks.
     pub fn with_bound(bound: Option<u64>) -> Self {
+        let stack = match bound {
+            None => Stack::Unbounded(FrontedStack::untracked(1 << 12)),
+            Some(bound) => Stack::Bounded {
+                core: FastCore::with_capacity(1 << 12),
+                bound,
+                seen: BlockSet::default(),
+            },
+        };
         FastEngine {
-            // Only the bounded form evicts, so only it needs the slot → block index.
-            core: FastCore::with_capacity(if bound.is_some() { 1 << 12 } else { 0 }),
-            fronted: FrontedStack::untracked(if bound.is_some() { 0 } else { 1 << 12 }),
+            stack,
             hist: DenseHist::default(),
-            bound,
-            seen: bound.map(|_| BlockSet::default()),
             last: None,
+        }
+    }
+
+    /// The bound, if the engine has one.
+    fn bound(&self) -> Option<u64> {
+        match self.stack {
+            Stack::Unbounded(_) => None,
+            Stack::Bounded { bound, .. } => Some(bound),
         }
     }
 
     /// Heap bytes currently held (for reports).
     pub fn heap_bytes(&self) -> usize {
-        self.core.heap_bytes() + self.fronted.heap_bytes() + self.hist.heap_bytes()
+        let stack = match &self.stack {
+            Stack::Unbounded(fronted) => fronted.heap_bytes(),
+            Stack::Bounded { core, .. } => core.heap_bytes(),
+        };
+        stack + self.hist.heap_bytes()
     }
 
     /// The per-reference loop; inlined into each feature level of [`crate::cpu::dispatch`].
     #[inline(always)]
     fn process_body(&mut self, blocks: &[u64]) {
-        match self.bound {
-            None => {
+        match &mut self.stack {
+            Stack::Unbounded(fronted) => {
                 // Software pipeline: the trace is known ahead, so start the cache misses of
                 // later references (block-map entry at +AHEAD, bitmap word at +AHEAD/2) while this
                 // one is processed, and defer each histogram increment a few references after
@@ -71,12 +95,12 @@ impl FastEngine {
                     }
                     last = Some(b);
                     if let Some(&k) = blocks.get(i + AHEAD) {
-                        self.fronted.prefetch(k);
+                        fronted.prefetch(k);
                     }
                     if let Some(&k) = blocks.get(i + AHEAD / 2) {
-                        self.fronted.prefetch_slot(k);
+                        fronted.prefetch_slot(k);
                     }
-                    match self.fronted.access(b) {
+                    match fronted.access(b) {
                         // Distances the front answers hit a few hot counters: count them here.
                         Some(d) if d < FRONT as u64 => near[d as usize] += 1,
                         Some(d) => deferred.push(&mut self.hist, d),
@@ -94,8 +118,8 @@ impl FastEngine {
                 }
                 self.last = last;
             }
-            Some(bound) => {
-                let seen = self.seen.as_mut().expect("bounded engines keep a seen set");
+            Stack::Bounded { core, bound, seen } => {
+                let bound = *bound;
                 for &b in blocks {
                     // Distance 0 is below every bound of at least 1 (a bound of 0 keeps no
                     // block, so there every reference misses).
@@ -104,7 +128,7 @@ impl FastEngine {
                         continue;
                     }
                     self.last = Some(b);
-                    match self.core.access(b) {
+                    match core.access(b) {
                         // The stack holds the `bound` most recent blocks, so hits are < bound.
                         Some(d) => self.hist.add(d),
                         None => {
@@ -114,8 +138,8 @@ impl FastEngine {
                                 self.hist.overflow += 1;
                             }
                             // See: PARDA Alg. 7 — keep at most B entries, evicting the oldest.
-                            if self.core.len() as u64 > bound {
-                                self.core.pop_oldest();
+                            if core.len() as u64 > bound {
+                                core.pop_oldest();
                             }
                         }
                     }
@@ -147,6 +171,7 @@ impl ReuseEngine for FastEngine {
     }
 
     fn finish(self: Box<Self>) -> Histogram {
-        self.hist.into_histogram(self.bound, true)
+        let bound = self.bound();
+        self.hist.into_histogram(bound, true)
     }
 }

@@ -205,13 +205,11 @@ pub fn feed_in_parallel(
     feeder: &mut BlockFeeder,
     mut progress: impl FnMut(u64),
 ) -> Result<()> {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // A pipelined sink exists only with two CPUs or more (see `BlockFeeder::new`).
     let Sink::Pipelined { .. } = feeder.sink else {
         return Ok(trace.visit_merged(feeder, progress)?);
     };
-    if cpus < 2 {
-        return Ok(trace.visit_merged(feeder, progress)?);
-    }
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
     // The engine has a core of its own (as far as there are cores): the decoders get the rest,
     // and at least two so that one's reads overlap the other's decoding.
     let workers = (cpus - 1).clamp(2, 8);
