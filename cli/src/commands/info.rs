@@ -192,7 +192,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             }
         );
     }
-    let bar = crate::progress::bar(trace.total_events(), "reading", args.out.quiet);
+    let bar = crate::progress::bar(trace.stored_events(), "reading", args.out.quiet);
     let mut total = EventCounts::default();
     let mut threads = Vec::new();
     let mut reader = trace.chunk_reader()?;

@@ -77,6 +77,7 @@ impl Trace {
                     stored_len: header.stored_len,
                     header: h,
                     salvaged: false,
+                    decoded: 0,
                 });
             } else {
                 let read = self.read_metadata_chunk(
@@ -159,7 +160,7 @@ impl Trace {
                     .iter()
                     .fold(0u64, |sum, &n| sum.saturating_add(n))
             });
-        self.losses.events_delivered = self.total_events();
+        self.losses.events_delivered = self.stored_events();
         // Also after other warnings (a cut-off chunk): what is known to be lost goes with it.
         if self.exit.is_none() {
             self.warnings.push(format!(

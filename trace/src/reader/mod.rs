@@ -78,6 +78,9 @@ pub struct EventChunkRef {
     header: [u8; CHUNK_HEADER_LEN],
     /// Whether this chunk failed validation and its thread ends inside it (after `events`).
     salvaged: bool,
+    /// Events the reader delivers from this chunk once decoded: `events` plus the implied
+    /// blocks among them (counted by the validation at open).
+    decoded: u32,
 }
 
 /// How [`Trace::open_with`] treats damage it can read past.
@@ -171,8 +174,23 @@ pub struct Trace {
 }
 
 /// Counts events without keeping them (validation pass).
-struct Count;
-impl EventVisitor for Count {}
+#[derive(Default)]
+struct Count(u64);
+
+impl EventVisitor for Count {
+    fn block(&mut self, _bb: u32) {
+        self.0 += 1;
+    }
+    fn access(&mut self, _mi: u32, _addr: u64, _len: u64) {
+        self.0 += 1;
+    }
+    fn branch(&mut self, _br: u32, _outcome: u32) {
+        self.0 += 1;
+    }
+    fn other(&mut self, _event: Event) {
+        self.0 += 1;
+    }
+}
 
 impl Trace {
     /// Opens and indexes a trace file, salvaging what damage allows (see the module docs).
@@ -293,8 +311,16 @@ impl Trace {
         &self.chunks
     }
 
-    /// Total number of events in whole chunks.
+    /// Events the trace's chunks decode to: what analyses see, implied blocks included
+    /// (counted when the trace was opened, which decodes every chunk once).
     pub fn total_events(&self) -> u64 {
+        self.chunks.iter().map(|c| c.decoded as u64).sum()
+    }
+
+    /// Events stored in the trace's chunks (their headers' counts): [`Trace::total_events`]
+    /// less the implied blocks, which the decoder emits after their branches
+    /// ([`crate::version::V_IMPLIED_BLOCKS`]).
+    pub fn stored_events(&self) -> u64 {
         self.chunks.iter().map(|c| c.events as u64).sum()
     }
 

@@ -19,6 +19,8 @@ struct ChunkCheck {
     /// Accesses decoded and 64-byte lines they touch (see [`Touching`]).
     accesses: u64,
     lines: u64,
+    /// Events delivered (before the bad one, if any), implied blocks included.
+    events: u64,
 }
 
 /// Most workers: beyond this the disk, not decoding, is the limit.
@@ -36,7 +38,7 @@ impl Trace {
         let mut ended: BTreeSet<u32> = BTreeSet::new();
         let mut keep = Vec::with_capacity(self.chunks.len());
         let mut warnings = Vec::new();
-        let mut count = Count;
+        let mut count = Count::default();
         let mut touched = Touching::new(&mut count);
         for (i, check) in checks.into_iter().enumerate() {
             let mut c = self.chunks[i];
@@ -49,6 +51,7 @@ impl Trace {
             }
             touched.accesses += check.accesses;
             touched.lines += check.lines;
+            c.decoded = u32::try_from(check.events).unwrap_or(u32::MAX);
             if let Err(BadChunk { good, what }) = check.result {
                 let rest = if salvage {
                     "the rest of the chunk is skipped and the thread goes on (salvage)"
@@ -128,7 +131,7 @@ impl ChunkReader<'_> {
     fn check_chunk(&mut self, c: &EventChunkRef) -> Result<ChunkCheck> {
         let trace = self.trace;
         self.read_stored(c)?;
-        let mut count = Count;
+        let mut count = Count::default();
         let mut touching = Touching::new(&mut count);
         let result = self.decoding.decode(
             &c.header,
@@ -137,10 +140,12 @@ impl ChunkReader<'_> {
             c.events,
             &mut touching,
         );
+        let (accesses, lines) = (touching.accesses, touching.lines);
         Ok(ChunkCheck {
             result,
-            accesses: touching.accesses,
-            lines: touching.lines,
+            accesses,
+            lines,
+            events: count.0,
         })
     }
 }

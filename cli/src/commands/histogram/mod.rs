@@ -106,7 +106,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                     );
                 }
             };
-            let bar = crate::progress::bar(trace.total_events(), "analysing", args.out.quiet);
+            let bar = crate::progress::bar(trace.stored_events(), "analysing", args.out.quiet);
             if args.per_thread {
                 let mut reader = trace.chunk_reader()?;
                 let mut all = Histogram::new_exact();

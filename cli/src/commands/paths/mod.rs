@@ -32,7 +32,7 @@ pub fn run(cmd: PathsCommand) -> Result<()> {
 /// Profiles every thread of a trace with a progress bar.
 pub(crate) fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<PathProfile> {
     let mut collector = PathCollector::new(&trace.meta, cfg)?;
-    let bar = crate::progress::bar(trace.total_events(), "paths", quiet);
+    let bar = crate::progress::bar(trace.stored_events(), "paths", quiet);
     let mut reader = trace.chunk_reader()?;
     for t in trace.thread_indices() {
         collector.begin_thread();
