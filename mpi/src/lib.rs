@@ -3,7 +3,7 @@
 //! input, as in the paper's MPI implementation (Niu et al., IPDPS 2012, sections IV-VI).
 //!
 //! The stream is a sequence of *source chunks* numbered `0..G` (a [`ChunkSource`] reads one of
-//! the input by its number; the CLI slices files by byte range or by trace chunk). A phase
+//! the input by its number; [`input`] slices files by byte range or by trace chunk). A phase
 //! (Alg. 5) is planned over the next `P·k` source chunks (`k` =
 //! [`MpiPardaConfig::chunks_per_rank`]); the rank with *virtual* id `v` in that phase reads a
 //! run of consecutive ones, its *chunk*, one source chunk at a time, and nothing else. Virtual
@@ -54,8 +54,11 @@
 //! for a message that will never come.
 //!
 //! This crate depends on `rdengines` (the per-rank stack and Alg. 3/4/7 steps are the threaded
-//! engine's own, [`rdengines::parda::Rank`]) and on MPI; it reads no files itself.
+//! engine's own, [`rdengines::parda::Rank`]), on `rdtrace` (the traces [`input`] reads) and on
+//! MPI. [`run`] reads only through a [`ChunkSource`]; [`input`] has the sources of PARDA files
+//! and rdtools traces, each rank reading only its own slices.
 
+pub mod input;
 mod node;
 mod wire;
 

@@ -54,6 +54,8 @@
 //! The histogram equals the sequential exact one for every thread count and chunk size.
 
 mod filling;
+mod text_input;
+pub use text_input::parse_parda_line;
 
 use crate::accum::{Deferred, DenseHist};
 use crate::balance;

@@ -1,6 +1,7 @@
 //! Feeding an engine: the blocks of a trace's accesses, or of a PARDA address file (text or binary).
 
 use anyhow::{bail, Context, Result};
+use rdengines::parda::parse_parda_line;
 use rdengines::{Granularity, Histogram, ReuseEngine, SampleStats};
 use rdtrace::EventVisitor;
 use std::io::{BufRead, Read};
@@ -356,20 +357,6 @@ fn next_text_line(r: &mut impl BufRead, line: &mut String) -> std::io::Result<bo
         )
     })?;
     Ok(true)
-}
-
-/// One line of a PARDA text file: `None` for a blank line or a `#` comment, else the
-/// hexadecimal address (with or without `0x`).
-pub fn parse_parda_line(s: &str) -> Option<Result<u64, std::num::ParseIntError>> {
-    let s = s.trim();
-    if s.is_empty() || s.starts_with('#') {
-        return None;
-    }
-    let hex = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("0X"))
-        .unwrap_or(s);
-    Some(u64::from_str_radix(hex, 16))
 }
 
 /// Reads a PARDA text file (one hex address per line) into the feeder.

@@ -10,8 +10,8 @@
 //! consecutive pieces: exactly what PARDA needs of its source chunks.
 //!
 //! The chunk index holds no stamps, so a window's trace chunks are found with a pre-pass:
-//! every chunk is decoded once (each rank decodes its share, `parda_mpi` all-gathers the
-//! summaries), giving each chunk's first and last stamp and a few weighted keys, from which
+//! every chunk is decoded once (each rank decodes its share, `MergedSource::open` all-gathers
+//! the summaries), giving each chunk's first and last stamp and a few weighted keys, from which
 //! every rank computes the same windows of about equal access counts ([`MergedPlan`]). A rank
 //! then decodes, per thread, only the chunks whose keys meet its window, keeps the events whose
 //! key lies in it, and merges the threads' kept events with the merge `Trace::merged` uses
