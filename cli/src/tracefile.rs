@@ -300,11 +300,11 @@ impl Input {
         }
     }
 
-    /// Events stored in the file (0 for a stream: not known before its end), for progress bars,
-    /// which count chunks' stored events.
-    pub fn stored_events(&self) -> u64 {
+    /// Events the file decodes to (0 for a stream: not known before its end), for progress
+    /// bars that count events one by one.
+    pub fn total_events(&self) -> u64 {
         match self {
-            Input::File(t) => t.stored_events(),
+            Input::File(t) => t.total_events(),
             Input::Stream(_) => 0,
         }
     }

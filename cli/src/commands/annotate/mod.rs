@@ -438,7 +438,7 @@ fn annotate_stream(
 pub fn run(args: &AnnotateArgs) -> Result<()> {
     crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
     let input = crate::tracefile::open_input(&args.trace, &args.open)?;
-    let bar = crate::progress::bar(input.stored_events(), "annotating", args.out.quiet);
+    let bar = crate::progress::bar(input.total_events(), "annotating", args.out.quiet);
     let config = AnnotateConfig {
         l1: args.caches.l1,
         l2: args.caches.l2,

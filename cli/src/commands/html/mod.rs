@@ -63,7 +63,7 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
         "html reads the trace once per section",
     )?;
     let trace = crate::tracefile::open(&args.trace, &args.open)?;
-    let bar = crate::progress::bar(trace.stored_events(), "annotating", args.quiet);
+    let bar = crate::progress::bar(trace.total_events(), "annotating", args.quiet);
     let a = annotate_with_progress(
         &trace,
         AnnotateConfig {
