@@ -1,0 +1,194 @@
+//! The module metadata blob the pass embeds and the runtime registers: its bytes (a fixed
+//! header, the postcard encoding of [`ModuleMeta`], and from version 5 the implied blocks),
+//! and the checks every blob passes before a reader indexes anything with its ids.
+
+use super::*;
+
+/// Largest static access size (bytes) a memory instruction may declare. The pass records the
+/// store size of a load's or store's LLVM type: scalars, vectors (64 bytes on AVX-512; a loop
+/// vectorizer's interleaved groups a few hundred) and small first-class aggregates; clang and
+/// flang copy larger objects with `memcpy`, recorded as ranged accesses (size 0, length per
+/// event). An analysis visits every line an access touches, so a larger size (4 GiB, in a
+/// crafted file) is refused as corrupt metadata rather than trusted.
+pub const MAX_ACCESS_SIZE: u32 = 1 << 16;
+
+/// Magic at the start of a module metadata blob.
+pub const BLOB_MAGIC: [u8; 4] = *b"RDMM";
+/// Length of the fixed blob header: magic, version, one count per [`IdKind`].
+pub const BLOB_HEADER_LEN: usize = 8 + 4 * IdKind::COUNT;
+
+impl ModuleMeta {
+    /// Serialises the module into the blob the pass embeds: a fixed header
+    /// (`"RDMM"`, format version, counts) followed by the postcard encoding of `self` and, when
+    /// some blocks are implied ([`BlockMeta::implied`]), the postcard encoding of their ids (a
+    /// `Vec<u32>`, ascending) with version [`crate::version::V_IMPLIED_BLOCKS`] in the header.
+    pub fn to_blob(&self) -> Vec<u8> {
+        let implied: Vec<u32> = (0..self.blocks.len() as u32)
+            .filter(|&b| self.blocks[b as usize].implied)
+            .collect();
+        let version = if implied.is_empty() {
+            crate::version::META_BLOB
+        } else {
+            crate::version::V_IMPLIED_BLOCKS
+        };
+        let mut out = Vec::with_capacity(BLOB_HEADER_LEN + 64 * self.blocks.len());
+        out.extend_from_slice(&BLOB_MAGIC);
+        out.extend_from_slice(&version.to_le_bytes());
+        for c in self.counts() {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        out.extend_from_slice(&postcard::to_stdvec(self).expect("metadata serialises"));
+        if !implied.is_empty() {
+            out.extend_from_slice(&postcard::to_stdvec(&implied).expect("ids serialise"));
+        }
+        out
+    }
+
+    /// Parses a blob written by [`ModuleMeta::to_blob`].
+    /// Every cross-reference is checked ([`ModuleMeta::validate`]), so readers may index the
+    /// tables with the ids the metadata holds.
+    pub fn from_blob(blob: &[u8]) -> Result<Self, TraceError> {
+        let counts = blob_counts(blob)?;
+        let undecodable = |e: postcard::Error| {
+            TraceError::BadMetadata(format!("module metadata does not decode: {e}"))
+        };
+        let (mut meta, rest): (ModuleMeta, &[u8]) =
+            postcard::take_from_bytes(&blob[BLOB_HEADER_LEN..]).map_err(undecodable)?;
+        if blob_version(blob) >= crate::version::V_IMPLIED_BLOCKS {
+            let implied: Vec<u32> = postcard::from_bytes(rest).map_err(undecodable)?;
+            for b in implied {
+                let Some(block) = meta.tables.blocks.get_mut(b as usize) else {
+                    return Err(TraceError::BadMetadata(format!(
+                        "module {}: implied block {b} is not in the module ({} blocks)",
+                        meta.name,
+                        meta.tables.blocks.len()
+                    )));
+                };
+                block.implied = true;
+            }
+        }
+        if meta.counts() != counts {
+            return Err(TraceError::BadMetadata(format!(
+                "module {} has counts {:?}, its blob header says {counts:?}",
+                meta.name,
+                meta.counts()
+            )));
+        }
+        meta.validate()?;
+        Ok(meta)
+    }
+
+    /// Checks that every id the module's tables hold refers to an entry of the module (blocks
+    /// to functions and loops, instructions to blocks, ranges of blocks and instructions within
+    /// their tables, locations to files, ...).
+    pub fn validate(&self) -> Result<(), TraceError> {
+        let [nf, nb, nm, _nbr, nl, _nr, _nw] = self.counts();
+        let nfiles = self.files.len() as u32;
+        let bad = |what: String| {
+            Err(TraceError::BadMetadata(format!(
+                "module {}: {what}",
+                self.name
+            )))
+        };
+        let loc_ok = |l: &Option<SourceLoc>| l.is_none_or(|l| l.file < nfiles);
+        let range_ok =
+            |first: u32, n: u32, len: u32| first.checked_add(n).is_some_and(|e| e <= len);
+        for (i, f) in self.functions.iter().enumerate() {
+            if !loc_ok(&f.loc) || !range_ok(f.first_block, f.num_blocks, nb) {
+                return bad(format!("function {i} refers outside the module"));
+            }
+        }
+        for (i, b) in self.blocks.iter().enumerate() {
+            if b.function >= nf
+                || !loc_ok(&b.loc)
+                || b.successors.iter().any(|&s| s >= nb)
+                || b.loop_id.is_some_and(|l| l >= nl)
+                || !range_ok(b.first_mem_instr, b.num_mem_instrs, nm)
+            {
+                return bad(format!("block {i} refers outside the module"));
+            }
+            // A function's entry has no recorded edge into it: it always has its own record.
+            if b.implied && self.functions[b.function as usize].first_block == i as u32 {
+                return bad(format!("block {i} is implied but is its function's entry"));
+            }
+        }
+        for (i, m) in self.mem_instrs.iter().enumerate() {
+            if m.block >= nb || !loc_ok(&m.loc) {
+                return bad(format!("memory instruction {i} refers outside the module"));
+            }
+            if m.size > MAX_ACCESS_SIZE {
+                return bad(format!(
+                    "memory instruction {i} has a static size of {} bytes; the pass emits at most \
+                     {MAX_ACCESS_SIZE}",
+                    m.size
+                ));
+            }
+        }
+        for (i, b) in self.branches.iter().enumerate() {
+            if b.block >= nb
+                || !loc_ok(&b.loc)
+                || b.successors.iter().any(|&s| s >= nb)
+                || b.back_edge_of.len() != b.successors.len()
+                || b.back_edge_of.iter().flatten().any(|&l| l >= nl)
+            {
+                return bad(format!("branch {i} refers outside the module"));
+            }
+        }
+        for (i, l) in self.loops.iter().enumerate() {
+            // Depth one more than the parent's keeps the parent links a forest (no cycles).
+            let depth_ok = match l.parent {
+                None => l.depth == 1,
+                Some(p) => self
+                    .loops
+                    .get(p as usize)
+                    .is_some_and(|p| p.depth.checked_add(1) == Some(l.depth)),
+            };
+            if l.function >= nf || l.header >= nb || !depth_ok || !loc_ok(&l.loc) {
+                return bad(format!("loop {i} refers outside the module"));
+            }
+        }
+        for (i, r) in self.regions.iter().enumerate() {
+            if r.outlined_function >= nf || r.fork_block >= nb || !loc_ok(&r.loc) {
+                return bad(format!("region {i} refers outside the module"));
+            }
+        }
+        for (i, w) in self.workshares.iter().enumerate() {
+            if w.function >= nf
+                || w.block >= nb
+                || w.loop_id.is_some_and(|l| l >= nl)
+                || !loc_ok(&w.loc)
+            {
+                return bad(format!("worksharing loop {i} refers outside the module"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads only the counts of a blob's fixed header (what the runtime needs to assign bases).
+pub fn blob_counts(blob: &[u8]) -> Result<[u32; IdKind::COUNT], TraceError> {
+    if blob.len() < BLOB_HEADER_LEN || blob[..4] != BLOB_MAGIC {
+        return Err(TraceError::BadMetadata(
+            "module metadata blob has no RDMM header".into(),
+        ));
+    }
+    let version = blob_version(blob);
+    if !(crate::version::OLDEST_SUPPORTED..=crate::version::CURRENT).contains(&version) {
+        return Err(TraceError::BadMetadata(format!(
+            "module metadata version {version} is not supported (this build reads {}..={})",
+            crate::version::OLDEST_SUPPORTED,
+            crate::version::CURRENT
+        )));
+    }
+    let mut counts = [0u32; IdKind::COUNT];
+    for (i, c) in counts.iter_mut().enumerate() {
+        let at = 8 + 4 * i;
+        *c = u32::from_le_bytes(blob[at..at + 4].try_into().unwrap());
+    }
+    Ok(counts)
+}
+
+/// The format version in a blob's header (which [`blob_counts`] has checked is there).
+fn blob_version(blob: &[u8]) -> u32 {
+    u32::from_le_bytes(blob[4..8].try_into().unwrap())
+}
