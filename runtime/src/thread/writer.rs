@@ -234,15 +234,20 @@ fn wait_for_progress(done: impl Fn() -> bool) {
 /// job, and 4096 threads under back-pressure then spent the machine on wake-ups and on the
 /// queue lock (minutes for `many_threads.c`).
 pub fn wait_for_state(word: &AtomicU32, done: impl Fn() -> bool) {
-    // The timeout is only a safety net (a signal handler's take-over wakes no one): it backs
-    // off, since thousands of waiters each timing out every few milliseconds would take the
-    // CPUs from the writer they wait for.
+    wait_on(word, |_| done() || !running());
+}
+
+/// Sleeps until `done` holds for `word`'s value, woken by whoever changes the word and wakes it
+/// ([`futex_wake`]). The timeout is only a safety net (a signal handler's take-over wakes no
+/// one): it backs off, since thousands of waiters each timing out every few milliseconds would
+/// take the CPUs from the writer they wait for.
+fn wait_on(word: &AtomicU32, done: impl Fn(u32) -> bool) {
     let mut timeout = std::time::Duration::from_millis(2);
     loop {
         // Read the word before the condition: a wake after this read changes the word, so the
         // wait below returns at once instead of sleeping through it.
         let seen = word.load(Ordering::SeqCst);
-        if done() || !running() {
+        if done(seen) {
             return;
         }
         futex_wait(word, seen, timeout);
@@ -402,20 +407,6 @@ pub fn take_over() {
         // Safety: states are never freed.
         unsafe { &*job.state }.flush_job_from_signal(job.buf, job.n);
         PENDING.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// Sleeps while `done()` does not hold for `word`'s value (bounded waits: the other side
-/// wakes the word after changing it, and a missed wake-up costs a few milliseconds).
-fn wait_on(word: &AtomicU32, done: impl Fn(u32) -> bool) {
-    let mut timeout = std::time::Duration::from_millis(2);
-    loop {
-        let seen = word.load(Ordering::SeqCst);
-        if done(seen) {
-            return;
-        }
-        futex_wait(word, seen, timeout);
-        timeout = (timeout * 2).min(std::time::Duration::from_millis(100));
     }
 }
 
