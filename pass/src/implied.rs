@@ -70,9 +70,11 @@ impl ImpliedEntries {
             let entered_visibly = |p: usize| recorded[first + p] || unconditional_br(p);
             // Block 0 is the entry, entered through calls.
             for (b, preds) in preds.iter().enumerate().skip(1) {
+                // EH pads need no test of their own: `invoke`, `catchswitch` and `cleanupret`,
+                // which enter them, are not visible edges.
                 if preds.is_empty()
                     || !preds.iter().all(|&p| entered_visibly(p))
-                    || !plain_start(f.blocks[b])
+                    || first_insertion_point(f.blocks[b]).is_none()
                 {
                     continue;
                 }
@@ -87,28 +89,4 @@ impl ImpliedEntries {
         }
         out
     }
-}
-
-/// Whether the block's record would go at an ordinary insertion point: it has one, and the
-/// block is not an exception-handling pad.
-fn plain_start(bb: inkwell::basic_block::BasicBlock<'_>) -> bool {
-    let is_pad = bb.get_first_instruction().is_some_and(|i| {
-        let mut i = Some(i);
-        while let Some(x) = i {
-            match x.get_opcode() {
-                InstructionOpcode::Phi => i = x.get_next_instruction(),
-                op => {
-                    return matches!(
-                        op,
-                        InstructionOpcode::LandingPad
-                            | InstructionOpcode::CatchPad
-                            | InstructionOpcode::CleanupPad
-                            | InstructionOpcode::CatchSwitch
-                    )
-                }
-            }
-        }
-        false
-    });
-    !is_pad && first_insertion_point(bb).is_some()
 }
