@@ -8,6 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# Each build below compiles every crate once: incremental compilation's caches would only cost
+# time to write (a clean clone never reads them). A caller's own setting wins.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # The end-to-end tests drive the built rdcc, rda-report and runtime library.
 # `--features rda-report/gpu,rdtools-e2e/gpu`: also the GPU engine (hprda-gpu), tested on lavapipe;
 # `rda-report/mpi,rdtools-e2e/mpi`: also PARDA over MPI (parda-mpi), tested with local mpirun ranks.
