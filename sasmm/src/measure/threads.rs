@@ -1,0 +1,176 @@
+//! A run's threads measured from its events ([`ThreadMeasurer`]): each thread on a core of its
+//! own from its first access, its OpenMP thread number from its first region entry, and the
+//! [`Measurement`] renumbered into thread-index order at the end.
+
+use super::{MeasureConfig, MeasureOptions, Measurement, Measurer, ThreadRates};
+use crate::rates::{CoreCounts, CoreRates};
+use rdcachesim::{LevelStats, MissKinds};
+use rdengines::Histogram;
+use rdtrace::Event;
+
+/// [`measure`](super::measure) fed one event at a time, for a run whose thread list is known
+/// only at its end (a stream): each thread is simulated on a core of its own from its first
+/// access, and [`ThreadMeasurer::finish`] renumbers the cores into thread-index order. The
+/// simulated cores are independent (a private L1 each; the shared L2 sees the accesses in event
+/// order, whatever their core), so the result is the one [`measure`](super::measure) gives for
+/// the same events.
+pub struct ThreadMeasurer {
+    m: Measurer,
+    /// Core of each thread that made an access.
+    cores: std::collections::BTreeMap<u32, usize>,
+    /// OpenMP thread number of each thread's first region entry.
+    omp: std::collections::BTreeMap<u32, u32>,
+    /// Whether each memory instruction writes (empty: every access reads).
+    writes: Vec<bool>,
+}
+
+/// [`ThreadMeasurer::of_thread`]'s visitor.
+pub struct OneThread<'a> {
+    m: &'a mut ThreadMeasurer,
+    t: u32,
+    /// The thread's core, once it has one.
+    core: Option<usize>,
+}
+
+impl rdtrace::EventVisitor for OneThread<'_> {
+    #[inline]
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
+        let core = match self.core {
+            Some(c) => c,
+            None => {
+                let next = self.m.cores.len();
+                let c = *self.m.cores.entry(self.t).or_insert(next);
+                self.core = Some(c);
+                c
+            }
+        };
+        let write = self.m.writes(mi);
+        self.m.m.access_rw(core, mi, addr, len, write);
+    }
+
+    fn other(&mut self, e: Event) {
+        self.m.event(self.t, &e);
+    }
+}
+
+impl ThreadMeasurer {
+    /// An empty measurement.
+    pub fn new(config: MeasureConfig) -> Self {
+        Self::with_options(config, MeasureOptions::default(), Vec::new())
+    }
+
+    /// An empty measurement with options, coherent: `writes` says whether each memory
+    /// instruction writes ([`write_table`](super::write_table); an id beyond it reads).
+    pub fn with_options(config: MeasureConfig, options: MeasureOptions, writes: Vec<bool>) -> Self {
+        ThreadMeasurer {
+            m: Measurer::with_options(config, options),
+            cores: Default::default(),
+            omp: Default::default(),
+            writes,
+        }
+    }
+
+    #[inline]
+    fn writes(&self, mi: u32) -> bool {
+        self.writes.get(mi as usize).copied().unwrap_or(false)
+    }
+
+    /// The next event of the run (in merged order), made by thread `t`.
+    pub fn event(&mut self, t: u32, e: &Event) {
+        match *e {
+            Event::Access { mi, addr, len } => {
+                let next = self.cores.len();
+                let core = *self.cores.entry(t).or_insert(next);
+                let write = self.writes(mi);
+                self.m.access_rw(core, mi, addr, len, write);
+            }
+            Event::RegionEnter { omp_thread, .. } => {
+                self.omp.entry(t).or_insert(omp_thread);
+            }
+            _ => {}
+        }
+    }
+
+    /// A visitor for the events of thread `t` (the same as [`ThreadMeasurer::event`] with `t`
+    /// for each): the form for a run with one thread, read straight from its chunks
+    /// (`Trace::visit_merged`).
+    pub fn of_thread(&mut self, t: u32) -> OneThread<'_> {
+        OneThread {
+            m: self,
+            t,
+            core: None,
+        }
+    }
+
+    /// The measurement, with the trace's thread indices `threads` (ascending) as its cores, in
+    /// that order (a thread that made accesses but is missing from `threads` is added).
+    pub fn finish(self, threads: &[u32]) -> Measurement {
+        let mut threads = threads.to_vec();
+        for &t in self.cores.keys() {
+            if let Err(at) = threads.binary_search(&t) {
+                threads.insert(at, t);
+            }
+        }
+        let rank = |t: u32| threads.binary_search(&t).unwrap_or(0);
+        let raw = self.m.finish();
+        // The cores an in-order simulation would have had: up to the highest one accessed.
+        let used = self.cores.keys().map(|&t| rank(t) + 1).max().unwrap_or(0);
+        let mut l1_per_thread = vec![LevelStats::default(); used];
+        let mut prd = vec![Histogram::new_exact(); used];
+        let empty = ThreadRates {
+            thread: 0,
+            omp_thread: None,
+            rates: CoreCounts::new(0, 0, 0).into(),
+        };
+        let mut per_thread = vec![empty; used];
+        let mut l1_misses_per_thread = vec![MissKinds::default(); used];
+        let private_l2 = !raw.l2_misses_per_thread.is_empty();
+        let mut l2_misses_per_thread =
+            vec![MissKinds::default(); if private_l2 { used } else { 0 }];
+        for (&t, &core) in &self.cores {
+            let r = rank(t);
+            l1_per_thread[r] = raw.l1_per_thread[core];
+            prd[r] = raw.prd[core].clone();
+            per_thread[r] = raw.per_thread[core];
+            l1_misses_per_thread[r] = raw.l1_misses_per_thread[core];
+            if private_l2 {
+                l2_misses_per_thread[r] = raw.l2_misses_per_thread[core];
+            }
+        }
+        per_thread.resize(
+            threads.len().max(used),
+            ThreadRates {
+                rates: CoreRates::default(),
+                ..empty
+            },
+        );
+        let omp_of = |r: usize| threads.get(r).and_then(|t| self.omp.get(t).copied());
+        for (r, t) in per_thread.iter_mut().enumerate() {
+            t.thread = threads.get(r).copied().unwrap_or(r as u32);
+            t.omp_thread = omp_of(r);
+        }
+        // Coherence misses per instruction name threads, not cores.
+        let thread_of_core: std::collections::HashMap<usize, u32> =
+            self.cores.iter().map(|(&t, &c)| (c, t)).collect();
+        let mut coherence_by_mi = raw.coherence_by_mi.clone();
+        for m in &mut coherence_by_mi {
+            for t in &mut m.threads {
+                *t = thread_of_core.get(&(*t as usize)).copied().unwrap_or(*t);
+            }
+            m.threads.sort_unstable();
+        }
+        // The totals (and the PRD's model rate: a sum over threads) do not depend on the
+        // cores' order.
+        Measurement {
+            coherence_by_mi,
+            l1_misses_per_thread,
+            l2_misses_per_thread,
+            threads: l1_per_thread.iter().filter(|s| s.accesses > 0).count(),
+            omp_thread: (0..used).map(omp_of).collect(),
+            l1_per_thread,
+            per_thread,
+            prd,
+            ..raw
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! Streaming: the builder's fragments handed to the sink as they are complete, and a parallel
+//! fragment that outgrew memory written to a temporary file (or, counting only, its windows
+//! handed over as they leave memory).
+
+use super::{finalize, Builder, Output, Spill};
+use crate::seq::Fragment;
+use crate::spill::SpillWriter;
+use crate::window::{Placement, Section, SequentialTrace};
+use crate::workshare::Tag;
+
+impl Builder<'_, '_> {
+    /// Streaming: the fragment outgrew memory; writes what is held to a temporary file, which
+    /// takes every window from now until the fragment ends (counting: hands the held windows
+    /// over, and every window from now on as it closes).
+    pub(super) fn start_spill(&mut self) {
+        let mut spill = match self.output {
+            Output::Windows(_) => Spill::Counted,
+            _ => match SpillWriter::new(self.out.mi_class.len()) {
+                Ok(w) => Spill::File(w),
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                    return;
+                }
+            },
+        };
+        // The held windows' tags: resolved placements, or their run and unit while their
+        // construct is still open.
+        let (first, run) = self
+            .ws
+            .as_ref()
+            .map_or((usize::MAX, 0), |ws| (ws.first_window as usize, ws.run));
+        let mut pending = self
+            .ws
+            .as_mut()
+            .map(|ws| std::mem::take(&mut ws.pending))
+            .unwrap_or_default()
+            .into_iter()
+            .peekable();
+        self.tags.clear();
+        for (i, w) in self.out.windows.iter().enumerate() {
+            self.tags.push(if i >= first {
+                let unit = pending.next_if(|&(p, _)| p as usize == i).map(|(_, u)| u);
+                Tag::Run { run, unit }
+            } else {
+                Tag::Final(w.placement)
+            });
+        }
+        // Sections closed so far, then the open one's windows.
+        for sec in std::mem::take(&mut self.out.sections) {
+            for i in sec.windows.clone() {
+                let tag = self.tags[i as usize];
+                spill_window(
+                    &mut spill,
+                    &mut self.output,
+                    &self.out,
+                    i as usize,
+                    tag,
+                    sec.parallel,
+                );
+            }
+            if let Spill::File(w) = &mut spill {
+                w.close_section(sec.parallel);
+            }
+        }
+        for i in self.section_start as usize..self.out.windows.len() {
+            let tag = self.tags[i];
+            spill_window(
+                &mut spill,
+                &mut self.output,
+                &self.out,
+                i,
+                tag,
+                self.section_parallel,
+            );
+        }
+        self.out.windows.clear();
+        self.clear_accesses();
+        self.tags.clear();
+        self.section_start = 0;
+        self.spill = Some(spill);
+    }
+
+    /// While spilling: writes the held windows (all closed) to the temporary file (counting:
+    /// hands them over).
+    pub(super) fn drain(&mut self) {
+        let Some(spill) = self.spill.as_mut() else {
+            return;
+        };
+        for (i, &tag) in self.tags.iter().enumerate() {
+            spill_window(
+                spill,
+                &mut self.output,
+                &self.out,
+                i,
+                tag,
+                self.section_parallel,
+            );
+        }
+        self.out.windows.clear();
+        self.clear_accesses();
+        self.tags.clear();
+    }
+
+    /// Streaming: finalises what is buffered as a fragment, hands it to the sink and forgets
+    /// it. `open_section`: the current section goes on after the fragment (its windows so far
+    /// are handed over as a section of their own).
+    pub(super) fn flush(&mut self, open_section: bool) {
+        if open_section {
+            let end = self.out.windows.len() as u32;
+            if end > self.section_start {
+                self.out.sections.push(Section {
+                    parallel: self.section_parallel,
+                    windows: self.section_start..end,
+                });
+            }
+        }
+        finalize(&mut self.out);
+        if !self.out.windows.is_empty() && self.error.is_none() {
+            match &mut self.output {
+                Output::Whole => {}
+                Output::Fragments(sink) => {
+                    if let Err(e) = sink(Fragment::Memory(&self.out)) {
+                        self.error = Some(e);
+                    }
+                }
+                Output::Windows(sink) => {
+                    for w in &self.out.windows {
+                        sink(w.bb, w.continuation, w.placement != Placement::Serial);
+                    }
+                }
+            }
+        }
+        self.clear_accesses();
+        self.out.windows.clear();
+        self.out.sections.clear();
+        self.out.workshares.clear();
+        self.section_start = 0;
+    }
+
+    /// Hands the spilled fragment over and goes back to holding windows in memory.
+    pub(super) fn finish_spill(&mut self) {
+        let Some(spill) = self.spill.take() else {
+            return;
+        };
+        let spill = match spill {
+            Spill::File(w) => w,
+            Spill::Counted => {
+                // Its windows were handed over as they left memory.
+                self.out.workshares.clear();
+                self.section_start = 0;
+                return;
+            }
+        };
+        let header = SequentialTrace {
+            workshares: std::mem::take(&mut self.out.workshares),
+            mi_class: self.out.mi_class.clone(),
+            mi_shared_variable: self.out.mi_shared_variable.clone(),
+            block_names: self.out.block_names.clone(),
+            ..SequentialTrace::default()
+        };
+        match spill.finish(header) {
+            Ok(fragment) => {
+                if fragment.windows() > 0 && self.error.is_none() {
+                    if let Output::Fragments(sink) = &mut self.output {
+                        if let Err(e) = sink(Fragment::Spilled(&fragment)) {
+                            self.error = Some(e);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self.section_start = 0;
+    }
+}
+
+/// While spilling: window `i` of `out` (closed, of a section with parallel flag `parallel`)
+/// leaves memory: into the temporary file, or, counting, to the window sink (empty
+/// continuations are dropped, as the file and [`finalize`] drop them).
+fn spill_window(
+    spill: &mut Spill,
+    output: &mut Output<'_>,
+    out: &SequentialTrace,
+    i: usize,
+    tag: Tag,
+    parallel: bool,
+) {
+    match spill {
+        Spill::File(w) => w.window(out, i, tag),
+        Spill::Counted => {
+            let w = &out.windows[i];
+            if let Output::Windows(sink) = output {
+                if !w.is_empty_continuation() {
+                    sink(w.bb, w.continuation, parallel);
+                }
+            }
+        }
+    }
+}
