@@ -1,8 +1,9 @@
 //! Exit status, decided in one place: 0 success, 1 failure (unreadable or corrupt input, I/O),
 //! 2 usage error. Commands return a [`UsageError`] (through `anyhow`) for flags that do not fit
-//! together or are out of range; clap's own parse errors already exit with 2 before a
-//! command runs. Below `main` only `live` calls `process::exit`, to end with the traced
-//! program's own status once its report is out.
+//! together or are out of range; clap's own parse errors are 2 too (`run_args` returns clap's
+//! status before a command runs). Below `main` only `live` calls `process::exit`, to end with
+//! the traced program's own status once its report is out (and clap exits for errors in the
+//! options of its analyses, before the program runs).
 
 use std::fmt;
 

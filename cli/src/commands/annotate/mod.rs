@@ -395,19 +395,16 @@ fn render_excerpts(ex: &[SourceExcerpt]) -> String {
     s
 }
 
-/// Exits with a usage error (status 2) when the L1 and L2 line sizes differ: distances and
-/// misses are counted in one line size.
-pub fn check_line_sizes(l1: &CacheConfig, l2: &CacheConfig) {
+/// A usage error (status 2) when the L1 and L2 line sizes differ: distances and misses are
+/// counted in one line size.
+pub fn check_line_sizes(l1: &CacheConfig, l2: &CacheConfig) -> Result<()> {
     if l1.line != l2.line {
-        clap::Error::raw(
-            clap::error::ErrorKind::ArgumentConflict,
-            format!(
-                "--l1 has {}-byte lines and --l2 {}-byte lines; give both the same line size\n",
-                l1.line, l2.line
-            ),
-        )
-        .exit();
+        return Err(crate::exit::usage(format!(
+            "--l1 has {}-byte lines and --l2 {}-byte lines; give both the same line size",
+            l1.line, l2.line
+        )));
     }
+    Ok(())
 }
 
 /// Annotates a stream: the events merged in stamp order as they arrive, each thread a core of
@@ -436,7 +433,7 @@ fn annotate_stream(
 
 /// Runs `annotate`.
 pub fn run(args: &AnnotateArgs) -> Result<()> {
-    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
+    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2)?;
     let input = crate::tracefile::open_input(&args.trace, &args.open)?;
     let bar = crate::progress::bar(input.total_events(), "annotating", args.out.quiet);
     let config = AnnotateConfig {
