@@ -193,8 +193,118 @@ pub fn for_each_launch<E: From<SimtError>>(
     f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
 ) -> std::result::Result<Vec<SkippedLoop>, E> {
     check_config(config)?;
+    if let [index] = trace.thread_indices()[..] {
+        return one_thread(trace, index, config, f);
+    }
     let events = trace.merged().map_err(SimtError::from)?;
     for_each_launch_in(&trace.meta, events, config, f)
+}
+
+/// [`for_each_launch`] of a one-thread trace (a sequential run): its chunks in order are the
+/// merged order, so the walk visits them straight ([`Trace::visit_merged`]), with no merge, no
+/// per-event [`Event`] values and no thread lookup.
+fn one_thread<E: From<SimtError>>(
+    trace: &Trace,
+    index: u32,
+    config: &SimtConfig,
+    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+) -> std::result::Result<Vec<SkippedLoop>, E> {
+    let tables = Tables::of(&trace.meta, config);
+    let emitter = Emitter {
+        meta: &trace.meta,
+        config,
+    };
+    let mut walk = OneThread {
+        shared: tables.shared(),
+        thread: ThreadState::default(),
+        index,
+        emitter: &emitter,
+        f,
+        failed: None,
+    };
+    trace
+        .visit_merged(&mut walk, |_| {})
+        .map_err(SimtError::from)?;
+    if let Some(e) = walk.failed {
+        return Err(e);
+    }
+    emitter.drain(&mut walk.shared, true, 1, walk.f)?;
+    Ok(emitter.skipped(&walk.shared))
+}
+
+/// The one-thread walk as an event visitor: each event through the thread's [`Collector`],
+/// then what the per-event loop of [`for_each_launch_in`] does after it.
+struct OneThread<'w, 'a, E> {
+    shared: teams::Shared<'a>,
+    thread: ThreadState,
+    index: u32,
+    emitter: &'w Emitter<'a>,
+    f: &'w mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    /// The first error of `f`: the visit cannot stop, so the rest of the events are skipped.
+    failed: Option<E>,
+}
+
+impl<'a, E: From<SimtError>> OneThread<'_, 'a, E> {
+    #[inline]
+    fn collector(&mut self) -> Option<Collector<'_, 'a>> {
+        if self.failed.is_some() {
+            return None;
+        }
+        Some(Collector {
+            shared: &mut self.shared,
+            thread: &mut self.thread,
+            index: self.index,
+        })
+    }
+
+    #[inline]
+    fn after(&mut self) {
+        if !self.shared.moves.is_empty() {
+            for m in std::mem::take(&mut self.shared.moves) {
+                if m.thread == self.index {
+                    self.thread.apply(&m);
+                }
+            }
+        }
+        if self.shared.finished_some {
+            if let Err(e) = self.emitter.drain(&mut self.shared, false, 1, self.f) {
+                self.failed = Some(e);
+            }
+        }
+    }
+}
+
+impl<E: From<SimtError>> rdtrace::EventVisitor for OneThread<'_, '_, E> {
+    #[inline]
+    fn block(&mut self, bb: u32) {
+        if let Some(mut c) = self.collector() {
+            c.block(bb);
+            self.after();
+        }
+    }
+
+    #[inline]
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
+        if let Some(mut c) = self.collector() {
+            c.access(mi, addr, len);
+            self.after();
+        }
+    }
+
+    #[inline]
+    fn branch(&mut self, br: u32, outcome: u32) {
+        if let Some(mut c) = self.collector() {
+            c.branch(br, outcome);
+            self.after();
+        }
+    }
+
+    fn other(&mut self, event: Event) {
+        if let Some(mut c) = self.collector() {
+            c.other(event);
+            self.after();
+        }
+    }
 }
 
 /// [`for_each_launch`] over any source of a run's events merged in stamp order (a trace file's
@@ -209,18 +319,34 @@ pub fn for_each_launch_in<E: From<SimtError>>(
     let tables = Tables::of(meta, config);
     let mut shared = tables.shared();
     let emitter = Emitter { meta, config };
-    let mut threads: FastMap<u32, ThreadState> = FastMap::default();
+    // Threads' states by slot in order of appearance; events come in runs of one thread, so
+    // the thread-to-slot table is consulted only when the thread changes.
+    let mut slot_of: FastMap<u32, usize> = FastMap::default();
+    let mut threads: Vec<ThreadState> = Vec::new();
+    let mut last: Option<(u32, usize)> = None;
     for item in events {
         let (t, event) = item.map_err(SimtError::from)?;
-        let thread = threads.entry(t).or_default();
+        let slot = match last {
+            Some((lt, slot)) if lt == t => slot,
+            _ => {
+                let slot = *slot_of.entry(t).or_insert_with(|| {
+                    threads.push(ThreadState::default());
+                    threads.len() - 1
+                });
+                last = Some((t, slot));
+                slot
+            }
+        };
         event.visit(&mut Collector {
             shared: &mut shared,
-            thread,
+            thread: &mut threads[slot],
             index: t,
         });
-        for m in std::mem::take(&mut shared.moves) {
-            if let Some(th) = threads.get_mut(&m.thread) {
-                th.apply(&m);
+        if !shared.moves.is_empty() {
+            for m in std::mem::take(&mut shared.moves) {
+                if let Some(&s) = slot_of.get(&m.thread) {
+                    threads[s].apply(&m);
+                }
             }
         }
         if shared.finished_some {
