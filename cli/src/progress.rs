@@ -20,3 +20,19 @@ pub fn bar(total: u64, label: &str, quiet: bool) -> ProgressBar {
     pb.set_message(label.to_string());
     pb
 }
+
+/// A [`bar`] drawn with the others of `bars` (for work that runs side by side), or hidden
+/// like [`bar`].
+pub fn bar_in(
+    bars: &indicatif::MultiProgress,
+    total: u64,
+    label: &str,
+    quiet: bool,
+) -> ProgressBar {
+    let pb = bar(total, label, quiet);
+    if pb.is_hidden() {
+        pb
+    } else {
+        bars.add(pb)
+    }
+}

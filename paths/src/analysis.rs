@@ -28,7 +28,6 @@ use crate::bins::Bins;
 use crate::history::{window_bits, window_exact_key};
 use crate::patterns::{form_patterns, Pattern, PatternConfig};
 use crate::profile::PathProfile;
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -53,43 +52,164 @@ pub struct PathDistances {
     pub cold: u64,
 }
 
-/// Per instruction, its n-bit paths and their distances, sorted by instruction then key.
-/// `n == 0` gives one path per instruction (no history: the instruction-based analysis).
-pub fn group_by_history(profile: &PathProfile, n: u32) -> BTreeMap<u32, Vec<PathDistances>> {
-    let mut map: FxHashMap<(u32, PathKey), (Bins, u64)> = FxHashMap::default();
-    for r in &profile.records {
-        let key = PathKey {
-            bits: window_bits(&r.window, n),
-            depth: r.depth.min(n),
-        };
-        let e = map.entry((r.mi, key)).or_default();
-        e.0.merge(&r.bins);
-        e.1 += r.cold;
+/// The n-bit path of record `r` (`n == 0`: the one empty path).
+fn path_key(profile: &PathProfile, r: usize, n: u32) -> PathKey {
+    PathKey {
+        bits: window_bits(profile.window(r), n),
+        depth: profile.records[r].depth.min(n),
     }
-    let mut out: BTreeMap<u32, Vec<PathDistances>> = BTreeMap::new();
-    for ((mi, key), (bins, cold)) in map {
-        out.entry(mi)
-            .or_default()
-            .push(PathDistances { key, bins, cold });
-    }
-    for v in out.values_mut() {
-        v.sort_by_key(|p| p.key);
+}
+
+/// The records of each instruction (indices into [`PathProfile::records`]), by instruction.
+pub fn records_by_instruction(profile: &PathProfile) -> BTreeMap<u32, Vec<u32>> {
+    let mut out: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (r, rec) in profile.records.iter().enumerate() {
+        out.entry(rec.mi).or_default().push(r as u32);
     }
     out
 }
 
-/// Per instruction, the distances along each exact n-entry window (keyed by window hash).
-fn group_by_exact_window(profile: &PathProfile, n: u32) -> FxHashMap<u32, Vec<Bins>> {
-    let mut map: FxHashMap<(u32, u64), Bins> = FxHashMap::default();
-    for r in &profile.records {
-        let key = window_exact_key(&r.window, r.depth as usize, n);
-        map.entry((r.mi, key)).or_default().merge(&r.bins);
-    }
-    let mut out: FxHashMap<u32, Vec<Bins>> = FxHashMap::default();
-    for ((mi, _), bins) in map {
-        out.entry(mi).or_default().push(bins);
+/// One instruction's n-bit paths (from its `records`) with their distances, sorted by key.
+/// Records shortened past the path limit that hold fewer than `n` entries are left out
+/// ([`crate::profile::PathRecord::projects_to`]).
+pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<PathDistances> {
+    let mut keyed: Vec<(PathKey, u32)> = records
+        .iter()
+        .filter(|&&r| profile.records[r as usize].projects_to(n))
+        .map(|&r| (path_key(profile, r as usize, n), r))
+        .collect();
+    keyed.sort_unstable();
+    let mut out: Vec<PathDistances> = Vec::new();
+    for (key, r) in keyed {
+        let rec = &profile.records[r as usize];
+        match out.last_mut() {
+            Some(p) if p.key == key => {
+                p.bins.merge(&rec.bins);
+                p.cold += rec.cold;
+            }
+            _ => out.push(PathDistances {
+                key,
+                bins: rec.bins.clone(),
+                cold: rec.cold,
+            }),
+        }
     }
     out
+}
+
+/// One instruction's n-bit paths with their patterns, sorted by key: [`paths_of`] over
+/// [`instruction_paths`] without copying the distances of a path that has one record (most
+/// paths of the longest histories).
+fn path_patterns(
+    profile: &PathProfile,
+    records: &[u32],
+    n: u32,
+    cfg: &PatternConfig,
+) -> Vec<PathPatterns> {
+    let mut keyed: Vec<(PathKey, u32)> = records
+        .iter()
+        .filter(|&&r| profile.records[r as usize].projects_to(n))
+        .map(|&r| (path_key(profile, r as usize, n), r))
+        .collect();
+    keyed.sort_unstable();
+    let mut scratch = Bins::new();
+    keyed
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|run| {
+            let (bins, cold) = match run {
+                [(_, r)] => {
+                    let rec = &profile.records[*r as usize];
+                    (&rec.bins, rec.cold)
+                }
+                _ => {
+                    scratch.clear();
+                    let mut cold = 0;
+                    for &(_, r) in run {
+                        let rec = &profile.records[r as usize];
+                        scratch.merge(&rec.bins);
+                        cold += rec.cold;
+                    }
+                    (&scratch, cold)
+                }
+            };
+            PathPatterns {
+                key: run[0].0,
+                references: bins.count(),
+                cold,
+                patterns: form_patterns(bins, cfg),
+            }
+        })
+        .collect()
+}
+
+/// Per instruction, its n-bit paths and their distances, sorted by instruction then key.
+/// `n == 0` gives one path per instruction (no history: the instruction-based analysis).
+pub fn group_by_history(profile: &PathProfile, n: u32) -> BTreeMap<u32, Vec<PathDistances>> {
+    records_by_instruction(profile)
+        .into_iter()
+        .map(|(mi, records)| (mi, instruction_paths(profile, &records, n)))
+        .collect()
+}
+
+/// Whether every exact n-entry window of one instruction carries at most one pattern (the
+/// windows' distances merged one window at a time into one scratch distribution).
+fn exact_windows_differentiable(
+    profile: &PathProfile,
+    records: &[u32],
+    n: u32,
+    cfg: &PatternConfig,
+) -> bool {
+    let mut keyed: Vec<(u64, u32)> = records
+        .iter()
+        .filter(|&&r| profile.records[r as usize].projects_to(n))
+        .map(|&r| {
+            let rec = &profile.records[r as usize];
+            (
+                window_exact_key(profile.window(r as usize), rec.depth as usize, n),
+                r,
+            )
+        })
+        .collect();
+    keyed.sort_unstable();
+    let mut scratch = Bins::new();
+    for run in keyed.chunk_by(|a, b| a.0 == b.0) {
+        let bins = match run {
+            [(_, r)] => &profile.records[*r as usize].bins,
+            _ => {
+                scratch.clear();
+                for &(_, r) in run {
+                    scratch.merge(&profile.records[r as usize].bins);
+                }
+                &scratch
+            }
+        };
+        if form_patterns(bins, cfg).len() > 1 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Number of distinct n-bit paths of one instruction.
+fn count_paths(profile: &PathProfile, records: &[u32], n: u32) -> u64 {
+    let mut keys: Vec<PathKey> = records
+        .iter()
+        .filter(|&&r| profile.records[r as usize].projects_to(n))
+        .map(|&r| path_key(profile, r as usize, n))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len() as u64
+}
+
+/// References of one instruction on no known n-bit path (shortened records).
+fn unclassified(profile: &PathProfile, records: &[u32], n: u32) -> u64 {
+    records
+        .iter()
+        .map(|&r| &profile.records[r as usize])
+        .filter(|rec| !rec.projects_to(n))
+        .map(|rec| rec.references())
+        .sum()
 }
 
 /// One n-bit path of an instruction with its patterns.
@@ -118,6 +238,9 @@ pub struct InstructionHistory {
     pub aliased: bool,
     /// Not differentiable, and some path mixes short and long patterns.
     pub mixes_short_long: bool,
+    /// References on no known n-bit path (their records were shortened past the path limit,
+    /// [`crate::PathConfig::max_paths`]); the verdicts above are over the other references.
+    pub unclassified: u64,
     /// The paths, sorted by key.
     pub paths: Vec<PathPatterns>,
 }
@@ -169,6 +292,10 @@ pub struct HistorySummary {
     pub mixed: u64,
     /// … as a percentage of the multi-pattern instructions.
     pub mixed_pct: f64,
+    /// Line references on no known n-bit path (records shortened past the path limit).
+    pub unclassified: u64,
+    /// … as a percentage of all line references.
+    pub unclassified_pct: f64,
 }
 
 /// The result of [`analyse`].
@@ -192,6 +319,10 @@ pub struct PathReport {
     pub multi_pattern: u64,
     /// … as a percentage of the analysed instructions.
     pub multi_pattern_pct: f64,
+    /// The path limit the profile was collected with ([`crate::PathConfig::max_paths`]).
+    pub path_limit: Option<u64>,
+    /// Records kept with a shortened window because the limit was reached.
+    pub shortened_records: u64,
     /// Per history length, in the order configured.
     pub summary: Vec<HistorySummary>,
     /// Every analysed instruction, by id.
@@ -224,56 +355,67 @@ pub fn paths_of(paths: &[PathDistances], cfg: &PatternConfig) -> Vec<PathPattern
         .collect()
 }
 
-/// How each multi-pattern instruction (indices into `instructions`) fares with `n`-bit paths,
-/// and the number of distinct (instruction, path) pairs over all instructions.
-fn evaluate(
-    profile: &PathProfile,
-    n: u32,
-    multi: &[usize],
-    instructions: &[InstructionPaths],
-) -> (Vec<InstructionHistory>, u64) {
+/// How one instruction (its `records`) fares with `n`-bit paths.
+fn history_of(profile: &PathProfile, records: &[u32], n: u32) -> InstructionHistory {
     let cfg = &profile.config;
-    let groups = group_by_history(profile, n);
-    let exact = group_by_exact_window(profile, n);
-    let paths_total = groups.values().map(|v| v.len() as u64).sum();
-    let histories = multi
-        .iter()
-        .map(|&i| {
-            let ins = &instructions[i];
-            let paths = paths_of(groups.get(&ins.mi).map_or(&[][..], |v| v), &cfg.patterns);
-            let differentiable = paths.iter().all(|p| p.patterns.len() <= 1);
-            let exact_differentiable = exact
-                .get(&ins.mi)
-                .is_none_or(|v| v.iter().all(|b| form_patterns(b, &cfg.patterns).len() <= 1));
-            let aliased = !differentiable && exact_differentiable;
-            let mixes_short_long =
-                !differentiable && paths.iter().any(|p| mixes(&p.patterns, cfg.long_threshold));
-            InstructionHistory {
-                n,
-                differentiable,
-                exact_differentiable,
-                aliased,
-                mixes_short_long,
-                paths,
-            }
-        })
-        .collect();
-    (histories, paths_total)
+    let paths = path_patterns(profile, records, n, &cfg.patterns);
+    let differentiable = paths.iter().all(|p| p.patterns.len() <= 1);
+    let exact_differentiable = exact_windows_differentiable(profile, records, n, &cfg.patterns);
+    let aliased = !differentiable && exact_differentiable;
+    let mixes_short_long =
+        !differentiable && paths.iter().any(|p| mixes(&p.patterns, cfg.long_threshold));
+    InstructionHistory {
+        n,
+        differentiable,
+        exact_differentiable,
+        aliased,
+        mixes_short_long,
+        unclassified: unclassified(profile, records, n),
+        paths,
+    }
+}
+
+/// The history length the paper's aliasing figure refers to (Section 4.2).
+const PAPER_REFERENCE: u32 = 16;
+
+/// One job of [`analyse`]'s second step: an instruction and a history length.
+enum Job {
+    /// A multi-pattern instruction's verdict for the `k`-th configured length.
+    History { ins: usize, k: usize },
+    /// A multi-pattern instruction's verdict for 16 bits, when 16 is not configured.
+    Reference { ins: usize },
+    /// The number of paths and unclassified references of any instruction's records.
+    Count { group: usize, k: usize },
+}
+
+/// What a [`Job`] found.
+enum Found {
+    History(InstructionHistory),
+    Reference(bool, bool),
+    Count(u64, u64),
 }
 
 /// Computes the metrics of Section 4.2 from a profile.
+///
+/// Works one instruction at a time (its records grouped by path, its paths' distances merged
+/// into fresh distributions and dropped once its patterns are formed), so the analysis adds
+/// about the largest instruction's share of the profile to the memory, not a copy of the
+/// profile per history length. Instructions and history lengths are independent jobs on the
+/// workspace's thread pool (rayon, as the models' jobs), reported in order.
 pub fn analyse(profile: &PathProfile) -> PathReport {
+    use rayon::prelude::*;
     let cfg = &profile.config;
-    let threshold = cfg.long_threshold;
-    let mut instructions: Vec<InstructionPaths> = group_by_history(profile, 0)
-        .into_iter()
-        .filter_map(|(mi, paths)| {
-            let p = paths.into_iter().next()?;
+    let groups: Vec<(u32, Vec<u32>)> = records_by_instruction(profile).into_iter().collect();
+    // Step 1: every instruction's patterns over all its paths (the instruction-based view).
+    let base: Vec<Option<InstructionPaths>> = groups
+        .par_iter()
+        .map(|(mi, records)| {
+            let p = instruction_paths(profile, records, 0).into_iter().next()?;
             if p.bins.is_empty() {
                 return None;
             }
             Some(InstructionPaths {
-                mi,
+                mi: *mi,
                 references: p.bins.count(),
                 cold: p.cold,
                 patterns: form_patterns(&p.bins, &cfg.patterns),
@@ -281,30 +423,95 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
             })
         })
         .collect();
+    let group_of: Vec<usize> = (0..groups.len()).filter(|&g| base[g].is_some()).collect();
+    let mut instructions: Vec<InstructionPaths> = base.into_iter().flatten().collect();
     let multi: Vec<usize> = (0..instructions.len())
         .filter(|&i| instructions[i].has_multiple_patterns())
         .collect();
-    let mut summary = Vec::new();
-    let m = multi.len() as u64;
-    // The history lengths are independent: evaluated side by side on the workspace's thread
-    // pool (rayon, as the models' jobs), reported in order.
-    let evaluated: Vec<_> = {
-        use rayon::prelude::*;
-        cfg.histories
-            .par_iter()
-            .map(|&n| evaluate(profile, n, &multi, &instructions))
-            .collect()
-    };
-    for (&n, (histories, paths_total)) in cfg.histories.iter().zip(evaluated) {
-        let diff = histories.iter().filter(|h| h.differentiable).count() as u64;
-        let aliased = histories.iter().filter(|h| h.aliased).count() as u64;
-        let mixed = histories.iter().filter(|h| h.mixes_short_long).count() as u64;
-        for (&i, h) in multi.iter().zip(histories) {
-            instructions[i].histories.push(h);
+    let reference_configured = cfg.histories.iter().position(|&n| n == PAPER_REFERENCE);
+    let with_reference = profile.max_bits >= PAPER_REFERENCE;
+
+    // Step 2: per (instruction, history length), a multi-pattern instruction's verdict or any
+    // other instruction's path count.
+    let mut jobs = Vec::new();
+    let mut is_multi = vec![false; groups.len()];
+    for &i in &multi {
+        is_multi[group_of[i]] = true;
+        jobs.extend((0..cfg.histories.len()).map(|k| Job::History { ins: i, k }));
+        if with_reference && reference_configured.is_none() {
+            jobs.push(Job::Reference { ins: i });
         }
+    }
+    for (group, _) in groups.iter().enumerate().filter(|&(g, _)| !is_multi[g]) {
+        jobs.extend((0..cfg.histories.len()).map(|k| Job::Count { group, k }));
+    }
+    let found: Vec<Found> = jobs
+        .par_iter()
+        .map(|job| match *job {
+            Job::History { ins, k } => Found::History(history_of(
+                profile,
+                &groups[group_of[ins]].1,
+                cfg.histories[k],
+            )),
+            Job::Reference { ins } => {
+                let h = history_of(profile, &groups[group_of[ins]].1, PAPER_REFERENCE);
+                Found::Reference(h.differentiable, h.aliased)
+            }
+            Job::Count { group, k } => {
+                let (records, n) = (&groups[group].1, cfg.histories[k]);
+                Found::Count(
+                    count_paths(profile, records, n),
+                    unclassified(profile, records, n),
+                )
+            }
+        })
+        .collect();
+
+    let mut paths_total = vec![0u64; cfg.histories.len()];
+    let mut unclassified_total = vec![0u64; cfg.histories.len()];
+    let mut reference: Vec<(bool, bool)> = Vec::new();
+    for (job, found) in jobs.iter().zip(found) {
+        match (job, found) {
+            (&Job::History { ins, k }, Found::History(h)) => {
+                paths_total[k] += h.paths.len() as u64;
+                unclassified_total[k] += h.unclassified;
+                instructions[ins].histories.push(h);
+            }
+            (Job::Reference { .. }, Found::Reference(d, a)) => reference.push((d, a)),
+            (&Job::Count { k, .. }, Found::Count(paths, lost)) => {
+                paths_total[k] += paths;
+                unclassified_total[k] += lost;
+            }
+            _ => unreachable!("each job finds its own kind"),
+        }
+    }
+    if let (true, Some(k)) = (with_reference, reference_configured) {
+        reference = multi
+            .iter()
+            .map(|&i| {
+                let h = &instructions[i].histories[k];
+                (h.differentiable, h.aliased)
+            })
+            .collect();
+    }
+
+    let m = multi.len() as u64;
+    let mut summary = Vec::new();
+    for (k, &n) in cfg.histories.iter().enumerate() {
+        let count = |f: fn(&InstructionHistory) -> bool| {
+            multi
+                .iter()
+                .filter(|&&i| f(&instructions[i].histories[k]))
+                .count() as u64
+        };
+        let (diff, aliased, mixed) = (
+            count(|h| h.differentiable),
+            count(|h| h.aliased),
+            count(|h| h.mixes_short_long),
+        );
         summary.push(HistorySummary {
             n,
-            paths: paths_total,
+            paths: paths_total[k],
             differentiable: diff,
             differentiable_pct: pct(diff, m),
             aliased,
@@ -313,27 +520,13 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
             aliased_paper_pct: None,
             mixed,
             mixed_pct: pct(mixed, m),
+            unclassified: unclassified_total[k],
+            unclassified_pct: pct(unclassified_total[k], profile.references),
         });
     }
     // See: Section 4.2 — aliasing for pathn, n < 16, is path16's plus the patterns 16 bits
     // differentiate but n bits do not.
-    const PAPER_REFERENCE: u32 = 16;
-    if profile.max_bits >= PAPER_REFERENCE {
-        let reference: Vec<(bool, bool)> =
-            match cfg.histories.iter().position(|&n| n == PAPER_REFERENCE) {
-                Some(k) => multi
-                    .iter()
-                    .map(|&i| {
-                        let h = &instructions[i].histories[k];
-                        (h.differentiable, h.aliased)
-                    })
-                    .collect(),
-                None => evaluate(profile, PAPER_REFERENCE, &multi, &instructions)
-                    .0
-                    .iter()
-                    .map(|h| (h.differentiable, h.aliased))
-                    .collect(),
-            };
+    if with_reference {
         for (k, s) in summary.iter_mut().enumerate() {
             if s.n > PAPER_REFERENCE {
                 continue;
@@ -350,10 +543,9 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
         }
     }
     let analysed = instructions.len() as u64;
-    let m = multi.len() as u64;
     PathReport {
         line: cfg.line,
-        long_threshold: threshold,
+        long_threshold: cfg.long_threshold,
         accesses: profile.accesses,
         references: profile.references,
         cold: profile.cold,
@@ -361,6 +553,8 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
         instructions_analysed: analysed,
         multi_pattern: m,
         multi_pattern_pct: pct(m, analysed),
+        path_limit: cfg.max_paths,
+        shortened_records: profile.truncated_records,
         summary,
         instructions,
     }

@@ -6,6 +6,7 @@
 //! together with the access frequency are recorded for each bin."
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// Width of the linear bins, and the distance where they start.
 pub const LINEAR_BIN_WIDTH: u64 = 1024;
@@ -88,11 +89,80 @@ impl Bin {
     }
 }
 
+/// One stored bin: its statistics relative to the bin's lowest distance, so that a bin costs
+/// 24 bytes instead of a [`Bin`]'s 48 (a path profile holds millions of them).
+///
+/// A bin spans at most [`LINEAR_BIN_WIDTH`] distances, so the offsets of its smallest and
+/// largest distance fit 16 bits and the sum of its offsets fits 64 bits for up to 2^54
+/// references. Only the last bin index (`u32::MAX`, distances of 2^42 lines and more, which a
+/// reuse stack of that many distinct lines would have to hold) is wider; offsets saturate there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct StoredBin {
+    index: u32,
+    min_offset: u16,
+    max_offset: u16,
+    count: u64,
+    offset_sum: u64,
+}
+
+const _: () = assert!(std::mem::size_of::<StoredBin>() == 24);
+
+impl StoredBin {
+    #[inline]
+    fn offset(index: u32, distance: u64) -> u64 {
+        distance - bin_range(index).0
+    }
+
+    #[inline]
+    fn single(index: u32, distance: u64) -> Self {
+        let off = Self::offset(index, distance);
+        let off16 = off.min(u16::MAX as u64) as u16;
+        StoredBin {
+            index,
+            min_offset: off16,
+            max_offset: off16,
+            count: 1,
+            offset_sum: off,
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, distance: u64) {
+        let off = Self::offset(self.index, distance);
+        let off16 = off.min(u16::MAX as u64) as u16;
+        self.min_offset = self.min_offset.min(off16);
+        self.max_offset = self.max_offset.max(off16);
+        self.count += 1;
+        self.offset_sum = self.offset_sum.wrapping_add(off);
+    }
+
+    #[inline]
+    fn merge(&mut self, other: &StoredBin) {
+        self.min_offset = self.min_offset.min(other.min_offset);
+        self.max_offset = self.max_offset.max(other.max_offset);
+        self.count += other.count;
+        self.offset_sum = self.offset_sum.wrapping_add(other.offset_sum);
+    }
+
+    /// The statistics in distances.
+    #[inline]
+    fn bin(&self) -> Bin {
+        let lo = bin_range(self.index).0;
+        Bin {
+            min: lo + self.min_offset as u64,
+            max: lo + self.max_offset as u64,
+            sum: lo as u128 * self.count as u128 + self.offset_sum as u128,
+            count: self.count,
+        }
+    }
+}
+
 /// The non-empty bins of one distance distribution, sorted by bin index. Most keys touch one
-/// to three bins, so a sorted vector beats a map.
+/// to three bins, so a sorted vector beats a map; the first bin is held inline, which spares
+/// most records of long histories (one bin each) an allocation and a cache miss per access.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Bins {
-    bins: Vec<(u32, Bin)>,
+    bins: SmallVec<[StoredBin; 1]>,
 }
 
 impl Bins {
@@ -106,39 +176,53 @@ impl Bins {
     pub fn add(&mut self, distance: u64) {
         let idx = bin_index(distance);
         // Fast path: the same bin as last time is by far the common case.
-        for (i, b) in self.bins.iter_mut() {
-            if *i == idx {
+        for b in self.bins.iter_mut() {
+            if b.index == idx {
                 b.add(distance);
                 return;
             }
         }
-        let at = self.bins.partition_point(|(i, _)| *i < idx);
-        self.bins.insert(at, (idx, Bin::single(distance)));
+        let at = self.bins.partition_point(|b| b.index < idx);
+        self.bins.insert(at, StoredBin::single(idx, distance));
     }
 
     /// Merges another distribution into this one.
     pub fn merge(&mut self, other: &Bins) {
-        for (idx, b) in &other.bins {
-            match self.bins.binary_search_by_key(idx, |(i, _)| *i) {
-                Ok(at) => self.bins[at].1.merge(b),
-                Err(at) => self.bins.insert(at, (*idx, *b)),
+        for b in &other.bins {
+            match self.bins.binary_search_by_key(&b.index, |s| s.index) {
+                Ok(at) => self.bins[at].merge(b),
+                Err(at) => self.bins.insert(at, *b),
             }
         }
     }
 
-    /// The bins, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = &(u32, Bin)> {
-        self.bins.iter()
+    /// Empties the distribution, keeping its allocation (for reuse as a scratch buffer).
+    pub fn clear(&mut self) {
+        self.bins.clear();
+    }
+
+    /// The bins, ascending: each bin's index and statistics.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, Bin)> + '_ {
+        self.bins.iter().map(|b| (b.index, b.bin()))
     }
 
     /// Total references.
     pub fn count(&self) -> u64 {
-        self.bins.iter().map(|(_, b)| b.count).sum()
+        self.bins.iter().map(|b| b.count).sum()
     }
 
     /// Whether no distance was recorded.
     pub fn is_empty(&self) -> bool {
         self.bins.is_empty()
+    }
+
+    /// Bytes this distribution holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        if self.bins.spilled() {
+            self.bins.capacity() * std::mem::size_of::<StoredBin>()
+        } else {
+            0
+        }
     }
 }
 
@@ -160,10 +244,9 @@ pub struct BinSummary {
 impl Bins {
     /// The bins as report rows.
     pub fn summaries(&self) -> Vec<BinSummary> {
-        self.bins
-            .iter()
+        self.iter()
             .map(|(i, b)| BinSummary {
-                index: *i,
+                index: i,
                 min: b.min,
                 max: b.max,
                 mean: b.mean(),
@@ -218,5 +301,29 @@ mod tests {
         b.merge(&c);
         assert_eq!(b.count(), 9);
         assert_eq!(b.summaries().len(), 4);
+    }
+
+    /// The stored offsets give back exact statistics far out, where a bin starts at a large
+    /// distance: 10^12 = 976562500 * 1024 ends a 1K-wide bin.
+    #[test]
+    fn far_bins_keep_exact_statistics() {
+        let base = 1_000_000_000_000u64;
+        let mut b = Bins::new();
+        for d in [base - 1, base - 4096, base - 1000] {
+            b.add(d);
+        }
+        let mut c = Bins::new();
+        c.add(base - 3);
+        c.add(1 << 40);
+        b.merge(&c);
+        let got: Vec<(u32, Bin)> = b.iter().collect();
+        assert_eq!(got.len(), 3);
+        let (i, far) = got[1];
+        assert_eq!(i, bin_index(base - 1));
+        assert_eq!((far.min, far.max, far.count), (base - 1000, base - 1, 3));
+        assert_eq!(far.sum, 3 * base as u128 - 1004);
+        assert_eq!(got[0].1.min, base - 4096);
+        assert_eq!((got[2].1.min, got[2].1.max), (1 << 40, 1 << 40));
+        assert_eq!(got[2].1.sum, 1 << 40);
     }
 }

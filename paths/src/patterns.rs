@@ -91,9 +91,9 @@ pub fn form_patterns(bins: &Bins, cfg: &PatternConfig) -> Vec<Pattern> {
                         .min_frequency
                         .is_none_or(|f| (cur.count as f64) < f * total as f64) =>
             {
-                cur.merge(b)
+                cur.merge(&b)
             }
-            _ => merged.push(*b),
+            _ => merged.push(b),
         }
     }
     merged

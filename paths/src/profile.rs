@@ -4,9 +4,17 @@
 //! [`FastCore`], and charges the cache-line reuse distance of every access to the access's
 //! memory instruction and its exact path window of the longest history asked for. Shorter
 //! histories are projections of that window, made afterwards in [`crate::analysis`], so the hot
-//! path does one hash lookup per access whatever the number of history lengths. Memory is
-//! bounded by the number of distinct (instruction, window) keys and distinct lines, not by the
-//! trace length.
+//! path does one hash lookup per access whatever the number of history lengths.
+//!
+//! Memory grows with the number of distinct (instruction, window) keys, which on branchy code
+//! grows with the trace (an interpreter's or a hash table's 32-branch windows rarely repeat).
+//! [`PathConfig::max_paths`] bounds it: once that many whole-window records exist, a new
+//! window is charged to a record of its most recent entries only, of the longest shorter
+//! history length that has such a record or still has room (each shorter length has half the
+//! room of the one above it, so all of them hold at most `max_paths` more; past them, one
+//! record per instruction without any history). Its references still count exactly for the history lengths up to the
+//! length kept and are reported as unclassified for the longer ones (see
+//! [`PathRecord::kept`]). `max_paths: None` keeps every window (the exact analysis).
 //!
 //! Threads are profiled one after the other, each with its own history and its own reuse
 //! stack (private reuse, as on the paper's sequential runs); their keys share one table.
@@ -35,7 +43,14 @@ pub struct PathConfig {
     /// Distances below this (in lines) are short, the others long (1K lines ≈ a 64 KB cache
     /// with 64-byte lines; the paper's 1K corresponds to its 32 KB L1 with 32-byte lines).
     pub long_threshold: u64,
+    /// Records with full windows kept before new windows are kept shorter (see the module
+    /// documentation); `None` keeps every window.
+    pub max_paths: Option<u64>,
 }
+
+/// Default of [`PathConfig::max_paths`]: 2^19 whole-window records, about 250 MiB of profile
+/// with 32-bit histories (and at most as many shortened ones, usually far fewer).
+pub const DEFAULT_MAX_PATHS: u64 = 1 << 19;
 
 impl Default for PathConfig {
     fn default() -> Self {
@@ -45,6 +60,7 @@ impl Default for PathConfig {
             squash: SquashPeriod::PerLoop,
             patterns: PatternConfig::default(),
             long_threshold: 1024,
+            max_paths: Some(DEFAULT_MAX_PATHS),
         }
     }
 }
@@ -81,6 +97,11 @@ impl PathConfig {
                 self.patterns.drop_below
             )));
         }
+        if self.max_paths == Some(0) {
+            return Err(PathsError::Config(
+                "the path limit must be at least 1".into(),
+            ));
+        }
         if let Some(f) = self.patterns.min_frequency {
             if !(f > 0.0 && f <= 1.0) {
                 return Err(PathsError::Config(format!(
@@ -99,12 +120,33 @@ pub struct PathRecord {
     pub mi: u32,
     /// Stack depth at the accesses, capped at the longest history.
     pub depth: u32,
-    /// The top entries of the stack, most recent first (as many as `depth`).
-    pub window: Box<[HistoryEntry]>,
+    /// Entries of the window the record keeps ([`PathProfile::window`]): `depth`, or fewer
+    /// when the record was made after [`PathConfig::max_paths`] records: then it stands for
+    /// every window that agrees in its `kept` most recent entries, and its references are on
+    /// no path longer than `kept` bits.
+    pub kept: u32,
     /// Finite distances.
     pub bins: Bins,
     /// First touches (infinite distance).
     pub cold: u64,
+}
+
+impl PathRecord {
+    /// Whether the record's window is shorter than the stack was (see [`PathRecord::kept`]).
+    pub fn truncated(&self) -> bool {
+        self.kept < self.depth
+    }
+
+    /// Whether the record's references lie on a known `n`-bit path: its window holds `n`
+    /// entries, or the whole stack.
+    pub fn projects_to(&self, n: u32) -> bool {
+        n <= self.kept || !self.truncated()
+    }
+
+    /// Line references (finite and first touches).
+    pub fn references(&self) -> u64 {
+        self.bins.count() + self.cold
+    }
 }
 
 /// Everything collected from one trace.
@@ -116,6 +158,9 @@ pub struct PathProfile {
     pub max_bits: u32,
     /// One record per (instruction, exact window).
     pub records: Vec<PathRecord>,
+    /// The records' windows, `max_bits` entries apart (record `r`'s starts at `r * max_bits`),
+    /// most recent entry first; one allocation instead of one per record.
+    windows: Vec<HistoryEntry>,
     /// Number of memory instructions in the program.
     pub mem_instrs: u32,
     /// Access events seen.
@@ -126,6 +171,34 @@ pub struct PathProfile {
     pub cold: u64,
     /// Threads profiled.
     pub threads: u32,
+    /// Records made with a shortened window because [`PathConfig::max_paths`] was reached.
+    pub truncated_records: u64,
+}
+
+impl PathProfile {
+    /// The window record `r` keeps: its [`PathRecord::kept`] most recent history entries,
+    /// most recent first.
+    pub fn window(&self, r: usize) -> &[HistoryEntry] {
+        let start = r * self.max_bits as usize;
+        &self.windows[start..start + self.records[r].kept as usize]
+    }
+
+    /// Bytes the profile holds (records, windows and their bins), for reports on memory.
+    pub fn heap_bytes(&self) -> usize {
+        self.records.capacity() * std::mem::size_of::<PathRecord>()
+            + self.windows.capacity() * std::mem::size_of::<HistoryEntry>()
+            + self
+                .records
+                .iter()
+                .map(|r| r.bins.heap_bytes())
+                .sum::<usize>()
+    }
+}
+
+/// One shorter window length records fall back to past the path limit, with its room left.
+struct ShortLevel {
+    length: u32,
+    left: u64,
 }
 
 /// Collects a [`PathProfile`] from events. Call [`begin_thread`](Self::begin_thread) before
@@ -138,7 +211,18 @@ pub struct PathCollector {
     history: BranchHistory,
     tracker: FastCore,
     index: FxHashMap<(u32, u64), u32>,
+    /// Per memory instruction, its last window's key and record + 1 (0: none yet): loops
+    /// repeat an instruction's window, and this spares the table lookup, which misses the
+    /// cache once the table holds many paths.
+    recent: Vec<(u64, u32)>,
     records: Vec<PathRecord>,
+    windows: Vec<HistoryEntry>,
+    /// Whole-window records that may still be made (`max_paths` at the start).
+    full_left: u64,
+    /// The window lengths kept once `max_paths` is reached: the configured history lengths
+    /// below `max_bits`, longest first, each with its own room.
+    shorter: Vec<ShortLevel>,
+    truncated_records: u64,
     accesses: u64,
     references: u64,
     cold: u64,
@@ -149,6 +233,27 @@ impl PathCollector {
     /// A collector for a program's metadata.
     pub fn new(meta: &ProgramMeta, config: &PathConfig) -> Result<Self> {
         let max_bits = config.validate()?;
+        let mut lengths: Vec<u32> = config
+            .histories
+            .iter()
+            .copied()
+            .filter(|&n| n < max_bits)
+            .collect();
+        lengths.sort_unstable_by(|a, b| b.cmp(a));
+        lengths.dedup();
+        // The last resort: no history at all, one record per instruction.
+        lengths.push(0);
+        let full_left = config.max_paths.unwrap_or(u64::MAX);
+        // Each shorter level gets half the room of the one above, so all of them together
+        // hold fewer records than the whole windows.
+        let shorter = lengths
+            .iter()
+            .enumerate()
+            .map(|(k, &length)| ShortLevel {
+                length,
+                left: full_left >> (k + 1).min(63),
+            })
+            .collect();
         Ok(PathCollector {
             config: config.clone(),
             max_bits,
@@ -157,7 +262,12 @@ impl PathCollector {
             history: BranchHistory::new(meta, config.line, config.squash),
             tracker: FastCore::untracked(0),
             index: FxHashMap::default(),
+            recent: vec![(0, 0); meta.mem_instrs.len()],
             records: Vec::new(),
+            windows: Vec::new(),
+            full_left,
+            shorter,
+            truncated_records: 0,
             accesses: 0,
             references: 0,
             cold: 0,
@@ -180,15 +290,82 @@ impl PathCollector {
     #[inline]
     fn record_for(&mut self, mi: u32) -> usize {
         let key = self.history.exact_key(self.max_bits);
+        // A window always maps to the same record (the rooms past `max_paths` only shrink,
+        // so a window charged to a shorter record never finds a longer one later).
+        let slot = self.recent.get_mut(mi as usize);
+        if let Some(&mut (k, r)) = slot {
+            if r != 0 && k == key {
+                return r as usize - 1;
+            }
+        }
+        let r = self.lookup_or_insert(mi, key);
+        if let Some(slot) = self.recent.get_mut(mi as usize) {
+            *slot = (key, r as u32 + 1);
+        }
+        r
+    }
+
+    #[inline]
+    fn lookup_or_insert(&mut self, mi: u32, key: u64) -> usize {
         if let Some(&r) = self.index.get(&(mi, key)) {
             return r as usize;
         }
-        let window: Box<[HistoryEntry]> = self.history.top().take(self.max_bits as usize).collect();
+        let depth = self.history.depth().min(self.max_bits as usize) as u32;
+        if self.full_left > 0 {
+            self.full_left -= 1;
+            return self.new_record(mi, key, depth, depth);
+        }
+        self.shortened_record_for(mi, depth)
+            .unwrap_or_else(|| self.new_record(mi, key, depth, depth))
+    }
+
+    /// Past `max_paths` whole windows: going down the shorter history lengths, the first that
+    /// has a record for this window's most recent entries or room for a new one (the last,
+    /// no history, always has room). A window no longer than a level is whole there: it gets a
+    /// whole record from the room of the shortest such level, if any is left. `None` when the
+    /// stack is empty (its window is whole, one per instruction).
+    #[cold]
+    fn shortened_record_for(&mut self, mi: u32, depth: u32) -> Option<usize> {
+        let whole_level = self.shorter.iter().rposition(|l| l.length >= depth);
+        if let Some(k) = whole_level {
+            if self.shorter[k].left > 0 {
+                self.shorter[k].left -= 1;
+                let key = self.history.exact_key(self.max_bits);
+                return Some(self.new_record(mi, key, depth, depth));
+            }
+        }
+        let first = whole_level.map_or(0, |k| k + 1);
+        for k in first..self.shorter.len() {
+            let n = self.shorter[k].length;
+            let key = self.shortened_key(n);
+            if let Some(&r) = self.index.get(&(mi, key)) {
+                return Some(r as usize);
+            }
+            if self.shorter[k].left > 0 || k + 1 == self.shorter.len() {
+                self.shorter[k].left = self.shorter[k].left.saturating_sub(1);
+                self.truncated_records += 1;
+                return Some(self.new_record(mi, key, depth, n));
+            }
+        }
+        None
+    }
+
+    /// Key of a shortened window of `n` entries: apart from the key of a whole window of `n`
+    /// entries (a stack `n` deep), whose references lie on known longer paths.
+    #[inline]
+    fn shortened_key(&self, n: u32) -> u64 {
+        self.history.exact_key(n).rotate_left(17) ^ 0x5bd1_e995_2f8b_3c61
+    }
+
+    fn new_record(&mut self, mi: u32, key: u64, depth: u32, kept: u32) -> usize {
         let r = self.records.len();
+        let stride = self.max_bits as usize;
+        self.windows.extend(self.history.top().take(kept as usize));
+        self.windows.resize((r + 1) * stride, 0);
         self.records.push(PathRecord {
             mi,
-            depth: window.len() as u32,
-            window,
+            depth,
+            kept,
             bins: Bins::new(),
             cold: 0,
         });
@@ -202,11 +379,13 @@ impl PathCollector {
             config: self.config,
             max_bits: self.max_bits,
             records: self.records,
+            windows: self.windows,
             mem_instrs: self.mem_instrs,
             accesses: self.accesses,
             references: self.references,
             cold: self.cold,
             threads: self.threads,
+            truncated_records: self.truncated_records,
         }
     }
 }

@@ -110,6 +110,7 @@ fn figure2_in_miniature() {
         squash: SquashPeriod::PerLoop,
         patterns: PatternConfig::gap_rule_only(),
         long_threshold: 2,
+        max_paths: None,
     };
     let profile = profile_trace(&trace, &cfg).unwrap();
     // Per thread: 8 stores (4 cold lines, 4 at distance 0) and 8 loads.

@@ -372,6 +372,12 @@ fn other_analysis_flags_are_bounded() {
     );
     usage(&["paths", t, "--instr", "-1"], &["--instr must be"]);
     usage(&["paths", t, "--top", "-1"], &["--top must be"]);
+    for bad in ["0", "-1", "lots", "1099511627777"] {
+        usage(
+            &["paths", t, "--max-paths", bad],
+            &["--max-paths must be an integer from 1 to 2^40, or unlimited"],
+        );
+    }
     usage(
         &["paths", t, "--instr", "0", "--plot-history", "99"],
         &["--history lengths must be"],
@@ -401,6 +407,10 @@ fn other_analysis_flags_are_bounded() {
             "-0.1",
         ],
         &["--overlap must be a fraction in [0, 1]"],
+    );
+    usage(
+        &["html", t, "-o", "/tmp/x.html", "--max-paths", "0"],
+        &["--max-paths must be"],
     );
     usage(
         &["html", t, "-o", "/tmp/x.html", "--top", "0"],

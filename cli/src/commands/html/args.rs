@@ -47,6 +47,12 @@ pub struct HtmlArgs {
     #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32",
           value_parser = crate::commands::paths::parse_history, allow_hyphen_values = true)]
     pub history: Vec<u32>,
+    /// Paths the path analysis keeps whole (as `paths --max-paths`: 1 to 2^40, or
+    /// `unlimited`).
+    #[arg(long, value_name = "N|unlimited", default_value_t = crate::commands::paths::PathLimit::DEFAULT,
+          value_parser = crate::commands::paths::parse_max_paths,
+          allow_negative_numbers = true)]
+    pub max_paths: crate::commands::paths::PathLimit,
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,

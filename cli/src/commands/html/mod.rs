@@ -52,7 +52,7 @@ fn glossary() -> String {
 
 /// Builds the page (no I/O but reading traces and sources).
 pub fn build(args: &HtmlArgs) -> Result<String> {
-    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2);
+    crate::commands::annotate::check_line_sizes(&args.caches.l1, &args.caches.l2)?;
     if args.history.is_empty() || args.history.iter().any(|&n| n == 0 || n > 56) {
         bail!("--history needs lengths in 1..=56");
     }
@@ -63,21 +63,32 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
         "html reads the trace once per section",
     )?;
     let trace = crate::tracefile::open(&args.trace, &args.open)?;
-    let bar = crate::progress::bar(trace.total_events(), "annotating", args.quiet);
-    let a = annotate_with_progress(
-        &trace,
-        AnnotateConfig {
-            l1: args.caches.l1,
-            l2: args.caches.l2,
-            false_sharing: (trace.threads.len() > 1).then_some(rdcachesim::SharingConfig {
-                max_lines: crate::commands::annotate::false_sharing::DEFAULT_MAX_LINES,
-                max_sources: 16,
-            }),
-        },
-        |n| bar.set_position(n),
-    )
-    .with_context(|| format!("annotating {}", args.trace.display()))?;
-    bar.finish_and_clear();
+    // The path analysis reads the trace again, mostly on one core: it runs beside the
+    // annotation (which decodes on the other cores), each with its own bar.
+    let bars = indicatif::MultiProgress::new();
+    let (a, paths_section) = std::thread::scope(|s| {
+        let paths_job = (!args.no_paths).then(|| s.spawn(|| paths(&trace, args, &bars)));
+        let bar = crate::progress::bar_in(&bars, trace.total_events(), "annotating", args.quiet);
+        let a = annotate_with_progress(
+            &trace,
+            AnnotateConfig {
+                l1: args.caches.l1,
+                l2: args.caches.l2,
+                false_sharing: (trace.threads.len() > 1).then_some(rdcachesim::SharingConfig {
+                    max_lines: crate::commands::annotate::false_sharing::DEFAULT_MAX_LINES,
+                    max_sources: 16,
+                }),
+            },
+            |n| bar.set_position(n),
+        );
+        bar.finish_and_clear();
+        let section = paths_job
+            .map(|job| job.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .transpose();
+        (a, section)
+    });
+    let a = a.with_context(|| format!("annotating {}", args.trace.display()))?;
+    let paths_section = paths_section?;
     let name = std::path::Path::new(&trace.program.program)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -111,8 +122,8 @@ pub fn build(args: &HtmlArgs) -> Result<String> {
             false_sharing(&a, args.top as usize),
         );
     }
-    if !args.no_paths {
-        page.section("paths", "Multi-pattern instructions", paths(&trace, args)?);
+    if let Some(section) = paths_section {
+        page.section("paths", "Multi-pattern instructions", section);
     }
     if let Some(n) = args.simt {
         page.section("simt", "SIMT data reuse (DS vs RD)", simt(&trace, args, n)?);

@@ -6,9 +6,15 @@ use crate::html;
 use crate::output::Table;
 use anyhow::Result;
 
-pub(super) fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
+/// The section; its progress bar is drawn among `bars` (it runs beside the annotation).
+pub(super) fn paths(
+    trace: &rdtrace::Trace,
+    args: &HtmlArgs,
+    bars: &indicatif::MultiProgress,
+) -> Result<String> {
     use crate::commands::paths::{
-        explain_path, history_text, patterns_text, profile, separation_text, shown_history, verdict,
+        explain_paths, history_text, patterns_text, profile_with_bar, separation_text,
+        shown_history, verdict,
     };
     let analysis = crate::commands::paths::AnalysisArgs {
         history: args.history.clone(),
@@ -17,9 +23,12 @@ pub(super) fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
         min_frequency: None,
         drop_below: 0.01,
         long_threshold: 1024,
+        max_paths: args.max_paths,
     };
     let cfg = analysis.config();
-    let prof = profile(trace, &cfg, args.quiet)?;
+    let bar = crate::progress::bar_in(bars, 0, "paths", args.quiet);
+    let prof = profile_with_bar(trace, &cfg, bar.clone())?;
+    bar.finish_and_clear();
     let report = rdpaths::analyse(&prof);
     let meta = &trace.meta;
     let loc = |mi: u32| meta.format_loc(meta.mem_instrs.get(mi as usize).and_then(|m| m.loc));
@@ -94,8 +103,9 @@ pub(super) fn paths(trace: &rdtrace::Trace, args: &HtmlArgs) -> Result<String> {
                 String::new()
             }
         ));
+        let sequences = explain_paths(&prof, meta, ins.mi, n);
         for p in paths.iter().take(MAX_PATHS) {
-            let seqs = explain_path(&prof, meta, ins.mi, n, p.key);
+            let seqs = sequences.get(&p.key).map_or(&[][..], Vec::as_slice);
             let mut branches: Vec<String> = seqs
                 .iter()
                 .take(MAX_SEQUENCES)

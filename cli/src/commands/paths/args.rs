@@ -63,6 +63,44 @@ pub struct AnalysisArgs {
     #[arg(long, default_value_t = 1024, value_parser = int_in("--long-threshold", 1u64, 1 << 48),
           allow_negative_numbers = true)]
     pub long_threshold: u64,
+    /// Paths kept whole: past this many (instruction, branch-window) records, a new path keeps
+    /// only its most recent branches (those of the longest shorter --history length with room
+    /// left; each has half the room of the one above), so memory stays bounded (about 250 MiB
+    /// of paths at the default with 32-bit histories, at most twice that); its references then
+    /// count for the shorter histories only and show as "beyond --max-paths" for the longer
+    /// ones. `unlimited` keeps every path whole (the exact analysis, memory growing with the
+    /// trace on branchy code). 1 to 2^40, or `unlimited`.
+    #[arg(long, value_name = "N|unlimited", default_value_t = crate::commands::paths::PathLimit::DEFAULT, value_parser = parse_max_paths,
+          allow_negative_numbers = true)]
+    pub max_paths: PathLimit,
+}
+
+/// `--max-paths`: a number of records, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathLimit(pub Option<u64>);
+
+impl PathLimit {
+    /// The analysis's default, [`rdpaths::profile::DEFAULT_MAX_PATHS`].
+    pub const DEFAULT: PathLimit = PathLimit(Some(rdpaths::profile::DEFAULT_MAX_PATHS));
+}
+
+impl std::fmt::Display for PathLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("unlimited"),
+        }
+    }
+}
+
+/// Parses `--max-paths`: 1 to 2^40, or `unlimited`.
+pub(crate) fn parse_max_paths(s: &str) -> Result<PathLimit, String> {
+    if s == "unlimited" {
+        return Ok(PathLimit(None));
+    }
+    int_in("--max-paths", 1u64, 1 << 40)(s)
+        .map(|n| PathLimit(Some(n)))
+        .map_err(|_| "--max-paths must be an integer from 1 to 2^40, or unlimited".to_string())
 }
 
 /// Parses one `--history` length: 1 to [`rdpaths::history::MAX_HISTORY_BITS`].
@@ -93,6 +131,7 @@ impl AnalysisArgs {
                 drop_below: self.drop_below,
             },
             long_threshold: self.long_threshold,
+            max_paths: self.max_paths.0,
         }
     }
 }
@@ -100,7 +139,7 @@ impl AnalysisArgs {
 /// Arguments of `paths`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  rda-report paths app.rdtrace\n  rda-report paths app.rdtrace --history 1,2,3,4,8 --line 64 --json\n  rda-report paths app.rdtrace --instr 7 --plot mi7.svg\n\nMemory: one record per (memory instruction, branch-history path) with its distance bins, and one reuse tracker (distinct lines) for the thread being read; threads are read one after another, a chunk at a time."
+    after_help = "Examples:\n  rda-report paths app.rdtrace\n  rda-report paths app.rdtrace --history 1,2,3,4,8 --line 64 --json\n  rda-report paths app.rdtrace --instr 7 --plot mi7.svg\n  rda-report paths app.rdtrace --max-paths unlimited\n\nMemory and time: one record per (memory instruction, branch-history path) with its distance bins, and one reuse tracker (distinct lines) for the thread being read; threads are read one after another, a chunk at a time. Unlike a histogram, every access looks up its record among all paths seen, and on branchy code (interpreters, hash tables, searches) the 32-branch windows rarely repeat, so the records grow with the trace: --max-paths bounds them (the longer histories then report the share of references beyond the limit), --max-paths unlimited gives the exact analysis at any memory cost."
 )]
 pub struct PathsArgs {
     /// Trace file (a file: the analysis reads one thread after another, so not `-` or a pipe).

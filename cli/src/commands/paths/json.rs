@@ -46,6 +46,10 @@ pub(super) struct PathsReportJson<'a> {
     pub(super) instructions_analysed: u64,
     pub(super) multi_pattern: u64,
     pub(super) multi_pattern_pct: f64,
+    /// `--max-paths` (null: unlimited).
+    pub(super) path_limit: Option<u64>,
+    /// Records kept with a shortened window because the limit was reached.
+    pub(super) shortened_records: u64,
     pub(super) summary: &'a [rdpaths::analysis::HistorySummary],
     pub(super) instructions: Vec<InstructionJson<'a>>,
 }

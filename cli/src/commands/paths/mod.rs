@@ -31,8 +31,18 @@ pub fn run(cmd: PathsCommand) -> Result<()> {
 
 /// Profiles every thread of a trace with a progress bar.
 pub(crate) fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<PathProfile> {
-    let mut collector = PathCollector::new(&trace.meta, cfg)?;
     let bar = crate::progress::bar(trace.stored_events(), "paths", quiet);
+    profile_with_bar(trace, cfg, bar)
+}
+
+/// [`profile`] counting on `bar` (its length is set here).
+pub(crate) fn profile_with_bar(
+    trace: &Trace,
+    cfg: &PathConfig,
+    bar: indicatif::ProgressBar,
+) -> Result<PathProfile> {
+    let mut collector = PathCollector::new(&trace.meta, cfg)?;
+    bar.set_length(trace.stored_events());
     let mut reader = trace.chunk_reader()?;
     for t in trace.thread_indices() {
         collector.begin_thread();
@@ -99,6 +109,12 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
         "with multiple patterns %".to_string(),
         format!("{:.2}", report.multi_pattern_pct),
     ]);
+    if report.shortened_records > 0 {
+        t.row([
+            "paths kept shorter (--max-paths)".to_string(),
+            report.shortened_records.to_string(),
+        ]);
+    }
     tables.push(t);
 
     tables.push(history_table(
@@ -124,9 +140,14 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
             "patterns".into(),
         ];
         headers.extend(cfg.histories.iter().map(|n| format!("path{n}")));
-        let mut t = Table::new(headers).titled(
-            "Instructions with multiple patterns (yes: separated by paths; alias: not, because of history aliasing; +mix: a path mixes short and long)",
-        );
+        let mut t = Table::new(headers).titled(format!(
+            "Instructions with multiple patterns (yes: separated by paths; alias: not, because of history aliasing; +mix: a path mixes short and long{})",
+            if report.shortened_records > 0 {
+                "; *: some references beyond --max-paths, judged on the others"
+            } else {
+                ""
+            }
+        ));
         for ins in &multi {
             let mut row = vec![
                 ins.mi.to_string(),
@@ -155,6 +176,9 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                 ));
             let mut paths: Vec<_> = h.paths.iter().collect();
             paths.sort_by_key(|p| std::cmp::Reverse(p.references));
+            let sequences = args
+                .explain_paths
+                .then(|| explain_paths(&profile, meta, ins.mi, n));
             for p in paths
                 .iter()
                 .take(if args.instr.is_some() { usize::MAX } else { 12 })
@@ -164,8 +188,8 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                     p.references.to_string(),
                     patterns_text(&p.patterns),
                 ]);
-                if args.explain_paths {
-                    for (branches, refs) in explain_path(&profile, meta, ins.mi, n, p.key) {
+                if let Some(sequences) = &sequences {
+                    for (branches, refs) in sequences.get(&p.key).into_iter().flatten() {
                         t.row([format!("  = {branches}"), refs.to_string(), String::new()]);
                     }
                 }
@@ -224,6 +248,8 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
             instructions_analysed: report.instructions_analysed,
             multi_pattern: report.multi_pattern,
             multi_pattern_pct: report.multi_pattern_pct,
+            path_limit: report.path_limit,
+            shortened_records: report.shortened_records,
             summary: &report.summary,
             instructions: report
                 .instructions

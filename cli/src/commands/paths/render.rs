@@ -2,7 +2,7 @@
 
 use crate::output::Table;
 use anyhow::Result;
-use rdpaths::analysis::{group_by_history, paths_of, InstructionPaths, PathKey};
+use rdpaths::analysis::{instruction_paths, paths_of, InstructionPaths, PathKey};
 use rdpaths::{PathProfile, PathReport, Pattern};
 
 /// A history as text: oldest bit first, most recent last; `.` for bits the stack did not have.
@@ -38,14 +38,27 @@ pub(crate) fn patterns_text(ps: &[Pattern]) -> String {
         .join(", ")
 }
 
-pub(crate) fn verdict(ins: &InstructionPaths, n: u32) -> &'static str {
-    match ins.histories.iter().find(|h| h.n == n) {
-        Some(h) if h.differentiable => "yes",
-        Some(h) if h.aliased && h.mixes_short_long => "alias+mix",
-        Some(h) if h.aliased => "alias",
-        Some(h) if h.mixes_short_long => "no+mix",
-        Some(_) => "no",
-        None => "",
+/// An instruction's verdict for n-bit paths, with `*` when some of its references are beyond
+/// `--max-paths` (on no known n-bit path; the verdict is over the others).
+pub(crate) fn verdict(ins: &InstructionPaths, n: u32) -> String {
+    let Some(h) = ins.histories.iter().find(|h| h.n == n) else {
+        return String::new();
+    };
+    let v = if h.differentiable {
+        "yes"
+    } else if h.aliased && h.mixes_short_long {
+        "alias+mix"
+    } else if h.aliased {
+        "alias"
+    } else if h.mixes_short_long {
+        "no+mix"
+    } else {
+        "no"
+    };
+    if h.unclassified > 0 {
+        format!("{v}*")
+    } else {
+        v.to_string()
     }
 }
 
@@ -78,10 +91,19 @@ pub(super) fn plot_instruction(
     file: &std::path::Path,
     loc: &str,
 ) -> Result<()> {
-    let groups = group_by_history(profile, n);
-    let Some(paths) = groups.get(&mi) else {
+    let records: Vec<u32> = (0..profile.records.len() as u32)
+        .filter(|&r| profile.records[r as usize].mi == mi)
+        .collect();
+    if records.is_empty() {
         anyhow::bail!("--instr {mi}: the instruction made no accesses (nothing to plot)");
-    };
+    }
+    let paths = &instruction_paths(profile, &records, n);
+    if paths.is_empty() {
+        anyhow::bail!(
+            "--instr {mi}: all its references are beyond --max-paths at {n} bits (nothing to \
+             plot; try a shorter --plot-history or a larger --max-paths)"
+        );
+    }
     let mut all = rdpaths::bins::Bins::new();
     for p in paths {
         all.merge(&p.bins);
@@ -123,18 +145,25 @@ pub(super) fn plot_instruction(
 
 /// The per-history-length summary of multi-pattern instructions (shared by `paths` and the HTML
 /// report).
+///
+/// When `--max-paths` was reached, a last column gives the share of all line references that
+/// are on no known path of that length.
 pub(crate) fn history_table(report: &PathReport, title: String) -> Table {
-    let mut t = Table::new([
+    let limited = report.shortened_records > 0;
+    let mut headers = vec![
         "history",
         "paths",
         "differentiable %",
         "aliasing % (exact windows)",
         "aliasing % (paper)",
         "short+long %",
-    ])
-    .titled(title);
+    ];
+    if limited {
+        headers.push("beyond --max-paths %");
+    }
+    let mut t = Table::new(headers).titled(title);
     for s in &report.summary {
-        t.row([
+        let mut row = vec![
             format!("path{}", s.n),
             s.paths.to_string(),
             format!("{:.2}", s.differentiable_pct),
@@ -142,7 +171,11 @@ pub(crate) fn history_table(report: &PathReport, title: String) -> Table {
             s.aliased_paper_pct
                 .map_or("-".to_string(), |p| format!("{p:.2}")),
             format!("{:.2}", s.mixed_pct),
-        ]);
+        ];
+        if limited {
+            row.push(format!("{:.2}", s.unclassified_pct));
+        }
+        t.row(row);
     }
     t
 }
