@@ -57,6 +57,15 @@ pub const PATHS: &[Term] = &[
         "the number of distinct (instruction, N-bit path) pairs seen in the run.",
     ),
     (
+        "beyond --max-paths",
+        "past --max-paths (instruction, branch-window) records, a new path is kept with only its \
+         most recent branches (a shorter history length), so memory stays bounded: its \
+         references lie on no known path of the longer lengths. The column gives them as a % of \
+         all line references per length; `*` marks a verdict made without them. Lengths at 0.00 \
+         are exact (their paper aliasing too when path16 is at 0.00, since it rests on the \
+         16-bit verdicts); --max-paths unlimited makes every length exact.",
+    ),
+    (
         "path string",
         "the N history bits, oldest left and most recent right; `.` marks a position the stack \
          did not fill: it held fewer than N bits (few branches yet, or squashing had cleared \

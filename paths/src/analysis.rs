@@ -284,7 +284,9 @@ pub struct HistorySummary {
     pub aliased_pct: f64,
     /// The path paper's aliasing count (Section 4.2): for n < 16, the multi-pattern instructions
     /// aliased at 16 bits plus those differentiable by 16 bits but not by n; for n = 16, those
-    /// aliased at 16 bits. `None` for n > 16 or when the profile has fewer than 16 bits.
+    /// aliased at 16 bits. `None` for n > 16 or when the profile has fewer than 16 bits. It
+    /// rests on the 16-bit verdicts, so it is exact only when the 16-bit summary has no
+    /// [`HistorySummary::unclassified`] references.
     pub aliased_paper: Option<u64>,
     /// … as a percentage of the multi-pattern instructions.
     pub aliased_paper_pct: Option<f64>,

@@ -140,8 +140,14 @@ fn lengths_within_the_limit_match_the_unlimited_analysis() {
             100.0 * beyond as f64 / limited.references as f64
         );
         if s.unclassified == 0 {
-            // Everything the unlimited analysis says about this length, word for word.
-            assert_eq!(s, e, "path{}", s.n);
+            // Everything the unlimited analysis says about this length, word for word (the
+            // paper's aliasing figure rests on the 16-bit verdicts, beyond the limit here).
+            let paper = |h: &rdpaths::analysis::HistorySummary| rdpaths::analysis::HistorySummary {
+                aliased_paper: None,
+                aliased_paper_pct: None,
+                ..h.clone()
+            };
+            assert_eq!(paper(s), paper(e), "path{}", s.n);
             let k = report.summary.iter().position(|x| x.n == s.n).unwrap();
             for (i, j) in report.instructions.iter().zip(&exact_report.instructions) {
                 assert_eq!(i.histories.get(k), j.histories.get(k), "path{}", s.n);

@@ -7,6 +7,7 @@
 //!   because of history aliasing).
 //! * `prediction_*`: `test-programs/paths/sized.c` at three sizes through `paths-predict`, with
 //!   coverage and accuracy bounds, and a control run with a wrong validation size.
+//! * `path_limit_*`: `test-programs/paths/branchy.c` under `--max-paths`.
 //!
 //! The tools are taken from the `target/<profile>/` directory this test binary lives in and are
 //! built with cargo first when missing.
@@ -314,4 +315,89 @@ fn prediction_across_three_sizes() {
         inst["accuracy_pct"].as_f64().unwrap() < 60.0,
         "a wrong size must mispredict: {inst}"
     );
+}
+
+/// `--max-paths` on branchy code (`test-programs/paths/branchy.c`: four data-dependent branches
+/// per iteration, loop bits kept with `--squash 1000`, so nearly every 32-bit history is new):
+/// past the limit, histories keep only their most recent branches. Every length whose
+/// references all stay on known paths reports what the exact analysis reports; the longer
+/// ones give the share of references beyond the limit, in the JSON and in a table column. The
+/// default limit is far above this run's paths: the same report as `unlimited`.
+#[test]
+fn path_limit_keeps_short_histories_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = program("branchy.c");
+    let trace = build_and_trace(dir.path(), &src, "branchy", &[]);
+    let t = trace.to_str().unwrap();
+    let run = |limit: &str| report_json(&["paths", t, "--squash", "1000", "--max-paths", limit]);
+    let exact = run("unlimited");
+    assert_eq!(exact["path_limit"], Value::Null);
+    assert_eq!(exact["shortened_records"], 0);
+    let summary = |r: &Value| r["summary"].as_array().unwrap().clone();
+    assert!(summary(&exact).iter().all(|s| s["unclassified"] == 0));
+    assert!(
+        exact["multi_pattern"].as_u64().unwrap() >= 1,
+        "the volatile stores have several distances"
+    );
+
+    let limited = run("200");
+    assert_eq!(limited["path_limit"], 200);
+    assert!(limited["shortened_records"].as_u64().unwrap() > 0);
+    let (ls, es) = (summary(&limited), summary(&exact));
+    let path32 = ls.iter().find(|s| s["n"] == 32).unwrap();
+    assert!(
+        path32["unclassified_pct"].as_f64().unwrap() > 50.0,
+        "most 32-bit histories are beyond 200 paths: {path32}"
+    );
+    // The paper's aliasing figure rests on the 16-bit verdicts: exact only when path16 is.
+    let path16_exact = ls.iter().any(|s| s["n"] == 16 && s["unclassified"] == 0);
+    let mut exact_lengths = 0;
+    for (l, e) in ls.iter().zip(&es) {
+        if l["unclassified"] == 0 {
+            let (mut l, mut e) = (l.clone(), e.clone());
+            if !path16_exact {
+                for s in [&mut l, &mut e] {
+                    s["aliased_paper"] = Value::Null;
+                    s["aliased_paper_pct"] = Value::Null;
+                }
+            }
+            assert_eq!(
+                l, e,
+                "a length without references beyond the limit is exact"
+            );
+            exact_lengths += 1;
+        }
+    }
+    assert!(exact_lengths >= 2, "path1 and path2 stay exact: {ls:?}");
+    // The instruction-level view never depends on the limit.
+    let view = |r: &Value| -> Vec<(Value, Value, Value)> {
+        r["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["mi"].clone(),
+                    i["references"].clone(),
+                    i["patterns"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(view(&limited), view(&exact));
+
+    // The default limit: the exact report, but for the limit it names.
+    let mut default = report_json(&["paths", t, "--squash", "1000"]);
+    assert_eq!(default["path_limit"], 524288);
+    default["path_limit"] = Value::Null;
+    assert_eq!(default, exact);
+
+    // The table says it too.
+    let out = Command::new(&tools().rda_report)
+        .args(["paths", t, "-q", "--squash", "1000", "--max-paths", "200"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("beyond --max-paths %") && text.contains("paths kept shorter"));
 }

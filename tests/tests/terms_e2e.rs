@@ -21,6 +21,7 @@ fn help_defines_the_terms() {
         "aliasing % (paper):",
         "short+long:",
         "paths (column):",
+        "beyond --max-paths:",
         "path string:",
         "`.` marks",
         "--min-frequency",
