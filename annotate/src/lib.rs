@@ -24,171 +24,26 @@
 //! renders [`Annotation`]).
 
 mod bins;
+mod config;
+mod drive;
 pub mod sharing;
+mod stats;
 
 pub use bins::DistanceBins;
+pub use config::{AnnotateConfig, AnnotateError};
+pub use drive::{annotate, annotate_with_progress};
 pub use sharing::FalseSharing;
+pub use stats::{Annotation, Counts, FunctionStats, LineStats};
 
-use rdcachesim::{
-    CacheConfig, CoherentHierarchy, LineOutcome, MissKind, MissKinds, Served, SharingConfig,
-    SharingRecorder,
-};
+use rdcachesim::{CoherentHierarchy, LineOutcome, Served, SharingRecorder};
 use rdengines::accum::DenseHist;
 use rdengines::{FrontedStack, Histogram};
 use rdtrace::meta::ProgramMeta;
-use rdtrace::{Event, Trace};
-use serde::Serialize;
 use std::collections::HashMap;
 
-/// Errors of an annotation run.
-#[derive(Debug, thiserror::Error)]
-pub enum AnnotateError {
-    /// The trace could not be read.
-    #[error(transparent)]
-    Trace(#[from] rdtrace::TraceError),
-    /// The L1 and L2 line sizes differ (distances are counted at one line size).
-    #[error("L1 line size {l1} differs from L2 line size {l2}; annotate needs one line size")]
-    LineSizes {
-        /// L1 line size.
-        l1: u32,
-        /// L2 line size.
-        l2: u32,
-    },
-}
-
-/// The simulated caches; reuse distances are counted in lines of the L1's line size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct AnnotateConfig {
-    /// Private L1 per thread.
-    pub l1: CacheConfig,
-    /// Shared L2.
-    pub l2: CacheConfig,
-    /// Record the cache lines with coherence misses (the false-sharing view) within these
-    /// bounds; `None`: do not.
-    pub false_sharing: Option<SharingConfig>,
-}
-
-impl Default for AnnotateConfig {
-    /// The SASMM paper's caches (8 KiB 8-way L1, 128 KiB 16-way L2, 64-byte lines), the same
-    /// defaults as `rda-report measure`.
-    fn default() -> Self {
-        AnnotateConfig {
-            l1: CacheConfig::default(),
-            l2: CacheConfig::paper_l2(),
-            false_sharing: None,
-        }
-    }
-}
-
-/// What one source line (or function, or the whole run) did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Counts {
-    /// Access events (one per executed memory instruction).
-    pub accesses: u64,
-    /// Cache-line references (an access spanning two lines makes two).
-    pub references: u64,
-    /// References to a line never touched before by any thread (infinite reuse distance).
-    pub cold: u64,
-    /// References that missed the thread's private L1.
-    pub l1_misses: u64,
-    /// References that missed both the L1 and the shared L2.
-    pub l2_misses: u64,
-    /// The L1 misses by class: compulsory + capacity + conflict + coherence = `l1_misses`.
-    #[serde(rename = "l1_miss_kinds")]
-    pub l1_kinds: MissKinds,
-    /// Finite reuse distances (all threads in stamp order) of the references.
-    #[serde(skip)]
-    pub distances: DistanceBins,
-}
-
-impl Counts {
-    fn reference(&mut self, distance: Option<u64>, served: Served, l1_miss: Option<MissKind>) {
-        self.references += 1;
-        match distance {
-            Some(d) => self.distances.add(d),
-            None => self.cold += 1,
-        }
-        if let Some(k) = l1_miss {
-            self.l1_misses += 1;
-            self.l1_kinds.count(k);
-        }
-        if served == Served::Memory {
-            self.l2_misses += 1;
-        }
-    }
-
-    /// Adds another set of counts.
-    pub fn merge(&mut self, other: &Counts) {
-        self.accesses += other.accesses;
-        self.references += other.references;
-        self.cold += other.cold;
-        self.l1_misses += other.l1_misses;
-        self.l2_misses += other.l2_misses;
-        self.l1_kinds.add(&other.l1_kinds);
-        self.distances.merge(&other.distances);
-    }
-
-    /// The reuse-distance percentile `p` (0 < p ≤ 100) over the finite distances, cold
-    /// references excluded; see [`DistanceBins::percentile`].
-    pub fn percentile(&self, p: f64) -> Option<u64> {
-        self.distances.percentile(p)
-    }
-}
-
-/// One source line.
-#[derive(Clone, Debug, Serialize)]
-pub struct LineStats {
-    /// Source file as recorded in the debug information (`?` when unknown).
-    pub file: String,
-    /// 1-based line (0 when unknown).
-    pub line: u32,
-    /// Symbols of the functions whose instructions on this line executed (inlining can make
-    /// several; functions that only *could* run this line, such as never-called copies of an
-    /// inlined header function, are left out), in metadata order.
-    pub functions: Vec<String>,
-    /// Memory instructions on this line.
-    pub mem_instrs: Vec<u32>,
-    /// What they did.
-    #[serde(flatten)]
-    pub counts: Counts,
-}
-
-/// One function.
-#[derive(Clone, Debug, Serialize)]
-pub struct FunctionStats {
-    /// Symbol name (the linker's: `_Z6kernelPdi` for C++; see `rdtrace::demangle` for the
-    /// readable form).
-    pub name: String,
-    /// `file:line` of its first located instruction (`?` when unknown).
-    pub location: String,
-    /// What its memory instructions did.
-    #[serde(flatten)]
-    pub counts: Counts,
-}
-
-/// Everything one pass over a trace found.
-#[derive(Clone, Debug, Serialize)]
-pub struct Annotation {
-    /// The simulated caches.
-    pub config: AnnotateConfig,
-    /// Threads that made accesses (one core each).
-    pub threads: usize,
-    /// Whole-run totals.
-    pub total: Counts,
-    /// Source lines that made accesses, most L1 misses first (then L2 misses, then accesses).
-    pub lines: Vec<LineStats>,
-    /// Functions that made accesses (never one that did not execute), in the same order.
-    pub functions: Vec<FunctionStats>,
-    /// Reuse-distance histogram over all threads in stamp order (L1 lines).
-    #[serde(skip)]
-    pub histogram: Histogram,
-    /// Private reuse-distance histogram of each thread, by thread index.
-    #[serde(skip)]
-    pub thread_histograms: Vec<(u32, Histogram)>,
-    /// With [`AnnotateConfig::false_sharing`]: the cache lines and source lines with coherence
-    /// misses.
-    pub false_sharing: Option<FalseSharing>,
-}
+// The unit tests (`tests.rs`, through `use super::*`) name these types through the crate root.
+#[cfg(test)]
+use rdcachesim::{CacheConfig, MissKinds};
 
 /// Where a memory instruction's counts go.
 #[derive(Clone, Copy)]
@@ -511,89 +366,6 @@ fn short_loc(meta: &ProgramMeta, loc: Option<rdtrace::meta::SourceLoc>) -> Strin
             l.line
         ),
         _ => "?".into(),
-    }
-}
-
-/// Annotates a whole trace: threads become cores in thread-index order, events are taken in the
-/// order the stamps reconstruct.
-pub fn annotate(trace: &Trace, config: AnnotateConfig) -> Result<Annotation, AnnotateError> {
-    annotate_with_progress(trace, config, |_| {})
-}
-
-/// [`annotate`], calling `progress` with the number of events read every 65536 events (after
-/// every chunk for a one-thread trace, whose chunks are decoded on other cores).
-pub fn annotate_with_progress(
-    trace: &Trace,
-    config: AnnotateConfig,
-    mut progress: impl FnMut(u64),
-) -> Result<Annotation, AnnotateError> {
-    let threads = trace.thread_indices();
-    let mut a = Annotator::new(&trace.meta, config)?;
-    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-    if threads.len() == 1 && cpus > 1 {
-        // One thread: its chunks in sequence are the merged order, so they can be decoded on
-        // other cores while this one annotates (decoding was a fifth of annotate's time).
-        let mut n = 0u64;
-        let workers = (cpus - 1).clamp(2, 8);
-        trace.decode_chunks_in_order(
-            trace.event_chunks(),
-            workers,
-            workers + 2,
-            |reader, c| {
-                let mut chunk = ChunkAccesses {
-                    accesses: Vec::with_capacity(c.events as usize),
-                    events: 0,
-                };
-                reader.visit_chunk(c, &mut chunk)?;
-                Ok(chunk)
-            },
-            |chunk| {
-                for &(mi, addr, len) in &chunk.accesses {
-                    a.access(0, mi, addr, len);
-                }
-                n += chunk.events;
-                progress(n);
-                Ok(())
-            },
-        )?;
-        return Ok(a.finish(&threads));
-    }
-    let mut n = 0u64;
-    for r in trace.merged()? {
-        let (t, e) = r?;
-        if let Event::Access { mi, addr, len } = e {
-            let core = threads.binary_search(&t).unwrap_or(0);
-            a.access(core, mi, addr, len);
-        }
-        n += 1;
-        if n.is_multiple_of(65536) {
-            progress(n);
-        }
-    }
-    progress(n);
-    Ok(a.finish(&threads))
-}
-
-/// One chunk's accesses, decoded on a worker for [`annotate_with_progress`], and the number of
-/// its events of every kind (for progress).
-struct ChunkAccesses {
-    accesses: Vec<(u32, u64, u64)>,
-    events: u64,
-}
-
-impl rdtrace::EventVisitor for ChunkAccesses {
-    fn block(&mut self, _bb: u32) {
-        self.events += 1;
-    }
-    fn access(&mut self, mi: u32, addr: u64, len: u64) {
-        self.accesses.push((mi, addr, len));
-        self.events += 1;
-    }
-    fn branch(&mut self, _br: u32, _outcome: u32) {
-        self.events += 1;
-    }
-    fn other(&mut self, _event: Event) {
-        self.events += 1;
     }
 }
 
