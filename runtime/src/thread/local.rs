@@ -1,0 +1,55 @@
+//! The calling thread's thread-local variables: its record cursor and block countdown (defined
+//! in `tls.c`, reached through `extern` functions), which state it records into (`CURRENT`, and
+//! `PAUSED` while it is outside the region of interest), and the discard buffer that takes the
+//! inline records of a thread that does not record.
+
+use super::ThreadState;
+use rdtrace::raw::RawEvent;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+extern "C" {
+    /// Address of the calling thread's `__rdt_cursor` (defined in `tls.c`).
+    pub(super) fn __rdt_cursor_address() -> *mut AtomicPtr<RawEvent>;
+    /// Address of the calling thread's `__rdt_countdown` (defined in `tls.c`).
+    fn __rdt_countdown_address() -> *mut Cell<i32>;
+}
+
+/// The calling thread's block countdown (`rdtrace::abi::COUNTDOWN_TLS`).
+pub(super) fn countdown_var() -> &'static Cell<i32> {
+    // Safety: the address of our own thread's TLS variable, valid for the thread's life; only
+    // this thread (its instrumented code and its hooks) reads or writes it.
+    unsafe { &*__rdt_countdown_address() }
+}
+
+/// Most blocks between two countdown hooks (see `rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS`).
+pub(super) const BLOCKS_BETWEEN_HOOKS: u32 = rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS as u32;
+
+/// Where inline records of untraced threads go (never read). Its element type makes it
+/// `RECORD_ALIGN`-aligned, as the pass's stores require.
+pub(super) static mut DISCARD: [RawEvent; rdtrace::abi::INLINE_SLACK_RECORDS * 2] =
+    [RawEvent { head: 0, value: 0 }; rdtrace::abi::INLINE_SLACK_RECORDS * 2];
+const _: () = assert!(std::mem::align_of::<[RawEvent; 1]>() == rdtrace::abi::RECORD_ALIGN as usize);
+
+/// `CURRENT` of a thread that could not be registered (registry full): it is not retried on
+/// every hook; its records go to [`DISCARD`]. Never dereferenced.
+pub(super) const UNTRACED: *const ThreadState = std::ptr::dangling();
+
+/// `CURRENT` of a thread outside the region of interest
+/// ([`recording::set_recording`](super::recording::set_recording)): its records go to
+/// [`DISCARD`] and its state (if it has one yet) waits in `PAUSED`. Never dereferenced.
+pub(super) const ROI_OFF: *const ThreadState = std::ptr::dangling::<ThreadState>().wrapping_add(1);
+
+thread_local! {
+    pub(super) static CURRENT: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
+    /// The state of a thread whose `CURRENT` is [`ROI_OFF`] (null before it first recorded).
+    pub(super) static PAUSED: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Points the calling thread's cursor at the discard buffer (rewinding it).
+pub(super) fn discard_records() {
+    // Safety: our own thread's TLS cursor; the scratch buffer is only ever garbage.
+    unsafe {
+        (*__rdt_cursor_address()).store(std::ptr::addr_of_mut!(DISCARD).cast(), Ordering::Relaxed)
+    };
+}
