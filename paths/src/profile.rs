@@ -25,7 +25,7 @@ use crate::history::{BranchHistory, HistoryEntry, SquashPeriod, MAX_HISTORY_BITS
 use crate::patterns::PatternConfig;
 use rdengines::FastCore;
 use rdtrace::meta::ProgramMeta;
-use rdtrace::{EventVisitor, Trace};
+use rdtrace::{Analysis, EventVisitor, Shape, Trace};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
@@ -421,12 +421,26 @@ impl EventVisitor for PathCollector {
     }
 }
 
+/// Per thread: each thread's branch history and reuse stack are its own (the paper's
+/// sequential runs), and its records join the shared table.
+impl Analysis for PathCollector {
+    type Report = PathProfile;
+
+    fn shape(&self) -> Shape {
+        Shape::PerThread
+    }
+
+    fn thread(&mut self, _thread: u32) {
+        self.begin_thread();
+    }
+
+    fn finish(self) -> PathProfile {
+        PathCollector::finish(self)
+    }
+}
+
 /// Profiles every thread of a trace.
 pub fn profile_trace(trace: &Trace, config: &PathConfig) -> Result<PathProfile> {
-    let mut c = PathCollector::new(&trace.meta, config)?;
-    for t in trace.thread_indices() {
-        c.begin_thread();
-        trace.visit_thread(t, &mut c)?;
-    }
-    Ok(c.finish())
+    let c = PathCollector::new(&trace.meta, config)?;
+    Ok(rdtrace::analysis::run(trace, c, |_| {})?)
 }

@@ -32,7 +32,7 @@
 //! nothing open is accepted, since its opening event was not recorded.
 
 use crate::meta::ProgramMeta;
-use crate::{Event, EventVisitor, Result, Trace};
+use crate::{Analysis, Event, EventVisitor, Result, Shape, Trace};
 use serde::Serialize;
 
 /// Frames kept per thread (a call depth far beyond what a thread's stack holds); deeper ones are
@@ -77,6 +77,17 @@ impl CheckReport {
     pub fn is_clean(&self) -> bool {
         self.violations_total == 0
     }
+
+    /// Adds another report (a later thread's) to this one, listing at most `limit` violations.
+    pub fn add(&mut self, other: CheckReport, limit: usize) {
+        self.threads += other.threads;
+        self.events += other.events;
+        self.edges_checked += other.edges_checked;
+        self.violations_total += other.violations_total;
+        let room = limit.saturating_sub(self.violations.len());
+        self.violations
+            .extend(other.violations.into_iter().take(room));
+    }
 }
 
 /// Checks every thread of `trace`; lists at most `limit` violations (counting all). The
@@ -113,16 +124,105 @@ fn check_threads(trace: &Trace, limit: usize, report: &mut CheckReport) -> Resul
         .exit
         .as_ref()
         .is_some_and(|e| e.reason == crate::chunk::ExitReason::Exit);
-    for thread in trace.thread_indices() {
-        let mut c = ThreadChecker::new(&trace.meta, thread, limit, report);
-        if trace.roi.is_some() {
-            c = c.starting_anywhere();
-        }
-        trace.visit_thread(thread, &mut c)?;
-        c.finish(exited_normally);
-        report.threads += 1;
-    }
+    let checker = Checker {
+        meta: &trace.meta,
+        limit,
+        starting_anywhere: trace.roi.is_some(),
+        exited_normally,
+        current: None,
+        total: CheckReport::default(),
+    };
+    let threads = crate::analysis::run(trace, checker, |_| {})?;
+    report.add(threads, limit);
     Ok(())
+}
+
+/// The checker as an [`Analysis`]: each thread on its own with a [`ThreadChecker`], the
+/// threads' reports added up in thread-index order.
+pub struct Checker<'a> {
+    meta: &'a ProgramMeta,
+    limit: usize,
+    starting_anywhere: bool,
+    exited_normally: bool,
+    current: Option<ThreadChecker<'a>>,
+    total: CheckReport,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker of a run whose metadata is `meta`, listing at most `limit` violations;
+    /// `exited_normally` when the program exited (then nothing may be left open), and
+    /// `starting_anywhere` for a region-of-interest trace (see the module docs).
+    pub fn new(
+        meta: &'a ProgramMeta,
+        limit: usize,
+        exited_normally: bool,
+        starting_anywhere: bool,
+    ) -> Self {
+        Checker {
+            meta,
+            limit,
+            starting_anywhere,
+            exited_normally,
+            current: None,
+            total: CheckReport::default(),
+        }
+    }
+
+    fn end_thread(&mut self) {
+        if let Some(c) = self.current.take() {
+            let r = c.finish(self.exited_normally);
+            self.total.add(r, self.limit);
+        }
+    }
+}
+
+impl EventVisitor for Checker<'_> {
+    fn block(&mut self, bb: u32) {
+        if let Some(c) = &mut self.current {
+            c.block(bb);
+        }
+    }
+
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
+        if let Some(c) = &mut self.current {
+            c.access(mi, addr, len);
+        }
+    }
+
+    fn branch(&mut self, br: u32, outcome: u32) {
+        if let Some(c) = &mut self.current {
+            c.branch(br, outcome);
+        }
+    }
+
+    fn other(&mut self, event: Event) {
+        if let Some(c) = &mut self.current {
+            c.other(event);
+        }
+    }
+}
+
+impl Analysis for Checker<'_> {
+    type Report = CheckReport;
+
+    fn shape(&self) -> Shape {
+        Shape::PerThread
+    }
+
+    fn thread(&mut self, thread: u32) {
+        self.end_thread();
+        let c = ThreadChecker::new(self.meta, thread, self.limit);
+        self.current = Some(if self.starting_anywhere {
+            c.starting_anywhere()
+        } else {
+            c
+        });
+    }
+
+    fn finish(mut self) -> CheckReport {
+        self.end_thread();
+        self.total
+    }
 }
 
 /// One call frame: the function and the last block entered in it.
@@ -139,7 +239,8 @@ pub struct ThreadChecker<'a> {
     meta: &'a ProgramMeta,
     thread: u32,
     limit: usize,
-    report: &'a mut CheckReport,
+    /// This thread's findings.
+    report: CheckReport,
     index: u64,
     last_stamp: Option<u64>,
     frames: Vec<Frame>,
@@ -155,18 +256,16 @@ pub struct ThreadChecker<'a> {
 }
 
 impl<'a> ThreadChecker<'a> {
-    /// A checker for thread `thread` adding to `report`.
-    pub fn new(
-        meta: &'a ProgramMeta,
-        thread: u32,
-        limit: usize,
-        report: &'a mut CheckReport,
-    ) -> Self {
+    /// A checker for thread `thread`, listing at most `limit` violations.
+    pub fn new(meta: &'a ProgramMeta, thread: u32, limit: usize) -> Self {
         ThreadChecker {
             meta,
             thread,
             limit,
-            report,
+            report: CheckReport {
+                threads: 1,
+                ..CheckReport::default()
+            },
             index: 0,
             last_stamp: None,
             frames: Vec::new(),
@@ -443,8 +542,9 @@ impl<'a> ThreadChecker<'a> {
         }
     }
 
-    /// Ends the stream: with `exited_normally`, reports regions and loops left open.
-    pub fn finish(mut self, exited_normally: bool) {
+    /// Ends the stream: with `exited_normally`, reports regions and loops left open. Returns
+    /// the thread's report.
+    pub fn finish(mut self, exited_normally: bool) -> CheckReport {
         self.workshares.retain(|&(_, done)| !done);
         if exited_normally {
             if let Some(&(fork, region)) = self.regions.last() {
@@ -462,6 +562,7 @@ impl<'a> ThreadChecker<'a> {
             }
         }
         self.report.events += self.index;
+        self.report
     }
 }
 

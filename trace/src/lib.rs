@@ -20,6 +20,7 @@
 //! pass and every analysis depend on it, never the other way round.
 
 pub mod abi;
+pub mod analysis;
 pub mod check;
 pub mod chunk;
 pub mod codec;
@@ -43,6 +44,7 @@ pub mod version;
 pub mod work;
 pub mod writer;
 
+pub use analysis::{Analysis, Needs, Shape};
 pub use error::{Result, TraceError};
 pub use event::{Event, EventVisitor};
 pub use reader::{OpenOptions, Trace};

@@ -3,8 +3,6 @@
 use crate::output::{OutputArgs, Table};
 use anyhow::{bail, Result};
 use rdtrace::check::{CheckReport, ThreadChecker};
-use rdtrace::meta::ProgramMeta;
-use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -32,84 +30,33 @@ pub struct CheckArgs {
     pub out: OutputArgs,
 }
 
-/// Most threads `check` follows in a stream (the runtime's thread registry holds 4096).
-const MAX_STREAM_THREADS: usize = 4096;
-
-/// Hands out a checker per thread, each with a report of its own.
-struct Checkers<'a, 'b, I> {
-    meta: &'a ProgramMeta,
-    limit: usize,
-    free: &'b mut I,
-    /// The report slot of each thread.
-    slots: &'b mut BTreeMap<u32, usize>,
-}
-
-impl<'a, I: Iterator<Item = (usize, &'a mut CheckReport)>> Checkers<'a, '_, I> {
-    /// Thread `t`'s checker, made when `t` is new.
-    fn of<'c>(
-        &mut self,
-        t: u32,
-        checkers: &'c mut BTreeMap<u32, ThreadChecker<'a>>,
-    ) -> Result<&'c mut ThreadChecker<'a>> {
-        Ok(match checkers.entry(t) {
-            Entry::Occupied(o) => o.into_mut(),
-            Entry::Vacant(v) => {
-                let Some((slot, report)) = self.free.next() else {
-                    bail!("the stream has more than {MAX_STREAM_THREADS} threads");
-                };
-                self.slots.insert(t, slot);
-                v.insert(ThreadChecker::new(self.meta, t, self.limit, report))
-            }
-        })
-    }
-}
-
 /// Checks a stream: each thread's chunks as they arrive, with a checker per thread, and the
 /// per-thread reports added up in thread-index order (the report [`rdtrace::check::check_trace`]
 /// gives for the file of the same run).
 fn check_stream(input: &mut crate::tracefile::Input, limit: usize) -> Result<CheckReport> {
     let meta = input.meta().clone();
-    // One report per thread, handed out as threads appear (each checker holds its own).
-    let mut reports: Vec<CheckReport> = (0..MAX_STREAM_THREADS)
-        .map(|_| CheckReport::default())
-        .collect();
-    let mut slots: BTreeMap<u32, usize> = BTreeMap::new();
-    {
-        let mut free = reports.iter_mut().enumerate();
-        let mut checkers: BTreeMap<u32, ThreadChecker<'_>> = BTreeMap::new();
-        let mut new = Checkers {
-            meta: &meta,
-            limit,
-            free: &mut free,
-            slots: &mut slots,
-        };
-        input.for_each_thread_chunk(|t, events| {
-            let c = new.of(t, &mut checkers)?;
-            for e in events {
-                e.visit(c);
-            }
-            Ok(())
-        })?;
-        // Threads without events are checked (and counted) too.
-        for t in input.thread_indices() {
-            new.of(t, &mut checkers)?;
+    let mut checkers: BTreeMap<u32, ThreadChecker<'_>> = BTreeMap::new();
+    input.for_each_thread_chunk(|t, events| {
+        let c = checkers
+            .entry(t)
+            .or_insert_with(|| ThreadChecker::new(&meta, t, limit));
+        for e in events {
+            e.visit(c);
         }
-        let exited_normally = input
-            .exit()
-            .is_some_and(|e| e.reason == rdtrace::chunk::ExitReason::Exit);
-        for (_, c) in checkers {
-            c.finish(exited_normally);
-        }
+        Ok(())
+    })?;
+    // Threads without events are checked (and counted) too.
+    for t in input.thread_indices() {
+        checkers
+            .entry(t)
+            .or_insert_with(|| ThreadChecker::new(&meta, t, limit));
     }
+    let exited_normally = input
+        .exit()
+        .is_some_and(|e| e.reason == rdtrace::chunk::ExitReason::Exit);
     let mut total = CheckReport::default();
-    for &slot in slots.values() {
-        let r = &mut reports[slot];
-        total.threads += 1;
-        total.events += r.events;
-        total.edges_checked += r.edges_checked;
-        total.violations_total += r.violations_total;
-        let room = limit.saturating_sub(total.violations.len());
-        total.violations.extend(r.violations.drain(..).take(room));
+    for (_, c) in checkers {
+        total.add(c.finish(exited_normally), limit);
     }
     Ok(total)
 }

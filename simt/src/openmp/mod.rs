@@ -79,7 +79,7 @@ use collect::{Collector, ThreadState};
 use kernel::Emitter;
 use rdtrace::event::Event;
 use rdtrace::meta::ProgramMeta;
-use rdtrace::Trace;
+use rdtrace::{Analysis, Shape, Trace};
 use rustc_hash::FxHashMap as FastMap;
 use serde::{Deserialize, Serialize};
 use teams::Tables;
@@ -193,67 +193,74 @@ pub fn for_each_launch<E: From<SimtError>>(
     f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
 ) -> std::result::Result<Vec<SkippedLoop>, E> {
     check_config(config)?;
-    if let [index] = trace.thread_indices()[..] {
-        return one_thread(trace, index, config, f);
-    }
-    let events = trace.merged().map_err(SimtError::from)?;
-    for_each_launch_in(&trace.meta, events, config, f)
-}
-
-/// [`for_each_launch`] of a one-thread trace (a sequential run): its chunks in order are the
-/// merged order, so the walk visits them straight ([`Trace::visit_merged`]), with no merge, no
-/// per-event [`Event`] values and no thread lookup.
-fn one_thread<E: From<SimtError>>(
-    trace: &Trace,
-    index: u32,
-    config: &SimtConfig,
-    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
-) -> std::result::Result<Vec<SkippedLoop>, E> {
     let tables = Tables::of(&trace.meta, config);
     let emitter = Emitter {
         meta: &trace.meta,
         config,
     };
-    let mut walk = OneThread {
-        shared: tables.shared(),
-        thread: ThreadState::default(),
-        index,
-        emitter: &emitter,
-        f,
-        failed: None,
-    };
-    trace
-        .visit_merged(&mut walk, |_| {})
-        .map_err(SimtError::from)?;
-    if let Some(e) = walk.failed {
-        return Err(e);
-    }
-    emitter.drain(&mut walk.shared, true, 1, walk.f)?;
-    Ok(emitter.skipped(&walk.shared))
+    let walk = Walk::new(&tables, &emitter, f);
+    rdtrace::analysis::run(trace, walk, |_| {}).map_err(SimtError::from)?
 }
 
-/// The one-thread walk as an event visitor: each event through the thread's [`Collector`],
-/// then what the per-event loop of [`for_each_launch_in`] does after it.
-struct OneThread<'w, 'a, E> {
+/// [`for_each_launch`] over any source of a run's events merged in stamp order (a trace file's
+/// [`Trace::merged`], or a stream's `rdtrace::LiveTrace::next_merged`) whose metadata is `meta`.
+pub fn for_each_launch_in<E: From<SimtError>>(
+    meta: &ProgramMeta,
+    events: impl IntoIterator<Item = rdtrace::Result<(u32, Event)>>,
+    config: &SimtConfig,
+    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+) -> std::result::Result<Vec<SkippedLoop>, E> {
+    check_config(config)?;
+    let tables = Tables::of(meta, config);
+    let emitter = Emitter { meta, config };
+    let mut walk = Walk::new(&tables, &emitter, f);
+    rdtrace::analysis::run_merged(events, &mut walk, |_| {}).map_err(SimtError::from)?;
+    walk.finish()
+}
+
+/// The walk over a run's events merged in stamp order, as an [`Analysis`]: each event goes
+/// through its thread's [`Collector`]; team moves are applied to the threads they name, and
+/// finished launches are handed to `f` as soon as they are complete.
+struct Walk<'w, 'a, E> {
     shared: teams::Shared<'a>,
-    thread: ThreadState,
-    index: u32,
     emitter: &'w Emitter<'a>,
     f: &'w mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    /// Threads' states by slot, in order of appearance.
+    threads: Vec<ThreadState>,
+    slot_of: FastMap<u32, usize>,
+    /// The thread whose events come now, and its slot.
+    current: (u32, usize),
     /// The first error of `f`: the visit cannot stop, so the rest of the events are skipped.
     failed: Option<E>,
 }
 
-impl<'a, E: From<SimtError>> OneThread<'_, 'a, E> {
+impl<'w, 'a, E: From<SimtError>> Walk<'w, 'a, E> {
+    fn new(
+        tables: &'a Tables,
+        emitter: &'w Emitter<'a>,
+        f: &'w mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    ) -> Self {
+        Walk {
+            shared: tables.shared(),
+            emitter,
+            f,
+            threads: Vec::new(),
+            slot_of: FastMap::default(),
+            current: (0, usize::MAX),
+            failed: None,
+        }
+    }
+
     #[inline]
     fn collector(&mut self) -> Option<Collector<'_, 'a>> {
         if self.failed.is_some() {
             return None;
         }
+        let (index, slot) = self.current;
         Some(Collector {
             shared: &mut self.shared,
-            thread: &mut self.thread,
-            index: self.index,
+            thread: self.threads.get_mut(slot)?,
+            index,
         })
     }
 
@@ -261,20 +268,21 @@ impl<'a, E: From<SimtError>> OneThread<'_, 'a, E> {
     fn after(&mut self) {
         if !self.shared.moves.is_empty() {
             for m in std::mem::take(&mut self.shared.moves) {
-                if m.thread == self.index {
-                    self.thread.apply(&m);
+                if let Some(&s) = self.slot_of.get(&m.thread) {
+                    self.threads[s].apply(&m);
                 }
             }
         }
         if self.shared.finished_some {
-            if let Err(e) = self.emitter.drain(&mut self.shared, false, 1, self.f) {
+            let threads = self.threads.len();
+            if let Err(e) = self.emitter.drain(&mut self.shared, false, threads, self.f) {
                 self.failed = Some(e);
             }
         }
     }
 }
 
-impl<E: From<SimtError>> rdtrace::EventVisitor for OneThread<'_, '_, E> {
+impl<E: From<SimtError>> rdtrace::EventVisitor for Walk<'_, '_, E> {
     #[inline]
     fn block(&mut self, bb: u32) {
         if let Some(mut c) = self.collector() {
@@ -307,54 +315,32 @@ impl<E: From<SimtError>> rdtrace::EventVisitor for OneThread<'_, '_, E> {
     }
 }
 
-/// [`for_each_launch`] over any source of a run's events merged in stamp order (a trace file's
-/// [`Trace::merged`], or a stream's `rdtrace::LiveTrace::next_merged`) whose metadata is `meta`.
-pub fn for_each_launch_in<E: From<SimtError>>(
-    meta: &ProgramMeta,
-    events: impl IntoIterator<Item = rdtrace::Result<(u32, Event)>>,
-    config: &SimtConfig,
-    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
-) -> std::result::Result<Vec<SkippedLoop>, E> {
-    check_config(config)?;
-    let tables = Tables::of(meta, config);
-    let mut shared = tables.shared();
-    let emitter = Emitter { meta, config };
-    // Threads' states by slot in order of appearance; events come in runs of one thread, so
-    // the thread-to-slot table is consulted only when the thread changes.
-    let mut slot_of: FastMap<u32, usize> = FastMap::default();
-    let mut threads: Vec<ThreadState> = Vec::new();
-    let mut last: Option<(u32, usize)> = None;
-    for item in events {
-        let (t, event) = item.map_err(SimtError::from)?;
-        let slot = match last {
-            Some((lt, slot)) if lt == t => slot,
-            _ => {
-                let slot = *slot_of.entry(t).or_insert_with(|| {
-                    threads.push(ThreadState::default());
-                    threads.len() - 1
-                });
-                last = Some((t, slot));
-                slot
-            }
-        };
-        event.visit(&mut Collector {
-            shared: &mut shared,
-            thread: &mut threads[slot],
-            index: t,
-        });
-        if !shared.moves.is_empty() {
-            for m in std::mem::take(&mut shared.moves) {
-                if let Some(&s) = slot_of.get(&m.thread) {
-                    threads[s].apply(&m);
-                }
-            }
-        }
-        if shared.finished_some {
-            emitter.drain(&mut shared, false, threads.len(), f)?;
-        }
+impl<E: From<SimtError>> Analysis for Walk<'_, '_, E> {
+    /// The loops that could not be mapped, or the first error of `f`.
+    type Report = std::result::Result<Vec<SkippedLoop>, E>;
+
+    fn shape(&self) -> Shape {
+        Shape::Merged
     }
-    emitter.drain(&mut shared, true, threads.len(), f)?;
-    Ok(emitter.skipped(&shared))
+
+    fn thread(&mut self, thread: u32) {
+        let threads = &mut self.threads;
+        let slot = *self.slot_of.entry(thread).or_insert_with(|| {
+            threads.push(ThreadState::default());
+            threads.len() - 1
+        });
+        self.current = (thread, slot);
+    }
+
+    fn finish(mut self) -> Self::Report {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let threads = self.threads.len();
+        self.emitter
+            .drain(&mut self.shared, true, threads, self.f)?;
+        Ok(self.emitter.skipped(&self.shared))
+    }
 }
 
 fn check_config(config: &SimtConfig) -> Result<()> {

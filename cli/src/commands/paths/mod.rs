@@ -31,7 +31,7 @@ pub fn run(cmd: PathsCommand) -> Result<()> {
 
 /// Profiles every thread of a trace with a progress bar.
 pub(crate) fn profile(trace: &Trace, cfg: &PathConfig, quiet: bool) -> Result<PathProfile> {
-    let bar = crate::progress::bar(trace.stored_events(), "paths", quiet);
+    let bar = crate::progress::bar(trace.total_events(), "paths", quiet);
     profile_with_bar(trace, cfg, bar)
 }
 
@@ -41,18 +41,11 @@ pub(crate) fn profile_with_bar(
     cfg: &PathConfig,
     bar: indicatif::ProgressBar,
 ) -> Result<PathProfile> {
-    let mut collector = PathCollector::new(&trace.meta, cfg)?;
-    bar.set_length(trace.stored_events());
-    let mut reader = trace.chunk_reader()?;
-    for t in trace.thread_indices() {
-        collector.begin_thread();
-        for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
-            reader.visit_chunk(c, &mut collector)?;
-            bar.inc(c.events as u64);
-        }
-    }
+    let collector = PathCollector::new(&trace.meta, cfg)?;
+    bar.set_length(trace.total_events());
+    let profile = rdtrace::analysis::run(trace, collector, |n| bar.inc(n))?;
     bar.finish_and_clear();
-    Ok(collector.finish())
+    Ok(profile)
 }
 
 /// Why `paths` and `paths-predict` need trace files.
