@@ -22,6 +22,9 @@ impl Builder<'_, '_> {
         chain
     }
 
+    // Once per block event, called from the visitor in the parent module: inline it there
+    // (another codegen unit would otherwise call it).
+    #[inline]
     pub(super) fn block(&mut self, bb: u32) {
         let mut placement = self.base_placement();
         let mut pending = None;
