@@ -10,7 +10,9 @@
 //! --predict` 16 bytes per access plus the windows; the old `simt` 24 bytes per access of every
 //! launch, each sweep being one) would grow by hundreds of MiB (dump) or tens of MiB between
 //! the two, far beyond the margin. The ignored test is the issues' literal bound (16 and 26): every
-//! command on traces of at least 10^8 events under 200 MiB. It takes minutes, so a plain `cargo
+//! command on traces of at least 10^8 events under 200 MiB, and `paths` and `html` on 10^8 events
+//! of branchy code, whose paths grow with the trace, under 512 MiB at the default --max-paths
+//! (issue 26). It takes minutes, so a plain `cargo
 //! test` skips it; `scripts/test.sh` (CI) runs it: `cargo test -p rdtools-e2e --features gpu,mpi
 //! --test streaming_memory -- --ignored hundred_million_events_stay_under_200_mib`.
 
@@ -203,4 +205,49 @@ fn hundred_million_events_stay_under_200_mib() {
         );
         assert!(rss < 200 * 1024, "{args:?}: {rss} KiB");
     }
+
+    // Branchy code, where the path analysis's records grow with the trace (issue 26): four
+    // data-dependent branches per iteration (`test-programs/paths/branchy.c`), 9 * 10^6
+    // iterations, 1.4 * 10^8 events. `paths` (and `html`, which runs it beside the annotation)
+    // keep at most --max-paths whole-window records (2^19, about 250 MiB of paths, the
+    // shortened ones at most as many again): under the issue's 512 MiB, where the unbounded
+    // analysis grew by about 1.5 KiB per new path (1.6 GB on app_mix's 2.8 * 10^8 accesses).
+    let branchy = dir.path().join("branchy");
+    rdcc(
+        &[program("paths/branchy.c")],
+        &["-O1", "-DN=9000000"],
+        &branchy,
+    );
+    let bt = dir.path().join("branchy.rdtrace");
+    let out = Command::new(&branchy)
+        .env("RDTRACE", &bt)
+        .env("RDTRACE_QUIET", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(events(&bt) >= 100_000_000, "{}", events(&bt));
+    let bt = bt.to_str().unwrap();
+    let html = format!("{bt}.html");
+    for args in [vec!["paths", bt, "-q"], vec!["html", bt, "-o", &html, "-q"]] {
+        let start = std::time::Instant::now();
+        let rss = peak_rss_kib(&args);
+        eprintln!(
+            "{:?} (branchy): {rss} KiB, {:.1} s",
+            &args[..1],
+            start.elapsed().as_secs_f64()
+        );
+        assert!(rss < 512 * 1024, "{args:?}: {rss} KiB");
+    }
+    // The limit did engage: this run has more paths than it keeps whole.
+    let out = Command::new(&tools().rda_report)
+        .args(["paths", bt, "-q", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["shortened_records"].as_u64().unwrap() > 0,
+        "{}",
+        report["summary"]
+    );
 }
