@@ -12,7 +12,7 @@
 mod measurer;
 mod threads;
 pub use measurer::{Measurer, NO_MI};
-pub use threads::{OneThread, ThreadMeasurer};
+pub use threads::ThreadMeasurer;
 
 use crate::error::Result;
 use crate::rates::{CoreRates, HitRates};
@@ -160,12 +160,7 @@ pub struct ThreadRates {
 /// Every access is taken as a read, so the simulation is the non-coherent one of
 /// [`rdcachesim::Hierarchy`]; [`measure_with`] knows writes from the trace's metadata.
 pub fn measure(trace: &Trace, config: MeasureConfig) -> Result<Measurement> {
-    let mut m = ThreadMeasurer::new(config);
-    for r in trace.merged()? {
-        let (t, e) = r?;
-        m.event(t, &e);
-    }
-    Ok(m.finish(&trace.thread_indices()))
+    measure_file(trace, ThreadMeasurer::new(config))
 }
 
 /// [`measure`] with write-invalidate coherence (each access's kind from the trace's metadata)
@@ -175,12 +170,17 @@ pub fn measure_with(
     config: MeasureConfig,
     options: MeasureOptions,
 ) -> Result<Measurement> {
-    let mut m = ThreadMeasurer::with_options(config, options, write_table(&trace.meta));
-    for r in trace.merged()? {
-        let (t, e) = r?;
-        m.event(t, &e);
-    }
-    Ok(m.finish(&trace.thread_indices()))
+    measure_file(
+        trace,
+        ThreadMeasurer::with_options(config, options, write_table(&trace.meta)),
+    )
+}
+
+/// Runs a measurer over a trace file (its threads become the cores, in thread-index order).
+/// Here rather than at the caller so that the pass is compiled with the simulation it drives.
+pub fn measure_file(trace: &Trace, mut m: ThreadMeasurer) -> Result<Measurement> {
+    m.set_threads(trace.thread_indices());
+    Ok(rdtrace::analysis::run(trace, m, |_| {})?)
 }
 
 /// Whether each memory instruction (by id) writes memory.

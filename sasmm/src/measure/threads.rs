@@ -6,7 +6,7 @@ use super::{MeasureConfig, MeasureOptions, Measurement, Measurer, ThreadRates};
 use crate::rates::{CoreCounts, CoreRates};
 use rdcachesim::{LevelStats, MissKinds};
 use rdengines::Histogram;
-use rdtrace::Event;
+use rdtrace::{Analysis, Event, Shape};
 
 /// [`measure`](super::measure) fed one event at a time, for a run whose thread list is known
 /// only at its end (a stream): each thread is simulated on a core of its own from its first
@@ -22,35 +22,11 @@ pub struct ThreadMeasurer {
     omp: std::collections::BTreeMap<u32, u32>,
     /// Whether each memory instruction writes (empty: every access reads).
     writes: Vec<bool>,
-}
-
-/// [`ThreadMeasurer::of_thread`]'s visitor.
-pub struct OneThread<'a> {
-    m: &'a mut ThreadMeasurer,
-    t: u32,
-    /// The thread's core, once it has one.
+    /// As an [`Analysis`]: the thread whose events come now, and its core once it has one.
+    current: u32,
     core: Option<usize>,
-}
-
-impl rdtrace::EventVisitor for OneThread<'_> {
-    #[inline]
-    fn access(&mut self, mi: u32, addr: u64, len: u64) {
-        let core = match self.core {
-            Some(c) => c,
-            None => {
-                let next = self.m.cores.len();
-                let c = *self.m.cores.entry(self.t).or_insert(next);
-                self.core = Some(c);
-                c
-            }
-        };
-        let write = self.m.writes(mi);
-        self.m.m.access_rw(core, mi, addr, len, write);
-    }
-
-    fn other(&mut self, e: Event) {
-        self.m.event(self.t, &e);
-    }
+    /// As an [`Analysis`]: the trace's thread indices, for [`Analysis::finish`].
+    threads: Vec<u32>,
 }
 
 impl ThreadMeasurer {
@@ -67,7 +43,16 @@ impl ThreadMeasurer {
             cores: Default::default(),
             omp: Default::default(),
             writes,
+            current: 0,
+            core: None,
+            threads: Vec::new(),
         }
+    }
+
+    /// The trace's thread indices (ascending), which [`Analysis::finish`] gives
+    /// [`ThreadMeasurer::finish`] (a stream's are known only at its end: set them then).
+    pub fn set_threads(&mut self, threads: Vec<u32>) {
+        self.threads = threads;
     }
 
     #[inline]
@@ -77,29 +62,10 @@ impl ThreadMeasurer {
 
     /// The next event of the run (in merged order), made by thread `t`.
     pub fn event(&mut self, t: u32, e: &Event) {
-        match *e {
-            Event::Access { mi, addr, len } => {
-                let next = self.cores.len();
-                let core = *self.cores.entry(t).or_insert(next);
-                let write = self.writes(mi);
-                self.m.access_rw(core, mi, addr, len, write);
-            }
-            Event::RegionEnter { omp_thread, .. } => {
-                self.omp.entry(t).or_insert(omp_thread);
-            }
-            _ => {}
+        if t != self.current || self.core.is_none() {
+            self.thread(t);
         }
-    }
-
-    /// A visitor for the events of thread `t` (the same as [`ThreadMeasurer::event`] with `t`
-    /// for each): the form for a run with one thread, read straight from its chunks
-    /// (`Trace::visit_merged`).
-    pub fn of_thread(&mut self, t: u32) -> OneThread<'_> {
-        OneThread {
-            m: self,
-            t,
-            core: None,
-        }
+        e.visit(self);
     }
 
     /// The measurement, with the trace's thread indices `threads` (ascending) as its cores, in
@@ -172,5 +138,49 @@ impl ThreadMeasurer {
             prd,
             ..raw
         }
+    }
+}
+
+/// Each access on its thread's core (a thread gets the next core at its first access); a
+/// region entry names the thread's OpenMP thread number.
+impl rdtrace::EventVisitor for ThreadMeasurer {
+    #[inline]
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
+        let core = match self.core {
+            Some(c) => c,
+            None => {
+                let next = self.cores.len();
+                let c = *self.cores.entry(self.current).or_insert(next);
+                self.core = Some(c);
+                c
+            }
+        };
+        let write = self.writes(mi);
+        self.m.access_rw(core, mi, addr, len, write);
+    }
+
+    fn other(&mut self, e: Event) {
+        if let Event::RegionEnter { omp_thread, .. } = e {
+            self.omp.entry(self.current).or_insert(omp_thread);
+        }
+    }
+}
+
+/// Threads become cores: the events merged in stamp order.
+impl Analysis for ThreadMeasurer {
+    type Report = Measurement;
+
+    fn shape(&self) -> Shape {
+        Shape::Merged
+    }
+
+    fn thread(&mut self, thread: u32) {
+        self.current = thread;
+        self.core = self.cores.get(&thread).copied();
+    }
+
+    fn finish(mut self) -> Measurement {
+        let threads = std::mem::take(&mut self.threads);
+        ThreadMeasurer::finish(self, &threads)
     }
 }

@@ -91,24 +91,18 @@ fn measure_input(
     let mut input = crate::tracefile::open_input(path, open)?;
     let meta = input.meta().clone();
     let mut m = rdsasmm::ThreadMeasurer::with_options(config, options, write_table(&meta));
-    if let crate::tracefile::Input::File(trace) = &input {
-        if let [t] = trace.thread_indices()[..] {
-            // One thread: straight from its chunks, no merge.
-            trace
-                .visit_merged(&mut m.of_thread(t), |_| {})
-                .with_context(|| format!("measuring {}", path.display()))?;
-            input.finish()?;
-            let m = m.finish(&[t]);
-            let sources = coherence_sources(&m, &meta);
-            return Ok((m, sources));
+    let context = || format!("measuring {}", path.display());
+    let m = match &input {
+        crate::tracefile::Input::File(trace) => {
+            rdsasmm::measure::measure_file(trace, m).with_context(context)?
         }
-    }
-    for r in input.merged()? {
-        let (t, e) = r.with_context(|| format!("measuring {}", path.display()))?;
-        m.event(t, &e);
-    }
+        crate::tracefile::Input::Stream(_) => {
+            rdtrace::analysis::run_merged(input.merged()?, &mut m, |_| {}).with_context(context)?;
+            m.set_threads(input.thread_indices());
+            rdtrace::Analysis::finish(m)
+        }
+    };
     input.finish()?;
-    let m = m.finish(&input.thread_indices());
     let sources = coherence_sources(&m, &meta);
     Ok((m, sources))
 }
