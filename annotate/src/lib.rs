@@ -186,7 +186,9 @@ impl Annotator {
     }
 
     /// One access by memory instruction `mi` of `len` bytes at `addr`, made on core `core`
-    /// (the thread's position among the trace's threads).
+    /// (the thread's position among the trace's threads). Inlined into the per-event loop of
+    /// `drive`, another module (and codegen unit) since the crate was split.
+    #[inline]
     pub fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
         let target = *self
             .targets

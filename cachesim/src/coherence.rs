@@ -322,7 +322,9 @@ impl CoherentHierarchy {
     }
 
     /// Accesses `len` bytes at `addr` from `core` (a write when `write`), line by line at the
-    /// L1's line size; calls `f` once per L1 line.
+    /// L1's line size; calls `f` once per L1 line. Inlined: each caller's per-access step
+    /// (measure's, annotate's) is this with its closure, which belongs in the caller's codegen unit.
+    #[inline]
     pub fn access_with(
         &mut self,
         core: usize,

@@ -87,7 +87,11 @@ pub fn run<A: Analysis>(
                 }
             }
         }
-        (Shape::Merged, _) => run_merged(trace.merged()?, &mut analysis, progress)?,
+        (Shape::Merged, _) => {
+            trace
+                .merged()?
+                .visit_all(&mut analysis, |a, t| a.thread(t), progress)?
+        }
     }
     Ok(analysis.finish())
 }

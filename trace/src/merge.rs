@@ -84,6 +84,24 @@ impl Merge {
         Some((c.thread, e))
     }
 
+    /// The events that continue the current segment in the decoded chunk (up to the thread's
+    /// next stamp or the chunk's end), taken all at once: what [`Merge::next_in_segment`] would
+    /// return one by one. Empty when there is no current segment.
+    #[inline]
+    pub fn rest_of_segment(&mut self) -> (u32, &[Event]) {
+        let Some(i) = self.current else {
+            return (0, &[]);
+        };
+        let c = &mut self.cursors[i];
+        let start = c.pos;
+        let len = c.events[start..]
+            .iter()
+            .position(|e| matches!(e, Event::Stamp { .. }))
+            .unwrap_or(c.events.len() - start);
+        c.pos = start + len;
+        (c.thread, &c.events[start..start + len])
+    }
+
     /// Makes sure slot `i` has a decoded event at its position.
     fn fill(&mut self, i: usize, source: &mut impl ChunkSource) -> Result<Fill> {
         let c = &mut self.cursors[i];

@@ -56,6 +56,40 @@ pub struct MergedEvents<'t> {
     pub(super) merge: Merge,
 }
 
+impl MergedEvents<'_> {
+    /// Visits every remaining event with `v` in the merged order, calling `thread` with the
+    /// thread index whenever it changes and `progress` with the number of events visited since
+    /// its last call (about every 2^16). A segment's events after its first are visited
+    /// straight from the decoded chunk ([`Merge::rest_of_segment`]), not one `Result` at a time.
+    pub fn visit_all<V: EventVisitor>(
+        &mut self,
+        v: &mut V,
+        mut thread: impl FnMut(&mut V, u32),
+        mut progress: impl FnMut(u64),
+    ) -> Result<()> {
+        let mut last = None;
+        let mut n = 0u64;
+        while let Some((t, first)) = self.merge.next(&mut self.source)? {
+            if last != Some(t) {
+                thread(v, t);
+                last = Some(t);
+            }
+            first.visit(v);
+            let (_, rest) = self.merge.rest_of_segment();
+            for &e in rest {
+                e.visit(v);
+            }
+            n += 1 + rest.len() as u64;
+            if n >= 1 << 16 {
+                progress(n);
+                n = 0;
+            }
+        }
+        progress(n);
+        Ok(())
+    }
+}
+
 impl Iterator for MergedEvents<'_> {
     type Item = Result<(u32, Event)>;
 
