@@ -69,16 +69,23 @@ pub fn records_by_instruction(profile: &PathProfile) -> BTreeMap<u32, Vec<u32>> 
     out
 }
 
-/// One instruction's n-bit paths (from its `records`) with their distances, sorted by key.
-/// Records shortened past the path limit that hold fewer than `n` entries are left out
-/// ([`crate::profile::PathRecord::projects_to`]).
-pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<PathDistances> {
+/// The records among `records` that lie on a known n-bit path, each with its path, sorted by
+/// path (then record).
+fn keyed_by_path(profile: &PathProfile, records: &[u32], n: u32) -> Vec<(PathKey, u32)> {
     let mut keyed: Vec<(PathKey, u32)> = records
         .iter()
         .filter(|&&r| profile.records[r as usize].projects_to(n))
         .map(|&r| (path_key(profile, r as usize, n), r))
         .collect();
     keyed.sort_unstable();
+    keyed
+}
+
+/// One instruction's n-bit paths (from its `records`) with their distances, sorted by key.
+/// Records shortened past the path limit that hold fewer than `n` entries are left out
+/// ([`crate::profile::PathRecord::projects_to`]).
+pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<PathDistances> {
+    let keyed = keyed_by_path(profile, records, n);
     let mut out: Vec<PathDistances> = Vec::new();
     for (key, r) in keyed {
         let rec = &profile.records[r as usize];
@@ -106,12 +113,7 @@ fn path_patterns(
     n: u32,
     cfg: &PatternConfig,
 ) -> Vec<PathPatterns> {
-    let mut keyed: Vec<(PathKey, u32)> = records
-        .iter()
-        .filter(|&&r| profile.records[r as usize].projects_to(n))
-        .map(|&r| (path_key(profile, r as usize, n), r))
-        .collect();
-    keyed.sort_unstable();
+    let keyed = keyed_by_path(profile, records, n);
     let mut scratch = Bins::new();
     keyed
         .chunk_by(|a, b| a.0 == b.0)
@@ -192,14 +194,8 @@ fn exact_windows_differentiable(
 
 /// Number of distinct n-bit paths of one instruction.
 fn count_paths(profile: &PathProfile, records: &[u32], n: u32) -> u64 {
-    let mut keys: Vec<PathKey> = records
-        .iter()
-        .filter(|&&r| profile.records[r as usize].projects_to(n))
-        .map(|&r| path_key(profile, r as usize, n))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys.len() as u64
+    let keyed = keyed_by_path(profile, records, n);
+    keyed.chunk_by(|a, b| a.0 == b.0).count() as u64
 }
 
 /// References of one instruction on no known n-bit path (shortened records).

@@ -415,18 +415,7 @@ impl Trace {
             }
             return Ok(());
         }
-        let mut n = 0u64;
-        for r in self.merged()? {
-            let (_, e) = r?;
-            e.visit(v);
-            n += 1;
-            if n == 1 << 16 {
-                progress(n);
-                n = 0;
-            }
-        }
-        progress(n);
-        Ok(())
+        self.merged()?.visit_all(v, |_, _| {}, progress)
     }
 }
 
