@@ -13,6 +13,7 @@
 use crate::mi::{AddressArray, MemInstr};
 use rustc_hash::FxHashMap as FastMap;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// The DS-vs-RD histogram of one or more MI streams.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,34 +128,22 @@ impl DsHistogram {
 /// Largest window kept as a ring of credit slots; larger windows use one slot per MI.
 const MAX_RING: u64 = 1 << 24;
 
-/// "No earlier occurrence".
-const NONE: u64 = u64::MAX;
+/// MIs between two sweeps of addresses whose occurrences all left the window (at least).
+const SWEEP_EVERY: u64 = 4096;
 
-/// One occurrence of an address: the MI that held it and the previous occurrence of the same
-/// address (a global arena index, or [`NONE`]).
-#[derive(Clone, Copy)]
-struct Occurrence {
-    position: u64,
-    prev: u64,
-}
-
-/// Streaming computation of the DS-vs-RD histogram: push MIs in stream order, then
-/// [`finish`](ReuseDegreeAnalyzer::finish).
-///
-/// Occurrences live in one arena in stream order, each linked to the previous occurrence of its
-/// address; a map gives every address its newest occurrence. Walking an address's list from
-/// newest to oldest visits exactly the earlier MIs that hold it, and with a window the walk stops
-/// at the first occurrence more than W MIs back. Those old occurrences form a prefix of the arena
-/// and are dropped, and addresses whose newest occurrence was dropped leave the map in periodic
-/// sweeps, so memory stays proportional to the window.
+/// Computes the DS-vs-RD histogram of one MI stream, one MI at a time.
 pub struct ReuseDegreeAnalyzer {
     max_rd: Option<u64>,
     next_position: u64,
-    /// Address → global arena index of its newest occurrence.
-    newest: FastMap<u64, u64>,
-    /// Occurrences from global index `base` on, in stream order.
-    arena: std::collections::VecDeque<Occurrence>,
-    base: u64,
+    /// Address → the MIs that held it (positions), oldest first. Kept contiguous per address,
+    /// so an MI's walk over the earlier holders of a widely shared address reads one array
+    /// backwards instead of chasing a list through every occurrence of the stream (which
+    /// missed the cache at every step). With a window, positions that left it are dropped
+    /// from the front when the address is met again, and by a sweep every
+    /// `max(W, SWEEP_EVERY)` MIs for addresses not met since.
+    occurrences: FastMap<u64, SmallVec<[u64; 2]>>,
+    /// The next MI position at which to sweep.
+    next_sweep: u64,
     /// `credited[slot(p)] == j + 1` once the pair (p, j) has been counted as reusing.
     credited: Vec<u64>,
     /// With a window of W, `credited` is a ring of W + 1 slots (every position still inside the
@@ -175,9 +164,8 @@ impl ReuseDegreeAnalyzer {
             ring,
             max_rd,
             next_position: 0,
-            newest: FastMap::default(),
-            arena: std::collections::VecDeque::new(),
-            base: 0,
+            occurrences: FastMap::default(),
+            next_sweep: max_rd.map_or(u64::MAX, |w| w.max(SWEEP_EVERY)),
             credited,
             sorted: Vec::new(),
             hist: DsHistogram::new(max_rd),
@@ -226,37 +214,35 @@ impl ReuseDegreeAnalyzer {
         self.push_lanes(&mi.lanes);
     }
 
-    /// Drops occurrences that left the window before MI `j` pairs with them.
+    /// With a window, now and then forgets the addresses whose every occurrence left it (an
+    /// address met again drops its own old occurrences as it is walked).
     fn begin_mi(&mut self) {
         let Some(w) = self.max_rd else { return };
+        if self.next_position < self.next_sweep {
+            return;
+        }
         // See: `--max-rd` window: occurrences more than W MIs back no longer pair with j.
         let oldest = self.next_position.saturating_sub(w);
-        while self.arena.front().is_some_and(|o| o.position < oldest) {
-            self.arena.pop_front();
-            self.base += 1;
-        }
-        if self.newest.len() > 2 * self.arena.len() + 4096 {
-            let base = self.base;
-            self.newest.retain(|_, g| *g >= base);
-        }
+        self.occurrences
+            .retain(|_, list| list.last().is_some_and(|&p| p >= oldest));
+        self.next_sweep = self.next_position + w.max(SWEEP_EVERY);
     }
 
     /// One distinct address of the current MI `j` with multiplicity `m`.
     #[inline]
     fn address(&mut self, addr: u64, m: u64) {
         let j = self.next_position;
-        let own = self.base + self.arena.len() as u64;
-        let head = std::mem::replace(self.newest.entry(addr).or_insert(NONE), own);
-        let oldest = self.max_rd.map_or(0, |w| j.saturating_sub(w));
-        let mut g = head;
-        while g != NONE && g >= self.base {
-            let o = self.arena[(g - self.base) as usize];
-            if o.position < oldest {
-                break;
+        let list = self.occurrences.entry(addr).or_default();
+        if let Some(w) = self.max_rd {
+            let oldest = j.saturating_sub(w);
+            let gone = list.partition_point(|&p| p < oldest);
+            if gone > 0 {
+                list.drain(..gone);
             }
+        }
+        for &p in list.iter().rev() {
             // See: thesis definition 2 and Algorithm 1 step 6: M_j(a) joins DS_pj, which is
             // accumulated at RD = j − p (definition 3).
-            let p = o.position;
             let slot = match self.ring {
                 Some(r) => (p % r) as usize,
                 None => p as usize,
@@ -266,12 +252,8 @@ impl ReuseDegreeAnalyzer {
                 self.credited[slot] = j + 1;
             }
             self.hist.add(j - p, m, new_pair);
-            g = o.prev;
         }
-        self.arena.push_back(Occurrence {
-            position: j,
-            prev: head,
-        });
+        list.push(j);
     }
 
     fn end_mi(&mut self, lanes: u64) {

@@ -70,3 +70,38 @@ fn long_seeded_stream_with_window() {
     }
     assert_eq!(analyze_stream(&s, None), dr_analysis(&s, None));
 }
+
+/// A stream long enough (10^4 MIs) that the windowed analyzer sweeps away addresses whose
+/// occurrences all left the window (every 4096 MIs), with addresses that come back after
+/// long absences (a wide address range) and ones that stay hot (a narrow one).
+#[test]
+fn stream_past_the_sweeps_with_window() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let s: Vec<MemInstr> = (0..10_000)
+        .map(|i| MemInstr {
+            lanes: (0..6)
+                .map(|k| {
+                    if k < 2 {
+                        next() % 40
+                    } else {
+                        1000 + next() % (20 + i % 5000)
+                    }
+                })
+                .collect(),
+            ..Default::default()
+        })
+        .collect();
+    for w in [1, 7, 64] {
+        assert_eq!(
+            analyze_stream(&s, Some(w)),
+            dr_analysis(&s, Some(w)),
+            "window {w}"
+        );
+    }
+}
