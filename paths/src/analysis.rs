@@ -552,7 +552,7 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
         multi_pattern: m,
         multi_pattern_pct: pct(m, analysed),
         path_limit: cfg.max_paths,
-        shortened_records: profile.truncated_records,
+        shortened_records: profile.shortened_records(),
         summary,
         instructions,
     }

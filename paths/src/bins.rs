@@ -215,15 +215,6 @@ impl Bins {
     pub fn is_empty(&self) -> bool {
         self.bins.is_empty()
     }
-
-    /// Bytes this distribution holds on the heap.
-    pub fn heap_bytes(&self) -> usize {
-        if self.bins.spilled() {
-            self.bins.capacity() * std::mem::size_of::<StoredBin>()
-        } else {
-            0
-        }
-    }
 }
 
 /// A bin in reports: its index and statistics.

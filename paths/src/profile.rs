@@ -171,8 +171,6 @@ pub struct PathProfile {
     pub cold: u64,
     /// Threads profiled.
     pub threads: u32,
-    /// Records made with a shortened window because [`PathConfig::max_paths`] was reached.
-    pub truncated_records: u64,
 }
 
 impl PathProfile {
@@ -183,15 +181,9 @@ impl PathProfile {
         &self.windows[start..start + self.records[r].kept as usize]
     }
 
-    /// Bytes the profile holds (records, windows and their bins), for reports on memory.
-    pub fn heap_bytes(&self) -> usize {
-        self.records.capacity() * std::mem::size_of::<PathRecord>()
-            + self.windows.capacity() * std::mem::size_of::<HistoryEntry>()
-            + self
-                .records
-                .iter()
-                .map(|r| r.bins.heap_bytes())
-                .sum::<usize>()
+    /// Records kept with a shortened window because [`PathConfig::max_paths`] was reached.
+    pub fn shortened_records(&self) -> u64 {
+        self.records.iter().filter(|r| r.truncated()).count() as u64
     }
 }
 
@@ -222,7 +214,6 @@ pub struct PathCollector {
     /// The window lengths kept once `max_paths` is reached: the configured history lengths
     /// below `max_bits`, longest first, each with its own room.
     shorter: Vec<ShortLevel>,
-    truncated_records: u64,
     accesses: u64,
     references: u64,
     cold: u64,
@@ -267,7 +258,6 @@ impl PathCollector {
             windows: Vec::new(),
             full_left,
             shorter,
-            truncated_records: 0,
             accesses: 0,
             references: 0,
             cold: 0,
@@ -343,7 +333,6 @@ impl PathCollector {
             }
             if self.shorter[k].left > 0 || k + 1 == self.shorter.len() {
                 self.shorter[k].left = self.shorter[k].left.saturating_sub(1);
-                self.truncated_records += 1;
                 return Some(self.new_record(mi, key, depth, n));
             }
         }
@@ -385,7 +374,6 @@ impl PathCollector {
             references: self.references,
             cold: self.cold,
             threads: self.threads,
-            truncated_records: self.truncated_records,
         }
     }
 }

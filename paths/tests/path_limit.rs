@@ -85,7 +85,7 @@ fn lengths_within_the_limit_match_the_unlimited_analysis() {
     let trace = Trace::open(&path).unwrap();
 
     let exact = profile(&trace, None);
-    assert_eq!(exact.truncated_records, 0);
+    assert_eq!(exact.shortened_records(), 0);
     assert!(exact.records.iter().all(|r| !r.truncated()));
     // Nearly every round has its own 32-entry window.
     assert!(exact.records.len() > 2900, "{}", exact.records.len());
@@ -99,7 +99,7 @@ fn lengths_within_the_limit_match_the_unlimited_analysis() {
 
     let limit = 200;
     let limited = profile(&trace, Some(limit));
-    assert!(limited.truncated_records > 0);
+    assert!(limited.shortened_records() > 0);
     // Whole windows up to the limit, then each shorter length half the room of the one above
     // (100 + 50 + 25 + 12 + 6), and one record without history per instruction.
     assert!(
@@ -116,7 +116,7 @@ fn lengths_within_the_limit_match_the_unlimited_analysis() {
 
     let report = analyse(&limited);
     assert_eq!(report.path_limit, Some(limit));
-    assert_eq!(report.shortened_records, limited.truncated_records);
+    assert_eq!(report.shortened_records, limited.shortened_records());
     // The 32-bit windows are beyond the limit after 200 rounds; the 4-bit ones (16 values)
     // always find room.
     let long = report.summary.iter().find(|s| s.n == 32).unwrap();
