@@ -8,8 +8,9 @@ use rdcachesim::{LevelStats, MissKinds};
 use rdengines::Histogram;
 use rdtrace::{Analysis, Event, Shape};
 
-/// [`measure`](super::measure) fed one event at a time, for a run whose thread list is known
-/// only at its end (a stream): each thread is simulated on a core of its own from its first
+/// [`measure`](super::measure) as an [`Analysis`] (merged events, told whose events follow), also
+/// for a run whose thread list is known only at its end (a stream, through
+/// `rdtrace::analysis::run_merged`): each thread is simulated on a core of its own from its first
 /// access, and [`ThreadMeasurer::finish`] renumbers the cores into thread-index order. The
 /// simulated cores are independent (a private L1 each; the shared L2 sees the accesses in event
 /// order, whatever their core), so the result is the one [`measure`](super::measure) gives for
@@ -58,14 +59,6 @@ impl ThreadMeasurer {
     #[inline]
     fn writes(&self, mi: u32) -> bool {
         self.writes.get(mi as usize).copied().unwrap_or(false)
-    }
-
-    /// The next event of the run (in merged order), made by thread `t`.
-    pub fn event(&mut self, t: u32, e: &Event) {
-        if t != self.current || self.core.is_none() {
-            self.thread(t);
-        }
-        e.visit(self);
     }
 
     /// The measurement, with the trace's thread indices `threads` (ascending) as its cores, in
