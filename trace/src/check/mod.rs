@@ -123,14 +123,7 @@ fn check_threads(trace: &Trace, limit: usize, report: &mut CheckReport) -> Resul
         .exit
         .as_ref()
         .is_some_and(|e| e.reason == crate::chunk::ExitReason::Exit);
-    let checker = Checker {
-        meta: &trace.meta,
-        limit,
-        starting_anywhere: trace.roi.is_some(),
-        exited_normally,
-        current: None,
-        total: CheckReport::default(),
-    };
+    let checker = Checker::new(&trace.meta, limit, exited_normally, trace.roi.is_some());
     let threads = crate::analysis::run(trace, checker, |_| {})?;
     report.add(threads, limit);
     Ok(())

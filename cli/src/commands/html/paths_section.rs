@@ -27,8 +27,7 @@ pub(super) fn paths(
     };
     let cfg = analysis.config();
     let bar = crate::progress::bar_in(bars, 0, "paths", args.quiet);
-    let prof = profile_with_bar(trace, &cfg, bar.clone())?;
-    bar.finish_and_clear();
+    let prof = profile_with_bar(trace, &cfg, bar)?;
     let report = rdpaths::analyse(&prof);
     let meta = &trace.meta;
     let loc = |mi: u32| meta.format_loc(meta.mem_instrs.get(mi as usize).and_then(|m| m.loc));
