@@ -62,31 +62,25 @@ impl Builder<'_, '_> {
                 w.close_section(sec.parallel);
             }
         }
-        for i in self.section_start as usize..self.out.windows.len() {
-            let tag = self.tags[i];
-            spill_window(
-                &mut spill,
-                &mut self.output,
-                &self.out,
-                i,
-                tag,
-                self.section_parallel,
-            );
-        }
-        self.out.windows.clear();
-        self.clear_accesses();
-        self.tags.clear();
-        self.section_start = 0;
+        // The open section's windows go the way every later held window goes.
         self.spill = Some(spill);
+        self.spill_held(self.section_start as usize);
+        self.section_start = 0;
     }
 
     /// While spilling: writes the held windows (all closed) to the temporary file (counting:
     /// hands them over).
     pub(super) fn drain(&mut self) {
+        self.spill_held(0);
+    }
+
+    /// While spilling: writes the held windows from `from` on, in the open section, and forgets
+    /// every held window.
+    fn spill_held(&mut self, from: usize) {
         let Some(spill) = self.spill.as_mut() else {
             return;
         };
-        for (i, &tag) in self.tags.iter().enumerate() {
+        for (i, &tag) in self.tags.iter().enumerate().skip(from) {
             spill_window(
                 spill,
                 &mut self.output,
