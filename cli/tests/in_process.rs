@@ -39,6 +39,30 @@ fn module() -> ModuleMeta {
     m
 }
 
+#[test]
+fn histogram_of_ranges_counts_every_line_they_touch() {
+    // Ten copies of one range of 10 000 lines (a memcpy source, say): the first touches every
+    // line cold, each later one reuses every line with the 9 999 others between. The lines
+    // outnumber the chunk's events many times over: read ahead on other cores, such a chunk is
+    // handed over as its accesses, not its lines.
+    let range = Event::Access {
+        mi: 0,
+        addr: line(0),
+        len: 10_000 * LINE,
+    };
+    let mut events = vec![Event::Block { bb: 0 }];
+    events.extend(std::iter::repeat_n(range, 10));
+    let f = Fixture::new(&[events]);
+    for flags in [&[][..], &["--per-thread"], &["--engine", "parda"]] {
+        let v = f.json("histogram", flags);
+        assert_eq!(
+            (&v["total"], &v["cold"], pairs(&v["histogram"])),
+            (&json!(100_000), &json!(10_000), vec![(9_999, 90_000)]),
+            "{flags:?}"
+        );
+    }
+}
+
 /// A temporary directory with a trace of one thread per entry of `threads`.
 struct Fixture {
     dir: tempfile::TempDir,

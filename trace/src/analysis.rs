@@ -11,12 +11,16 @@
 //! cores while it runs; so an analysis written once runs at the speed of a hand-written loop on
 //! a sequential run.
 //!
+//! An analysis that wants less than the events, and can say so per chunk, implements [`Digest`]
+//! too: [`run_digested`] then has workers turn a one-thread file's chunks into that (the
+//! histogram's cache lines) while it runs.
+//!
 //! An analysis that must stop early (its sink failed) keeps the error and returns it from
 //! [`Analysis::finish`]; the visit itself cannot be interrupted, so it ignores the events left.
 
 use crate::error::Result;
 use crate::event::{Event, EventVisitor};
-use crate::reader::Trace;
+use crate::reader::{ChunkReader, EventChunkRef, Trace};
 
 /// How an analysis reads a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +60,11 @@ pub trait Analysis: EventVisitor {
     /// The events that follow are thread `thread`'s (its runtime index).
     fn thread(&mut self, thread: u32);
 
+    /// In [`Shape::PerThread`] from a file: every event of thread `thread` has been seen
+    /// (drcachesim's shard exit), so its per-thread state can be summed up and dropped. Not
+    /// called in [`Shape::Merged`], nor where a stream's chunks interleave threads.
+    fn thread_end(&mut self, _thread: u32) {}
+
     /// Ends the analysis.
     fn finish(self) -> Self::Report;
 }
@@ -70,13 +79,21 @@ pub fn run<A: Analysis>(
     let threads = trace.thread_indices();
     let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
     match (analysis.shape(), &threads[..]) {
-        (_, [only]) if analysis.needs() == Needs::AccessesOnly && cpus > 1 => {
+        (shape, [only]) => {
             analysis.thread(*only);
-            accesses_decoded_ahead(trace, &mut analysis, cpus, progress)?;
-        }
-        (_, [only]) => {
-            analysis.thread(*only);
-            trace.visit_merged(&mut analysis, progress)?;
+            if analysis.needs() == Needs::AccessesOnly && cpus > 1 {
+                let take = |a: &mut A, accesses: Vec<(u32, u64, u64)>| {
+                    for (mi, addr, len) in accesses {
+                        a.access(mi, addr, len);
+                    }
+                };
+                digested_ahead(trace, &mut analysis, &AccessesOnly, cpus, take, progress)?;
+            } else {
+                trace.visit_merged(&mut analysis, progress)?;
+            }
+            if shape == Shape::PerThread {
+                analysis.thread_end(*only);
+            }
         }
         (Shape::PerThread, _) => {
             let mut reader = trace.chunk_reader()?;
@@ -85,6 +102,7 @@ pub fn run<A: Analysis>(
                 for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
                     progress(reader.visit_chunk(c, &mut analysis)?);
                 }
+                analysis.thread_end(t);
             }
         }
         (Shape::Merged, _) => {
@@ -96,13 +114,15 @@ pub fn run<A: Analysis>(
     Ok(analysis.finish())
 }
 
-/// A one-thread file's accesses for an [`Needs::AccessesOnly`] analysis: its chunks in
-/// sequence are the merged order, so workers decode them (keeping the accesses) while this
-/// thread runs the analysis; `progress` gets each chunk's event count.
-fn accesses_decoded_ahead<A: Analysis>(
+/// Digests a one-thread file's chunks with `digester` on workers (`cpus` - 1 of them, at least
+/// two) while `take` hands the pieces to `analysis` in file order; `progress` gets each
+/// chunk's event count.
+fn digested_ahead<A, D: ChunkDigester>(
     trace: &Trace,
     analysis: &mut A,
+    digester: &D,
     cpus: usize,
+    mut take: impl FnMut(&mut A, D::Piece),
     mut progress: impl FnMut(u64),
 ) -> Result<()> {
     let workers = (cpus - 1).clamp(2, 8);
@@ -110,22 +130,33 @@ fn accesses_decoded_ahead<A: Analysis>(
         trace.event_chunks(),
         workers,
         workers + 2,
-        |reader, c| {
-            let mut chunk = ChunkAccesses {
-                accesses: Vec::with_capacity(c.events as usize),
-                events: 0,
-            };
-            reader.visit_chunk(c, &mut chunk)?;
-            Ok(chunk)
-        },
-        |chunk| {
-            for &(mi, addr, len) in &chunk.accesses {
-                analysis.access(mi, addr, len);
-            }
-            progress(chunk.events);
+        |reader, c| digester.digest(reader, c),
+        |(piece, events)| {
+            take(analysis, piece);
+            progress(events);
             Ok(())
         },
     )
+}
+
+/// The digester of a [`Needs::AccessesOnly`] analysis: a chunk's accesses.
+struct AccessesOnly;
+
+impl ChunkDigester for AccessesOnly {
+    type Piece = Vec<(u32, u64, u64)>;
+
+    fn digest(
+        &self,
+        reader: &mut ChunkReader<'_>,
+        chunk: &EventChunkRef,
+    ) -> Result<(Self::Piece, u64)> {
+        let mut accesses = ChunkAccesses {
+            accesses: Vec::with_capacity(chunk.events as usize),
+            events: 0,
+        };
+        reader.visit_chunk(chunk, &mut accesses)?;
+        Ok((accesses.accesses, accesses.events))
+    }
 }
 
 /// One chunk's accesses, decoded on a worker, and the number of its events of every kind.
@@ -148,6 +179,55 @@ impl EventVisitor for ChunkAccesses {
     fn other(&mut self, _event: Event) {
         self.events += 1;
     }
+}
+
+/// Turns one events chunk into what a [`Digest`] analysis takes, on a worker thread.
+pub trait ChunkDigester: Sync {
+    /// What a chunk becomes.
+    type Piece: Send;
+
+    /// Digests `chunk`, read with `reader`: the piece and the number of events decoded.
+    fn digest(
+        &self,
+        reader: &mut ChunkReader<'_>,
+        chunk: &EventChunkRef,
+    ) -> Result<(Self::Piece, u64)>;
+}
+
+/// An analysis that can take a one-thread file's chunks digested on other cores (see
+/// [`run_digested`]): only what it keeps of each chunk crosses to its thread, in order.
+pub trait Digest: Analysis {
+    /// Digests the chunks (holds settings only: it runs beside the analysis).
+    type Digester: ChunkDigester;
+
+    /// The digester, or `None` where digesting ahead would not pay (say, the analysis uses
+    /// the other cores itself): then the events are visited as [`run`] visits them.
+    fn digester(&self) -> Option<Self::Digester>;
+
+    /// Takes the next chunk's piece, in file order: what visiting its events would have done.
+    fn piece(&mut self, piece: <Self::Digester as ChunkDigester>::Piece);
+}
+
+/// [`run`] for a [`Digest`] analysis: a one-thread file, on a machine of more than one CPU, is
+/// digested on workers (chunks in order, as [`Trace::decode_chunks_in_order`] hands them) while
+/// the analysis takes the pieces; anything else is [`run`].
+pub fn run_digested<A: Digest>(
+    trace: &Trace,
+    mut analysis: A,
+    progress: impl FnMut(u64),
+) -> Result<A::Report> {
+    let threads = trace.thread_indices();
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let digester = analysis.digester();
+    let ([only], Some(digester), true) = (&threads[..], digester, cpus > 1) else {
+        return run(trace, analysis, progress);
+    };
+    analysis.thread(*only);
+    digested_ahead(trace, &mut analysis, &digester, cpus, A::piece, progress)?;
+    if analysis.shape() == Shape::PerThread {
+        analysis.thread_end(*only);
+    }
+    Ok(analysis.finish())
 }
 
 /// Feeds `analysis` a stream of `(thread, event)` in stamp order ([`Trace::merged`], or a live
@@ -213,6 +293,9 @@ mod tests {
             self.thread = Some(thread);
             self.seen.push((thread, "thread".into()));
         }
+        fn thread_end(&mut self, thread: u32) {
+            self.seen.push((thread, "end".into()));
+        }
         fn finish(self) -> Self::Report {
             self.seen
         }
@@ -265,11 +348,15 @@ mod tests {
         let per_thread = run(&trace, log(Shape::PerThread), |_| {}).unwrap();
         assert_eq!(
             strings(&per_thread),
-            ["0:thread", "0:s10", "0:a0", "0:s30", "0:a0", "1:thread", "1:s20", "1:a1"]
+            [
+                "0:thread", "0:s10", "0:a0", "0:s30", "0:a0", "0:end", "1:thread", "1:s20", "1:a1",
+                "1:end"
+            ]
         );
     }
 
-    /// A one-thread file goes straight through its chunks in either shape, told its thread once.
+    /// A one-thread file goes straight through its chunks in either shape, told its thread once
+    /// (and, per thread, its end).
     #[test]
     fn one_thread_is_announced_once() {
         let dir = tempfile::tempdir().unwrap();
@@ -281,13 +368,96 @@ mod tests {
         ];
         write_trace(&path, &one_block_module("one", 1), &[events]).unwrap();
         let trace = Trace::open(&path).unwrap();
-        for shape in [Shape::Merged, Shape::PerThread] {
-            let seen = run(&trace, log(shape), |_| {}).unwrap();
-            assert_eq!(
-                strings(&seen),
-                ["0:thread", "0:b0", "0:s5", "0:b0"],
-                "{shape:?}"
-            );
+        let seen = run(&trace, log(Shape::Merged), |_| {}).unwrap();
+        assert_eq!(strings(&seen), ["0:thread", "0:b0", "0:s5", "0:b0"]);
+        let seen = run(&trace, log(Shape::PerThread), |_| {}).unwrap();
+        assert_eq!(
+            strings(&seen),
+            ["0:thread", "0:b0", "0:s5", "0:b0", "0:end"]
+        );
+    }
+
+    /// Keeps each chunk's accesses' instructions (on a worker).
+    struct Instructions;
+
+    impl ChunkDigester for Instructions {
+        type Piece = Vec<u32>;
+        fn digest(
+            &self,
+            reader: &mut ChunkReader<'_>,
+            chunk: &EventChunkRef,
+        ) -> Result<(Vec<u32>, u64)> {
+            let mut events = Vec::new();
+            let n = reader.visit_chunk(chunk, &mut events)?;
+            let mis = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Access { mi, .. } => Some(*mi),
+                    _ => None,
+                })
+                .collect();
+            Ok((mis, n))
         }
+    }
+
+    impl Digest for Log {
+        type Digester = Instructions;
+        fn digester(&self) -> Option<Instructions> {
+            Some(Instructions)
+        }
+        fn piece(&mut self, mis: Vec<u32>) {
+            for mi in mis {
+                self.access(mi, 0, 1);
+            }
+        }
+    }
+
+    /// A one-thread file of several chunks reaches the analysis digested, chunk by chunk in
+    /// file order, as visiting it would (the digest keeps what the visit would record); a
+    /// file of two threads is visited.
+    #[test]
+    fn digested_chunks_arrive_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let access = |mi: u32| Event::Access {
+            mi,
+            addr: 64 * mi as u64,
+            len: 8,
+        };
+        let chunks: Vec<Vec<Event>> = (0..6u32)
+            .map(|c| (0..3).map(|i| access((3 * c + i) % 5)).collect())
+            .collect();
+        let path = dir.path().join("one.rdtrace");
+        crate::testing::write_trace_chunks(
+            &path,
+            &one_block_module("one", 5),
+            &[(0, chunks.clone())],
+        )
+        .unwrap();
+        let trace = Trace::open(&path).unwrap();
+        let mut read = 0;
+        let digested = run_digested(&trace, log(Shape::PerThread), |n| read += n).unwrap();
+        let visited = run(&trace, log(Shape::PerThread), |_| {}).unwrap();
+        assert_eq!(digested, visited);
+        assert_eq!(read, 18);
+        assert_eq!(digested.len(), 18 + 2);
+        assert_eq!(
+            strings(&digested)[..4],
+            ["0:thread", "0:a0", "0:a1", "0:a2"]
+        );
+
+        let path = dir.path().join("two.rdtrace");
+        crate::testing::write_trace_chunks(
+            &path,
+            &one_block_module("two", 5),
+            &[(0, chunks.clone()), (1, chunks)],
+        )
+        .unwrap();
+        let trace = Trace::open(&path).unwrap();
+        let digested = run_digested(&trace, log(Shape::PerThread), |_| {}).unwrap();
+        assert_eq!(
+            digested,
+            run(&trace, log(Shape::PerThread), |_| {}).unwrap()
+        );
+        assert_eq!(digested.len(), 2 * (18 + 2));
     }
 }

@@ -44,7 +44,7 @@ pub mod version;
 pub mod work;
 pub mod writer;
 
-pub use analysis::{Analysis, Needs, Shape};
+pub use analysis::{Analysis, Digest, Needs, Shape};
 pub use error::{Result, TraceError};
 pub use event::{Event, EventVisitor};
 pub use reader::{OpenOptions, Trace};

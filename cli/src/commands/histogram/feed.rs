@@ -140,6 +140,16 @@ impl BlockFeeder {
         }
     }
 
+    /// The shift that reduces an address to its block at the feeder's granularity.
+    pub fn shift(&self) -> u32 {
+        self.shift
+    }
+
+    /// Whether the engine runs on a thread of its own (see the type).
+    pub fn is_pipelined(&self) -> bool {
+        matches!(self.sink, Sink::Pipelined { .. })
+    }
+
     /// Feeds one raw address (already a whole reference).
     #[inline]
     pub fn address(&mut self, addr: u64) {
@@ -193,131 +203,6 @@ impl EventVisitor for BlockFeeder {
             }
         });
         self.references += n;
-    }
-}
-
-/// Feeds a one-thread trace's accesses to `feeder`, the chunks decoded on several threads
-/// ([`rdtrace::Trace::decode_chunks_in_order`]) into their blocks and fed in order: the same
-/// blocks in the same order as [`rdtrace::Trace::visit_merged`], with decoding, the slower side
-/// of the pipeline on branchy code, no longer on one core. On one CPU, or with an engine that
-/// runs threads of its own, the chunks are decoded on this thread as before.
-pub fn feed_in_parallel(
-    trace: &rdtrace::Trace,
-    feeder: &mut BlockFeeder,
-    mut progress: impl FnMut(u64),
-) -> Result<()> {
-    // A pipelined sink exists only with two CPUs or more (see `BlockFeeder::new`).
-    let Sink::Pipelined { .. } = feeder.sink else {
-        return Ok(trace.visit_merged(feeder, progress)?);
-    };
-    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
-    // The engine has a core of its own (as far as there are cores): the decoders get the rest,
-    // and at least two so that one's reads overlap the other's decoding.
-    let workers = (cpus - 1).clamp(2, 8);
-    let shift = feeder.shift;
-    /// A chunk's blocks, up to `cap` (a chunk of huge ranges is left to the consumer, so that
-    /// memory stays bounded by the chunk's events).
-    struct Blocks {
-        shift: u32,
-        cap: usize,
-        blocks: Vec<u64>,
-        over: bool,
-    }
-    impl EventVisitor for Blocks {
-        #[inline]
-        fn access(&mut self, _mi: u32, addr: u64, len: u64) {
-            let blocks = &mut self.blocks;
-            rdengines::granularity::for_each_block(self.shift, addr, len, |b| blocks.push(b));
-            if blocks.len() > self.cap {
-                self.over = true;
-                blocks.clear();
-            }
-        }
-    }
-    let mut own_reader = None;
-    trace.decode_chunks_in_order(
-        trace.event_chunks(),
-        workers,
-        workers + 2,
-        |reader, c| {
-            let mut v = Blocks {
-                shift,
-                cap: 2 * c.events as usize + (1 << 16),
-                blocks: Vec::with_capacity(c.events as usize),
-                over: false,
-            };
-            let n = reader.visit_chunk(c, &mut v)?;
-            Ok((*c, n, (!v.over).then_some(v.blocks)))
-        },
-        |(c, n, blocks)| {
-            match blocks {
-                Some(blocks) => feeder.blocks(&blocks),
-                None => {
-                    // Ranges of many lines: decoded again here, straight into the feeder.
-                    let reader = match &mut own_reader {
-                        Some(r) => r,
-                        None => own_reader.insert(trace.chunk_reader()?),
-                    };
-                    reader.visit_chunk(&c, feeder)?;
-                }
-            }
-            progress(n);
-            Ok(())
-        },
-    )?;
-    Ok(())
-}
-
-/// One histogram per thread from events chunks whose threads interleave (a stream, read as
-/// its chunks arrive): one feeder per thread seen, and at the end the threads, order and sum
-/// `histogram --per-thread` gives for the file of the same run.
-#[derive(Default)]
-pub struct PerThreadFeeders {
-    feeders: std::collections::BTreeMap<u32, BlockFeeder>,
-}
-
-impl PerThreadFeeders {
-    /// Feeds thread `t`'s next chunk, making its feeder with `new_feeder` when it is new.
-    pub fn chunk(
-        &mut self,
-        t: u32,
-        events: &[rdtrace::Event],
-        new_feeder: &dyn Fn() -> Result<BlockFeeder>,
-    ) -> Result<()> {
-        let f = match self.feeders.entry(t) {
-            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
-            std::collections::btree_map::Entry::Vacant(v) => v.insert(new_feeder()?),
-        };
-        for e in events {
-            e.visit(f);
-        }
-        Ok(())
-    }
-
-    /// The histogram of every thread of `threads` (the trace's thread indices, ascending; a
-    /// thread without events has an empty one) and their sum (`exact` when the engine is),
-    /// adding what sampling did to `sampling`.
-    pub fn finish(
-        mut self,
-        threads: &[u32],
-        exact: bool,
-        new_feeder: &dyn Fn() -> Result<BlockFeeder>,
-        sampling: &mut Option<SampleStats>,
-    ) -> Result<(Histogram, Vec<(u32, Histogram)>)> {
-        let mut all = Histogram::new_exact();
-        all.exact = exact;
-        let mut per_thread = Vec::new();
-        for &t in threads {
-            let f = match self.feeders.remove(&t) {
-                Some(f) => f,
-                None => new_feeder()?,
-            };
-            let (h, s) = f.finish_sampled()?;
-            super::sampling::accumulate(sampling, s);
-            all.merge(&h);
-            per_thread.push((t, h));
-        }
-        Ok((all, per_thread))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `rda-report histogram`: reuse-distance histogram of a trace (or of a PARDA-style address
 //! file) with any engine.
 
+mod analysis;
 mod args;
 mod engine;
 mod feed;
@@ -10,6 +11,7 @@ pub mod parda_mpi;
 mod render;
 pub mod sampling;
 
+pub use analysis::*;
 pub use args::*;
 pub use engine::*;
 pub use feed::*;
@@ -17,7 +19,7 @@ pub use render::*;
 
 use crate::exit::usage;
 use anyhow::Result;
-use rdengines::{Histogram, SampleStats};
+use rdengines::SampleStats;
 
 /// Runs `histogram`.
 pub fn run(args: &HistogramArgs) -> Result<()> {
@@ -75,65 +77,20 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
                 EngineChoice::HpRdaGpu => false,
                 EngineChoice::PardaMpi => true,
             };
-            let trace = match crate::tracefile::open_input(&args.trace, &args.open)? {
-                crate::tracefile::Input::File(t) => t,
-                mut stream => {
-                    // A stream: merged as it comes, or each thread's chunks as they arrive.
-                    let all = if args.per_thread {
-                        let mut feeders = PerThreadFeeders::default();
-                        stream.for_each_thread_chunk(|t, events| {
-                            feeders.chunk(t, events, &new_feeder)
-                        })?;
-                        let threads = stream.thread_indices();
-                        let (all, p) =
-                            feeders.finish(&threads, exact, &new_feeder, &mut sampling)?;
-                        per_thread = p;
-                        all
-                    } else {
-                        let mut f = new_feeder()?;
-                        for r in stream.merged()? {
-                            r?.1.visit(&mut f);
-                        }
-                        let (h, s) = f.finish_sampled()?;
-                        sampling::accumulate(&mut sampling, s);
-                        h
-                    };
-                    stream.finish()?;
-                    return emit_report(
-                        &HistogramReport::of(args, kind, sampling),
-                        &all,
-                        &per_thread,
-                    );
+            let mut input = crate::tracefile::open_input(&args.trace, &args.open)?;
+            let analysis = HistogramAnalysis::new(&new_feeder, args.per_thread, exact)?;
+            let run = match &mut input {
+                crate::tracefile::Input::File(trace) => {
+                    let bar =
+                        crate::progress::bar(trace.stored_events(), "analysing", args.out.quiet);
+                    rdtrace::analysis::run_digested(trace, analysis, |n| bar.inc(n))??
                 }
+                stream => run_on_stream(stream, analysis, args.per_thread)?,
             };
-            let bar = crate::progress::bar(trace.stored_events(), "analysing", args.out.quiet);
-            if args.per_thread {
-                let mut reader = trace.chunk_reader()?;
-                let mut all = Histogram::new_exact();
-                all.exact = exact;
-                for t in trace.thread_indices() {
-                    let mut f = new_feeder()?;
-                    for c in trace.event_chunks().iter().filter(|c| c.thread == t) {
-                        reader.visit_chunk(c, &mut f)?;
-                        bar.inc(c.events as u64);
-                    }
-                    let (h, s) = f.finish_sampled()?;
-                    add_stats(s);
-                    all.merge(&h);
-                    per_thread.push((t, h));
-                }
-                all
-            } else {
-                let mut f = new_feeder()?;
-                if trace.thread_indices().len() <= 1 {
-                    feed_in_parallel(&trace, &mut f, |n| bar.inc(n))?;
-                } else {
-                    trace.visit_merged(&mut f, |n| bar.inc(n))?;
-                }
-                let (h, s) = f.finish_sampled()?;
-                add_stats(s);
-                h
-            }
+            input.finish()?;
+            sampling = run.sampling;
+            per_thread = run.per_thread;
+            run.all
         }
     };
     emit_report(
@@ -141,4 +98,22 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
         &all,
         &per_thread,
     )
+}
+
+/// Runs the histogram over a stream: merged in stamp order, or with `per_thread` each chunk as
+/// it arrives (threads interleave).
+pub fn run_on_stream(
+    stream: &mut crate::tracefile::Input,
+    mut analysis: HistogramAnalysis<'_>,
+    per_thread: bool,
+) -> Result<HistogramRun> {
+    if per_thread {
+        stream.for_each_thread_chunk(|t, events| {
+            analysis.thread_chunk(t, events);
+            Ok(())
+        })?;
+    } else {
+        rdtrace::analysis::run_merged(stream.merged()?, &mut analysis, |_| {})?;
+    }
+    analysis.finish_stream(&stream.thread_indices())
 }

@@ -25,8 +25,8 @@ mod spool;
 pub use args::*;
 
 use super::histogram::{
-    emit_report, engine_config, granularity, BlockFeeder, EngineChoice, HistogramReport,
-    PerThreadFeeders,
+    emit_report, engine_config, granularity, BlockFeeder, EngineChoice, HistogramAnalysis,
+    HistogramReport,
 };
 use super::sasmm::{
     check_predict_flags, emit_predictions, exact_config_for, stream_sequential, ModelArg, SeqSource,
@@ -230,36 +230,25 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
         };
         Ok(BlockFeeder::new(engine, gran))
     };
-    let mut sampling: Option<SampleStats> = None;
+    let exact = make_engine(kind, &cfg).is_exact();
+    let mut analysis = HistogramAnalysis::new(&new_feeder, a.per_thread, exact)?;
     if a.per_thread {
         // Each thread's chunks are analysed as soon as they arrive in sequence order.
-        let mut feeders = PerThreadFeeders::default();
         let mut events = Vec::new();
         while let Some(t) = live.next_thread_chunk(&mut events)? {
-            feeders.chunk(t, &events, &new_feeder)?;
+            analysis.thread_chunk(t, &events);
         }
-        // The same threads, order and sum as `histogram --per-thread` of the same run.
-        let exact = make_engine(kind, &cfg).is_exact();
-        let (all, per_thread) =
-            feeders.finish(&live.thread_indices(), exact, &new_feeder, &mut sampling)?;
-        Ok(Analysed::Histogram {
-            all,
-            per_thread,
-            sampling,
-        })
     } else {
-        let mut f = new_feeder()?;
-        while let Some((_, e)) = live.next_merged()? {
-            e.visit(&mut f);
-        }
-        let (all, s) = f.finish_sampled()?;
-        super::histogram::sampling::accumulate(&mut sampling, s);
-        Ok(Analysed::Histogram {
-            all,
-            per_thread: Vec::new(),
-            sampling,
-        })
+        let merged = std::iter::from_fn(|| live.next_merged().transpose());
+        rdtrace::analysis::run_merged(merged, &mut analysis, |_| {})?;
     }
+    // The same threads, order and sum as `histogram --per-thread` of the same run.
+    let run = analysis.finish_stream(&live.thread_indices())?;
+    Ok(Analysed::Histogram {
+        all: run.all,
+        per_thread: run.per_thread,
+        sampling: run.sampling,
+    })
 }
 
 /// `--predict`: the exact model runs on the stream as it arrives (one [`rdsasmm::ExactRun`]
