@@ -53,8 +53,9 @@ mod builder;
 use crate::error::{Result, SasmmError};
 use crate::spill::SpilledFragment;
 use builder::{Builder, Output};
+use rdtrace::analysis::{Analysis, Shape};
 use rdtrace::meta::ProgramMeta;
-use rdtrace::{Event, Trace};
+use rdtrace::{Event, EventVisitor, Trace};
 
 pub use crate::window::{Access, Placement, Section, SequentialTrace, Window, WorkshareRun};
 
@@ -145,6 +146,65 @@ impl Fragment<'_> {
     }
 }
 
+/// The streamed pass of [`SequentialTrace::stream_with`] (fragments) or
+/// [`SequentialTrace::stream_windows`] (windows only) as an [`Analysis`]: it reads one thread's
+/// events in order (a sequential run's: the callers check that only one thread has events) and
+/// reports the number of accesses, or the first error of its temporary file or its sink.
+pub struct SequentialPass<'m, 's>(Builder<'m, 's>);
+
+impl<'m, 's> SequentialPass<'m, 's> {
+    /// Hands `sink` the fragments (see [`SequentialTrace::stream_with`]).
+    pub fn fragments(
+        meta: &'m ProgramMeta,
+        limits: StreamLimits,
+        sink: &'s mut FragmentSink<'s>,
+    ) -> Self {
+        SequentialPass(Builder::new(meta, Output::Fragments(sink), limits))
+    }
+
+    /// Hands `sink` the windows only (see [`SequentialTrace::stream_windows`]).
+    pub fn windows(
+        meta: &'m ProgramMeta,
+        limits: StreamLimits,
+        sink: &'s mut WindowSink<'s>,
+    ) -> Self {
+        SequentialPass(Builder::new(meta, Output::Windows(sink), limits))
+    }
+}
+
+impl EventVisitor for SequentialPass<'_, '_> {
+    #[inline]
+    fn block(&mut self, bb: u32) {
+        EventVisitor::block(&mut self.0, bb);
+    }
+    #[inline]
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
+        EventVisitor::access(&mut self.0, mi, addr, len);
+    }
+    #[inline]
+    fn branch(&mut self, br: u32, outcome: u32) {
+        EventVisitor::branch(&mut self.0, br, outcome);
+    }
+    #[inline]
+    fn other(&mut self, event: Event) {
+        EventVisitor::other(&mut self.0, event);
+    }
+}
+
+impl Analysis for SequentialPass<'_, '_> {
+    type Report = Result<u64>;
+
+    fn shape(&self) -> Shape {
+        Shape::PerThread
+    }
+
+    fn thread(&mut self, _thread: u32) {}
+
+    fn finish(self) -> Result<u64> {
+        self.0.finish_stream()
+    }
+}
+
 /// The one thread of `trace` that has events (`None` when none has): a sequential run's, or
 /// [`SasmmError::NotSequential`].
 fn only_thread_with_events(trace: &Trace) -> Result<Option<u32>> {
@@ -201,12 +261,9 @@ impl SequentialTrace {
         limits: StreamLimits,
         sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>,
     ) -> Result<()> {
-        let thread = only_thread_with_events(trace)?;
-        let mut b = Builder::new(&trace.meta, Output::Fragments(sink), limits);
-        if let Some(t) = thread {
-            trace.visit_thread(t, &mut b)?;
-        }
-        if b.finish_stream()? == 0 {
+        only_thread_with_events(trace)?;
+        let pass = SequentialPass::fragments(&trace.meta, limits, sink);
+        if rdtrace::analysis::run(trace, pass, |_| {})?? == 0 {
             return Err(SasmmError::Empty {
                 path: trace.path().to_path_buf(),
             });
@@ -222,11 +279,11 @@ impl SequentialTrace {
         limits: StreamLimits,
         sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>,
     ) -> Result<u64> {
-        let mut b = Builder::new(meta, Output::Fragments(sink), limits);
+        let mut pass = SequentialPass::fragments(meta, limits, sink);
         for e in events {
-            e.visit(&mut b);
+            e.visit(&mut pass);
         }
-        b.finish_stream()
+        pass.finish()
     }
 
     /// The windows of [`SequentialTrace::stream_with`]'s fragments without the fragments: one
@@ -243,12 +300,9 @@ impl SequentialTrace {
         limits: StreamLimits,
         sink: &mut dyn FnMut(u32, bool, bool),
     ) -> Result<u64> {
-        let thread = only_thread_with_events(trace)?;
-        let mut b = Builder::new(&trace.meta, Output::Windows(sink), limits);
-        if let Some(t) = thread {
-            trace.visit_thread(t, &mut b)?;
-        }
-        let accesses = b.finish_stream()?;
+        only_thread_with_events(trace)?;
+        let pass = SequentialPass::windows(&trace.meta, limits, sink);
+        let accesses = rdtrace::analysis::run(trace, pass, |_| {})??;
         if accesses == 0 {
             return Err(SasmmError::Empty {
                 path: trace.path().to_path_buf(),
@@ -265,11 +319,11 @@ impl SequentialTrace {
         limits: StreamLimits,
         sink: &mut dyn FnMut(u32, bool, bool),
     ) -> Result<u64> {
-        let mut b = Builder::new(meta, Output::Windows(sink), limits);
+        let mut pass = SequentialPass::windows(meta, limits, sink);
         for e in events {
-            e.visit(&mut b);
+            e.visit(&mut pass);
         }
-        b.finish_stream()
+        pass.finish()
     }
 
     /// Number of block ids of a trace of `meta`'s program: its blocks and

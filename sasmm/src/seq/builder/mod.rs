@@ -351,11 +351,15 @@ fn finalize(out: &mut SequentialTrace) {
     out.windows = kept;
 }
 
+// Inlined into the decoder's loop (the builder is visited through `SequentialPass`, from
+// another module's codegen unit).
 impl EventVisitor for Builder<'_, '_> {
+    #[inline]
     fn block(&mut self, bb: u32) {
         Builder::block(self, bb);
     }
 
+    #[inline]
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
         if self.out.windows.is_empty() {
             let p = self.base_placement();
