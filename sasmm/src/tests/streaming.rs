@@ -1,0 +1,291 @@
+//! Trace files and the streamed builders: both models read from a file or fed streamed (held or
+//! spilled) fragments equal the in-memory ones, and counting windows alone counts the same
+//! blocks.
+
+use super::*;
+
+#[test]
+fn trace_files_round_trip_through_the_model_and_the_measurement() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, threads: &[Vec<Event>]| {
+        let path = dir.path().join(name);
+        rdtrace::testing::write_trace(&path, &module(), threads).unwrap();
+        path
+    };
+    let seq_path = write("seq.rdtrace", &[events(8)]);
+    let s = SequentialTrace::open(&seq_path).unwrap();
+    assert_eq!(s.accesses.len(), 2 + 2 + 8);
+    let two = write("two.rdtrace", &[events(8), events(8)]);
+    let err = SequentialTrace::open(&two).unwrap_err().to_string();
+    assert!(err.contains("sequential"), "{err}");
+    // The streamed model reads the file in one pass and agrees with the in-memory one.
+    let cfg = crate::exact::ExactConfig::default();
+    let seq_trace = rdtrace::Trace::open(&seq_path).unwrap();
+    let limits = [
+        StreamLimits { flush: 0, spill: 0 },
+        StreamLimits {
+            flush: 1 << 20,
+            spill: 1 << 20,
+        },
+    ];
+    for limits in limits {
+        let cfg = crate::exact::ExactConfig {
+            limits,
+            ..cfg.clone()
+        };
+        for cores in [1, 3] {
+            assert_eq!(
+                crate::exact::predict_exact_trace(&seq_trace, &cfg, cores).unwrap(),
+                crate::exact::predict_exact(&s, &cfg, cores).unwrap()
+            );
+        }
+        // One pass for several core counts equals one pass each.
+        let many = crate::exact::predict_exact_many_trace(&seq_trace, &cfg, &[3, 1, 3]).unwrap();
+        for (p, m) in many.iter().zip([3, 1, 3]) {
+            assert_eq!(p, &crate::exact::predict_exact(&s, &cfg, m).unwrap());
+        }
+    }
+    // So does the streamed formula model (two passes), for each configuration and core count;
+    // the third configuration differs from the first only in its caches' sizes and ways, so the
+    // two share one run of the stacks per core count.
+    let configs = [
+        SasmmConfig::default(),
+        {
+            let mut c = SasmmConfig::default();
+            c.profile.sample_rate = 0.5;
+            c.profile.min_samples = 1;
+            c.l2 = CacheConfig::new(1024, 4, 128).unwrap();
+            c
+        },
+        SasmmConfig {
+            l1: CacheConfig::new(16 << 10, 4, 64).unwrap(),
+            l2: CacheConfig::new(256 << 10, 8, 64).unwrap(),
+            ..SasmmConfig::default()
+        },
+    ];
+    for limits in limits {
+        let configs = configs.map(|c| SasmmConfig { limits, ..c });
+        let streamed = crate::formula::predict_many_trace(&seq_trace, &configs, &[1, 3]).unwrap();
+        for (c, per_core) in configs.iter().zip(&streamed) {
+            for (m, p) in [1, 3].iter().zip(per_core) {
+                assert_eq!(p, &predict(&s, c, *m).unwrap());
+            }
+        }
+    }
+    let trace = rdtrace::Trace::open(&two).unwrap();
+    let err = crate::exact::predict_exact_trace(&trace, &cfg, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("sequential"), "{err}");
+    let err = crate::formula::predict_many_trace(&trace, &configs, &[2])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("sequential"), "{err}");
+    let m = measure(&trace, MeasureConfig::default()).unwrap();
+    assert_eq!(m.threads, 2);
+    assert_eq!(m.references, 2 * 12);
+    // One entry per trace thread, by trace index, with its OpenMP number; each ran the 12
+    // references of the program.
+    let named: Vec<(u32, Option<u32>, u64)> = m
+        .per_thread
+        .iter()
+        .map(|t| (t.thread, t.omp_thread, t.rates.counts.references))
+        .collect();
+    assert_eq!(named, [(0, Some(0), 12), (1, Some(0), 12)]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The exact model fed the streamed fragments equals it over the whole sequential trace,
+    /// for every flush threshold (0: a serial section is cut at every window), spill threshold
+    /// (0: every parallel fragment goes through a temporary file), core count and
+    /// interleaving; the fragments hold every access once.
+    #[test]
+    fn streamed_fragments_give_the_exact_model_of_the_whole_trace(
+        events in random_program(),
+        flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 2, 7, 1 << 20]),
+    ) {
+        use crate::exact::{predict_exact, ExactConfig, ExactRun};
+        let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
+        let cfg = |interleave| ExactConfig {
+            l1: vec![CacheConfig::new(256, 2, 64).unwrap()],
+            l2: vec![
+                CacheConfig::new(1024, 4, 64).unwrap(),
+                CacheConfig::parse("512:full:64").unwrap(),
+            ],
+            interleave,
+            mrc: vec![512, 2048],
+            ..ExactConfig::default()
+        };
+        for interleave in [Interleave::RoundRobin, Interleave::Uniform { seed: 3 }] {
+            for cores in [1, 2, 3] {
+                let c = cfg(interleave);
+                let expected = predict_exact(&whole, &c, cores).unwrap();
+                let mut run = ExactRun::new(&c, cores).unwrap();
+                let mut accesses = 0;
+                let mut windows = 0;
+                let limits = StreamLimits { flush, spill };
+                let mut spilled = 0;
+                let seen = SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
+                    accesses += f.accesses() as usize;
+                    windows += f.windows() as usize;
+                    spilled += matches!(f, crate::Fragment::Spilled(_)) as usize;
+                    run.feed_fragment(f)
+                })
+                .unwrap();
+                let parallel = whole.sections.iter().any(|s| s.parallel);
+                prop_assert_eq!(spill == 0 && parallel, spill == 0 && spilled > 0);
+                prop_assert_eq!(seen as usize, whole.accesses.len());
+                prop_assert_eq!(accesses, whole.accesses.len());
+                prop_assert_eq!(windows, whole.windows.len());
+                prop_assert_eq!(run.finish(), expected);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The formula model over the streamed fragments (two passes: block counts, then the
+    /// sampled profiles) equals the in-memory model over the whole sequential trace, bit for
+    /// bit, for every flush threshold, core count, interleaving and sample rate; the sparse
+    /// shuffle marks the same windows as the in-memory sampler.
+    #[test]
+    fn streamed_formula_equals_the_in_memory_formula(
+        events in random_program(),
+        flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 2, 7, 1 << 20]),
+        rate in prop::sample::select(vec![1.0f64, 0.5, 0.2, 0.01]),
+        min_samples in 0u64..3,
+        seed in 0u64..4,
+    ) {
+        use crate::formula::{BlockCounts, FormulaRun, WindowSample};
+        let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
+        let mut counts = BlockCounts::default();
+        let limits = StreamLimits { flush, spill };
+        SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
+            counts.add_fragment(f)
+        })
+        .unwrap();
+        prop_assert_eq!(&counts, &BlockCounts::of(&whole));
+        let sample = WindowSample::draw(&counts.windows, rate, min_samples, seed);
+        let expected_flags = sample_windows(&whole, rate, min_samples, seed);
+        let mut whole_cursor = sample.cursor();
+        prop_assert_eq!(whole_cursor.mark(&whole), &expected_flags[..]);
+        prop_assert_eq!(
+            sample.len(&counts.windows),
+            expected_flags.iter().filter(|&&x| x).count() as u64
+        );
+        // With equal line sizes one core's CRD is its PRD (the formula run computes it once):
+        // 64-byte L2 lines take that path, 128-byte ones the shared stack.
+        for (interleave, l2_line) in [
+            (Interleave::RoundRobin, 128),
+            (Interleave::Uniform { seed: 3 }, 128),
+            (Interleave::RoundRobin, 64),
+            (Interleave::Uniform { seed: 3 }, 64),
+        ] {
+            for cores in [1, 2, 3] {
+                let mut config = SasmmConfig {
+                    l1: CacheConfig::new(256, 2, 64).unwrap(),
+                    l2: CacheConfig::new(1024, 4, l2_line).unwrap(),
+                    interleave,
+                    ..SasmmConfig::default()
+                };
+                config.profile.sample_rate = rate;
+                config.profile.min_samples = min_samples;
+                config.profile.seed = seed;
+                if seed % 2 == 1 {
+                    config.profile.weighting = crate::profile::BbWeighting::Paper;
+                }
+                let expected = predict(&whole, &config, cores).unwrap();
+                let mut run = FormulaRun::new(&config, cores, whole.num_blocks()).unwrap();
+                let mut cursor = sample.cursor();
+                SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
+                    run.feed_fragment(f, &mut cursor)
+                })
+                .unwrap();
+                prop_assert_eq!(run.finish(&counts, &config), expected);
+            }
+        }
+    }
+}
+
+/// The first pass of the formula model counts, with the window-only builder, the hand program's
+/// blocks: the empty continuations (of the exit block after the loop, of `main`'s entry block
+/// after the join) are dropped and the loop's windows counted as parallel, whether the parallel
+/// fragment is held or spilled.
+#[test]
+fn counting_windows_drops_empty_continuations_held_or_spilled() {
+    use crate::formula::BlockCounts;
+    for spill in [0, 1, 1 << 20] {
+        let limits = StreamLimits { flush: 1, spill };
+        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&meta()));
+        let accesses =
+            SequentialTrace::stream_windows_events(&meta(), events(4), limits, &mut |b, c, p| {
+                counts.add_window(b, c, p)
+            })
+            .unwrap();
+        assert_eq!(accesses, 8);
+        // Blocks: main entry, main after, outlined entry, loop header, loop body, loop exit,
+        // before the first block.
+        assert_eq!(counts.windows, [1, 1, 1, 4, 4, 1, 0], "spill {spill}");
+        assert_eq!(counts.instances, counts.windows);
+        assert_eq!(
+            counts.parallel,
+            [false, false, true, true, true, true, false]
+        );
+        assert_eq!(counts, BlockCounts::of(&seq(4)));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Counting windows only (no access kept, nothing spilled: the formula model's first pass)
+    /// hands over the same windows, in the same order and with the same flags, as the
+    /// fragments of the full streamed builder with the same thresholds, held or spilled, so
+    /// both count the same blocks; empty continuation windows are dropped alike.
+    #[test]
+    fn counting_windows_gives_the_block_counts_of_the_fragments(
+        events in random_program_with_cuts(),
+        flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 1, 2, 7, 1 << 20]),
+    ) {
+        use crate::formula::BlockCounts;
+        let limits = StreamLimits { flush, spill };
+        let mut full = Vec::new();
+        let mut from_fragments = BlockCounts::default();
+        let mut each_fragment = |f: crate::Fragment<'_>| {
+            match f {
+                crate::Fragment::Memory(s) => full.extend(
+                    s.windows
+                        .iter()
+                        .map(|w| (w.bb, w.continuation, w.placement != Placement::Serial)),
+                ),
+                crate::Fragment::Spilled(s) => s.for_each_window(|b, c, p| full.push((b, c, p)))?,
+            }
+            from_fragments.add_fragment(f)
+        };
+        let full_accesses =
+            SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut each_fragment)
+                .unwrap();
+        let mut counted = Vec::new();
+        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&meta()));
+        let counted_accesses =
+            SequentialTrace::stream_windows_events(&meta(), events, limits, &mut |b, c, p| {
+                counted.push((b, c, p));
+                counts.add_window(b, c, p);
+            })
+            .unwrap();
+        prop_assert_eq!(counted_accesses, full_accesses);
+        prop_assert_eq!(&counted, &full);
+        // (Without any window no fragment is handed over, and the fragments' counts stay
+        // empty instead of zero per block.)
+        if !full.is_empty() {
+            prop_assert_eq!(&counts, &from_fragments);
+        }
+    }
+}
