@@ -38,7 +38,7 @@ cargo build --workspace --all-targets --features "$FEATURES"
 # rdcc's other names (rdclang, rdc++, rdclang++, rdflang), which the e2e tests drive too.
 bash scripts/aliases.sh target/debug
 # The build above made every tool the e2e tests drive, with their features: no test process
-# needs to run `cargo build` itself (see `tests/src/lib.rs`).
+# needs to run `cargo build` itself (see `tests/src/toolchain.rs`).
 export RDTOOLS_E2E_PREBUILT=1
 # The literal memory bound (a trace of >= 10^8 events, every command under 200 MiB) is
 # ignored in a plain `cargo test` (minutes, mostly on one core). It runs from its built binary
