@@ -7,7 +7,7 @@
 //! numbers are cross-checked against each other.
 //!
 //! Also: pthreads, fork, exit from a worker thread, and setjmp/longjmp, with expectations
-//! derived in the programs' header comments (deep recursion is in `backbone.rs`).
+//! derived in the programs' header comments (deep recursion is in `backbone/inline_records.rs`).
 
 use rdtools_e2e::*;
 use rdtrace::chunk::ExitReason;

@@ -1,0 +1,200 @@
+//! Inline records against hook calls, and inline records under stress.
+
+use super::*;
+
+#[test]
+fn inline_records_and_hook_calls_give_the_same_trace() {
+    // rdcc appends block, access and branch records inline by default, leaving out the records
+    // of blocks that branch records imply; --rd-no-implied-blocks records every block, and
+    // --rd-no-inline calls the runtime for each event. The traces must agree event for event (addresses up to ASLR),
+    // stamps included: both count blocks on the same countdown, so the stamps fall between the
+    // same events (only their times differ). `computed_goto.c` has an indirectbr to blocks
+    // with PHIs, a self-loop, deep returns and a block longer than one run of inline records;
+    // `app_mix.c` is branchy, call-heavy code. At -O1 and -O2, with the default stamp interval
+    // and with intervals below and above the runtime's blocks between countdown hooks.
+    // Addresses are compared where they can be: at -O0 the two builds' stack frames differ in
+    // size (a recursion's stack addresses move), and heap blocks of app_mix.c land where the
+    // runtime's own allocations (its writer thread's among them) leave room.
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        ("basic/branches.c", &["-O1"], &[]),
+        ("basic/computed_goto.c", &["-O2"], &["300"]),
+        ("basic/computed_goto.c", &["-O0"], &["300"]),
+        (
+            "bench/app_mix.c",
+            &[
+                "-O2",
+                "-DROUNDS=1",
+                "-DVM_N=40",
+                "-DKEYS=300",
+                "-DTREE_N=300",
+            ],
+            &[],
+        ),
+    ];
+    for (source, opt, args) in cases {
+        let addresses = !opt.contains(&"-O0") && !source.starts_with("bench/");
+        for stamp_every in ["16", "5", "37"] {
+            let mut seqs = Vec::new();
+            let mut stored = Vec::new();
+            let variants = [
+                &[][..],
+                &["--rd-no-implied-blocks"][..],
+                &["--rd-no-inline"][..],
+            ];
+            for (i, extra) in variants.iter().enumerate() {
+                let exe = dir.path().join(format!("p{i}"));
+                let mut flags = vec!["-g"];
+                flags.extend_from_slice(opt);
+                flags.extend_from_slice(extra);
+                rdcc(&[program(source)], &flags, &exe);
+                let tp = dir.path().join(format!("t{i}.rdtrace"));
+                let mut cmd = std::process::Command::new(&exe);
+                cmd.args(*args)
+                    .env("RDTRACE_QUIET", "1")
+                    .env("RDTRACE_STAMP_EVERY", stamp_every);
+                assert!(output_traced(&mut cmd, &tp).status.success());
+                let trace = rdtrace::Trace::open(&tp).unwrap();
+                stored.push(trace.stored_events());
+                let mut events = Vec::new();
+                trace.visit_thread(0, &mut events).unwrap();
+                // Normalise: stamps without their times, each instruction's addresses relative
+                // to its first (the stack and globals may move between two executables).
+                let mut first: std::collections::HashMap<u32, u64> = Default::default();
+                let norm: Vec<Event> = events
+                    .into_iter()
+                    .map(|e| match e {
+                        Event::Stamp { .. } => Event::Stamp { time: 0 },
+                        Event::Access { mi, addr, len } => {
+                            let base = *first.entry(mi).or_insert(addr);
+                            Event::Access {
+                                mi,
+                                addr: if addresses {
+                                    addr.wrapping_sub(base)
+                                } else {
+                                    0
+                                },
+                                len,
+                            }
+                        }
+                        other => other,
+                    })
+                    .collect();
+                seqs.push(norm);
+            }
+            let what = format!("{source} {opt:?} RDTRACE_STAMP_EVERY={stamp_every}");
+            assert!(seqs[0].len() > 2000, "{what}: {}", seqs[0].len());
+            // The stamp rule, on the hook calls' trace: one before the first block, then one
+            // before every `stamp_every`th block (no OpenMP events in these programs).
+            let every: usize = stamp_every.parse().unwrap();
+            let mut blocks = 0;
+            for (k, e) in seqs[2].iter().enumerate() {
+                if let Event::Block { .. } = e {
+                    let stamped = k > 0 && matches!(seqs[2][k - 1], Event::Stamp { .. });
+                    assert_eq!(stamped, blocks % every == 0, "{what}: block {blocks}");
+                    blocks += 1;
+                }
+            }
+            // The one difference implied blocks make: the stamp that an implied block's
+            // countdown writes comes after the block event (which the decoder emits with the
+            // branch, or which the predecessor's edge record stands for), not before it. So
+            // the events are compared without stamps, and each stamp by the number of block
+            // events before it, which an implied block may raise by one.
+            let split = |seq: &[Event]| {
+                let mut blocks = 0u64;
+                let mut stamps_after = Vec::new();
+                let mut rest = Vec::new();
+                for e in seq {
+                    match e {
+                        Event::Stamp { .. } => stamps_after.push(blocks),
+                        Event::Block { .. } => {
+                            blocks += 1;
+                            rest.push(*e)
+                        }
+                        _ => rest.push(*e),
+                    }
+                }
+                (rest, stamps_after)
+            };
+            let (calls, calls_stamps) = split(&seqs[2]);
+            for (v, name) in [(0, "inline"), (1, "inline, no implied blocks")] {
+                let (events, stamps) = split(&seqs[v]);
+                assert_eq!(events.len(), calls.len(), "{what}: {name}");
+                if let Some(at) = (0..calls.len()).find(|&k| events[k] != calls[k]) {
+                    panic!(
+                        "{what}: event {at} differs: {name} {:?}, calls {:?}",
+                        &events[at.saturating_sub(3)..(at + 3).min(calls.len())],
+                        &calls[at.saturating_sub(3)..(at + 3).min(calls.len())]
+                    );
+                }
+                assert_eq!(stamps.len(), calls_stamps.len(), "{what}: {name}");
+                let slack = if v == 0 { 1 } else { 0 };
+                for (k, (a, b)) in stamps.iter().zip(&calls_stamps).enumerate() {
+                    assert!(
+                        a >= b && a - b <= slack,
+                        "{what}: {name}: stamp {k}: {a} vs {b}"
+                    );
+                }
+            }
+            // Every event is stored without implied blocks; with them, some blocks are not
+            // (these programs' loops and conditionals enter blocks through branches).
+            assert_eq!(stored[1], seqs[1].len() as u64, "{what}");
+            assert_eq!(stored[2], seqs[2].len() as u64, "{what}");
+            assert!(stored[0] < stored[1], "{what}: {stored:?}");
+        }
+    }
+}
+
+#[test]
+fn inline_records_survive_huge_blocks_and_deep_returns() {
+    // One straight-line block of 5000 stores (far more than the runtime's slack), and a
+    // recursion 20000 deep whose every frame records accesses after the recursive call returns:
+    // both must be traced completely, which needs the pass's checks in long blocks and after
+    // calls.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("big.c");
+    let mut c = String::from("#include <stdio.h>\nint a[5000];\nint depth_sum(int n) {\n  if (n == 0) return 0;\n  int r = depth_sum(n - 1);\n  a[n % 5000] += r;\n  return r + a[n % 5000] + 1;\n}\nint main(void) {\n");
+    for k in 0..5000 {
+        c.push_str(&format!("  a[{k}] = {k};\n"));
+    }
+    c.push_str("  printf(\"%d\\n\", depth_sum(20000));\n  return 0;\n}\n");
+    std::fs::write(&src, c).unwrap();
+    let exe = dir.path().join("big");
+    rdcc(&[src], &["-O0", "-g"], &exe);
+    let tp = dir.path().join("t.rdtrace");
+    let out = run_traced(&exe, &tp, &[("RDTRACE_BUFFER_EVENTS", "64")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let trace = rdtrace::Trace::open(&tp).unwrap();
+    let c = counts(&trace);
+    let m = &trace.meta;
+    // Stores to the global a[] from main: exactly 5000, at consecutive ints.
+    let main_stores: Vec<u64> = c
+        .accesses
+        .iter()
+        .filter(|(&mi, _)| {
+            let i = &m.mem_instrs[mi as usize];
+            i.kind == AccessKind::Store
+                && i.derivation.contains("@a")
+                && m.functions[m.blocks[i.block as usize].function as usize].name == "main"
+        })
+        .flat_map(|(_, v)| v.iter().copied())
+        .collect();
+    assert_eq!(main_stores.len(), 5000);
+    // The recursion: the entry block of depth_sum runs 20001 times; the block after the call
+    // (the `+=` line) 20000 times, each with its loads and stores of a[].
+    let line = 6; // a[n % 5000] += r;
+    let after_call: u64 = mem_instrs_at(&trace, "big.c", line)
+        .iter()
+        .filter(|&&mi| m.mem_instrs[mi as usize].derivation.contains("@a"))
+        .map(|mi| c.accesses.get(mi).map_or(0, |v| v.len() as u64))
+        .sum();
+    assert_eq!(
+        after_call,
+        2 * 20_000,
+        "a load and a store of a[] per frame"
+    );
+}
