@@ -180,7 +180,7 @@ pub fn measure_with(
 /// Here rather than at the caller so that the pass is compiled with the simulation it drives.
 pub fn measure_file(trace: &Trace, mut m: ThreadMeasurer) -> Result<Measurement> {
     m.set_threads(trace.thread_indices());
-    Ok(rdtrace::analysis::run(trace, m, |_| {})?)
+    Ok(rdtrace::analysis::run_digested(trace, m, |_| {})?)
 }
 
 /// Whether each memory instruction (by id) writes memory.

@@ -6,7 +6,9 @@ use super::{MeasureConfig, MeasureOptions, Measurement, Measurer, ThreadRates};
 use crate::rates::{CoreCounts, CoreRates};
 use rdcachesim::{LevelStats, MissKinds};
 use rdengines::Histogram;
-use rdtrace::{Analysis, Event, Shape};
+use rdtrace::analysis::ChunkDigester;
+use rdtrace::reader::{ChunkReader, EventChunkRef};
+use rdtrace::{Analysis, Digest, Event, Shape};
 
 /// [`measure`](super::measure) as an [`Analysis`] (merged events, told whose events follow), also
 /// for a run whose thread list is known only at its end (a stream, through
@@ -175,5 +177,63 @@ impl Analysis for ThreadMeasurer {
     fn finish(mut self) -> Measurement {
         let threads = std::mem::take(&mut self.threads);
         ThreadMeasurer::finish(self, &threads)
+    }
+}
+
+/// A one-thread file's chunks are read on other cores, and only what the measurement uses
+/// crosses over: the accesses, and the OpenMP thread number of the chunk's first region entry.
+impl Digest for ThreadMeasurer {
+    type Digester = MeasureDigester;
+
+    fn digester(&self) -> Option<MeasureDigester> {
+        Some(MeasureDigester)
+    }
+
+    fn piece(&mut self, piece: MeasuredChunk) {
+        if let Some(omp_thread) = piece.omp_thread {
+            self.omp.entry(self.current).or_insert(omp_thread);
+        }
+        for (mi, addr, len) in piece.accesses {
+            rdtrace::EventVisitor::access(self, mi, addr, len);
+        }
+    }
+}
+
+/// What [`ThreadMeasurer`] takes of a chunk (see its [`Digest`] implementation).
+pub struct MeasuredChunk {
+    accesses: Vec<(u32, u64, u64)>,
+    omp_thread: Option<u32>,
+}
+
+/// Reads a chunk into a [`MeasuredChunk`] on a worker.
+pub struct MeasureDigester;
+
+impl ChunkDigester for MeasureDigester {
+    type Piece = MeasuredChunk;
+
+    fn digest(
+        &self,
+        reader: &mut ChunkReader<'_>,
+        chunk: &EventChunkRef,
+    ) -> rdtrace::Result<(MeasuredChunk, u64)> {
+        /// Keeps the accesses and the first region entry's thread number, counts every event.
+        struct Keep(MeasuredChunk);
+        impl rdtrace::EventVisitor for Keep {
+            #[inline]
+            fn access(&mut self, mi: u32, addr: u64, len: u64) {
+                self.0.accesses.push((mi, addr, len));
+            }
+            fn other(&mut self, e: Event) {
+                if let Event::RegionEnter { omp_thread, .. } = e {
+                    self.0.omp_thread.get_or_insert(omp_thread);
+                }
+            }
+        }
+        let mut keep = Keep(MeasuredChunk {
+            accesses: Vec::with_capacity(chunk.events as usize),
+            omp_thread: None,
+        });
+        let events = reader.visit_chunk(chunk, &mut keep)?;
+        Ok((keep.0, events))
     }
 }

@@ -102,7 +102,7 @@ pub fn run(args: &HistogramArgs) -> Result<()> {
 
 /// Runs the histogram over a stream: merged in stamp order, or with `per_thread` each chunk as
 /// it arrives (threads interleave).
-pub fn run_on_stream(
+fn run_on_stream(
     stream: &mut crate::tracefile::Input,
     mut analysis: HistogramAnalysis<'_>,
     per_thread: bool,
