@@ -261,7 +261,9 @@ pub fn predict_exact_many_trace(
         .iter()
         .map(|&m| Ok(ExactRun::new(config, m)?.with_writes(writes.clone())))
         .collect::<Result<Vec<_>>>()?;
-    SequentialTrace::stream_with(trace, config.limits, &mut |f| feed_all(&mut runs, f))?;
+    crate::seq::stream_pipelined(trace, config.limits, &mut runs, &|runs, f| {
+        feed_all(runs, f)
+    })?;
     Ok(runs.into_iter().map(ExactRun::finish).collect())
 }
 

@@ -396,7 +396,7 @@ pub fn predict_many_trace(
             job_run[ci].push(r);
         }
     }
-    SequentialTrace::stream_with(trace, limits, &mut |f| {
+    crate::seq::stream_pipelined(trace, limits, &mut runs, &|runs, f| {
         use rayon::prelude::*;
         match runs.as_mut_slice() {
             [(run, cursor)] => run.feed_fragment(f, cursor),

@@ -49,6 +49,7 @@
 //! cut in two is core 0's accesses in the same order).
 
 mod builder;
+mod pipeline;
 
 use crate::error::{Result, SasmmError};
 use crate::spill::SpilledFragment;
@@ -58,6 +59,7 @@ use rdtrace::meta::ProgramMeta;
 use rdtrace::{Event, EventVisitor, Trace};
 
 pub use crate::window::{Access, Placement, Section, SequentialTrace, Window, WorkshareRun};
+pub use pipeline::stream_pipelined;
 
 /// Accesses a serial section may buffer while streaming before the windows closed so far are
 /// handed over (see the module documentation).

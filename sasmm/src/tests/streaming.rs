@@ -289,3 +289,70 @@ proptest! {
         }
     }
 }
+
+/// What a model sees of a fragment: all of it in memory, or a spilled one's size.
+fn seen(f: crate::Fragment<'_>) -> String {
+    match f {
+        crate::Fragment::Memory(s) => format!("{s:?}"),
+        crate::Fragment::Spilled(s) => format!("spilled {} {}", s.windows(), s.accesses()),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// With the model on its own thread, it sees the same fragments (windows, accesses,
+    /// sections, worksharing runs and the program's tables) in the same order as fed directly,
+    /// held or spilled, at every flush and spill threshold.
+    #[test]
+    fn the_pipelined_stream_hands_over_the_same_fragments(
+        events in random_program(),
+        flush in prop::sample::select(vec![0usize, 3, 1 << 20]),
+        spill in prop::sample::select(vec![0usize, 7, 1 << 20]),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seq.rdtrace");
+        rdtrace::testing::write_trace(&path, &module(), &[events]).unwrap();
+        let trace = rdtrace::Trace::open(&path).unwrap();
+        let limits = StreamLimits { flush, spill };
+        // (A program without accesses is an error either way, after the same fragments.)
+        let mut direct = Vec::new();
+        let direct_end = SequentialTrace::stream_with(&trace, limits, &mut |f| {
+            direct.push(seen(f));
+            Ok(())
+        })
+        .map_err(|e| e.to_string());
+        let mut piped = Vec::new();
+        let piped_end = crate::seq::stream_pipelined(&trace, limits, &mut piped, &|piped, f| {
+            piped.push(seen(f));
+            Ok(())
+        })
+        .map_err(|e| e.to_string());
+        prop_assert_eq!(piped_end, direct_end);
+        prop_assert_eq!(piped, direct);
+    }
+}
+
+/// The model's first error ends the stream and is what the pass returns.
+#[test]
+fn the_models_error_stops_the_pipelined_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seq.rdtrace");
+    rdtrace::testing::write_trace(&path, &module(), &[events(64)]).unwrap();
+    let trace = rdtrace::Trace::open(&path).unwrap();
+    let limits = StreamLimits { flush: 0, spill: 0 };
+    let mut fed = 0;
+    let err = crate::seq::stream_pipelined(&trace, limits, &mut fed, &|fed, _| {
+        *fed += 1;
+        if *fed == 2 {
+            return Err(crate::SasmmError::Config("the model failed here".into()));
+        }
+        Ok(())
+    })
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        crate::SasmmError::Config("the model failed here".into()).to_string()
+    );
+    assert_eq!(fed, 2);
+}

@@ -1,0 +1,150 @@
+//! [`SequentialTrace::stream_with`] with the model on a thread of its own: the trace is decoded
+//! and cut into windows here while the fragments cut so far are mimicked, interleaved and
+//! simulated there, so a pass costs the slower of the two rather than their sum.
+//!
+//! Fragments in memory are copied into buffers that the model's thread hands back once it is
+//! done with them (the builder reuses its own, so it cannot give them away); the program's
+//! tables (classes, block names) go over once. A spilled fragment is a file the builder owns
+//! only while its sink runs: the model's thread first finishes everything sent before it, and
+//! the fragment is then read here. The model sees the same fragments in the same order as
+//! without the pipeline.
+
+use super::{Fragment, SequentialTrace, StreamLimits};
+use crate::error::{Result, SasmmError};
+use rdtrace::Trace;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Mutex;
+
+/// Fragments sent ahead of the model's thread (besides the one it works on): enough to ride
+/// out uneven fragments, few enough to bound memory (a fragment holds up to
+/// [`StreamLimits::spill`] accesses).
+const IN_FLIGHT: usize = 2;
+
+/// What the builder's side sends the model's thread.
+enum Job {
+    /// A fragment held in memory, with the program's tables in the first one only.
+    Memory(Box<SequentialTrace>),
+    /// Everything sent so far is done: say so (a spilled fragment follows, read here).
+    Drain(SyncSender<()>),
+}
+
+/// Streams `trace`'s sequential trace with `limits` into `consume` on a thread of its own
+/// (see the module documentation); with one CPU, [`SequentialTrace::stream_with`] straight
+/// into it. `consume` is never run twice at once. The first error of either side is returned
+/// (the model's, which comes first in the stream, before the builder's).
+pub fn stream_pipelined<S: Send>(
+    trace: &Trace,
+    limits: StreamLimits,
+    state: &mut S,
+    consume: &(dyn Fn(&mut S, Fragment<'_>) -> Result<()> + Sync),
+) -> Result<()> {
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if cpus < 2 {
+        return SequentialTrace::stream_with(trace, limits, &mut |f| consume(state, f));
+    }
+    let state = Mutex::new(state);
+    let (to_model, jobs) = sync_channel::<Job>(IN_FLIGHT);
+    let (give_back, spare) = std::sync::mpsc::channel::<Box<SequentialTrace>>();
+    std::thread::scope(|scope| {
+        let state = &state;
+        let model = std::thread::Builder::new()
+            .name("sasmm-model".into())
+            .spawn_scoped(scope, move || run_model(jobs, give_back, state, consume))
+            .map_err(|e| SasmmError::Config(format!("cannot start the model's thread: {e}")))?;
+        let mut tables_sent = false;
+        let streamed = SequentialTrace::stream_with(trace, limits, &mut |f| match f {
+            Fragment::Memory(s) => {
+                let copy = copy_fragment(s, spare.try_recv().ok(), !tables_sent);
+                tables_sent = true;
+                to_model
+                    .send(Job::Memory(copy))
+                    .map_err(|_| model_stopped())
+            }
+            Fragment::Spilled(_) => {
+                let (done, wait) = sync_channel(1);
+                to_model
+                    .send(Job::Drain(done))
+                    .map_err(|_| model_stopped())?;
+                wait.recv().map_err(|_| model_stopped())?;
+                let mut s = state.lock().expect("the model's thread does not panic");
+                consume(&mut s, f)
+            }
+        });
+        drop(to_model);
+        let modelled = model
+            .join()
+            .map_err(|_| SasmmError::Config("the model's thread panicked".into()))?;
+        // The model's error is the first in the stream; the builder's is then only that the
+        // model stopped.
+        modelled.and(streamed)
+    })
+}
+
+/// The model's side: each fragment consumed in order, its buffers handed back.
+fn run_model<S>(
+    jobs: Receiver<Job>,
+    give_back: std::sync::mpsc::Sender<Box<SequentialTrace>>,
+    state: &Mutex<&mut S>,
+    consume: &(dyn Fn(&mut S, Fragment<'_>) -> Result<()> + Sync),
+) -> Result<()> {
+    // The program's tables, from the first fragment in memory.
+    let mut tables = SequentialTrace::default();
+    for job in jobs {
+        match job {
+            Job::Memory(mut s) => {
+                if !s.block_names.is_empty() {
+                    // The first fragment: its tables stay here.
+                    swap_tables(&mut s, &mut tables);
+                }
+                swap_tables(&mut s, &mut tables);
+                let r = consume(
+                    &mut state.lock().expect("only this thread panics"),
+                    Fragment::Memory(&s),
+                );
+                swap_tables(&mut s, &mut tables);
+                r?;
+                // The builder may have stopped (its own error): nothing to give back to then.
+                let _ = give_back.send(s);
+            }
+            Job::Drain(done) => {
+                let _ = done.send(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Swaps the program's tables of `a` and `b`.
+fn swap_tables(a: &mut SequentialTrace, b: &mut SequentialTrace) {
+    std::mem::swap(&mut a.mi_class, &mut b.mi_class);
+    std::mem::swap(&mut a.mi_shared_variable, &mut b.mi_shared_variable);
+    std::mem::swap(&mut a.block_names, &mut b.block_names);
+}
+
+/// A copy of fragment `s`'s windows, accesses, sections and worksharing runs in `spare`'s
+/// buffers (if any), with the program's tables when `with_tables`.
+fn copy_fragment(
+    s: &SequentialTrace,
+    spare: Option<Box<SequentialTrace>>,
+    with_tables: bool,
+) -> Box<SequentialTrace> {
+    let mut copy = spare.unwrap_or_default();
+    copy.accesses.clear();
+    copy.accesses.extend_from_slice(&s.accesses);
+    copy.windows.clear();
+    copy.windows.extend_from_slice(&s.windows);
+    copy.sections.clone_from(&s.sections);
+    copy.workshares.clear();
+    copy.workshares.extend_from_slice(&s.workshares);
+    if with_tables {
+        copy.mi_class.clone_from(&s.mi_class);
+        copy.mi_shared_variable.clone_from(&s.mi_shared_variable);
+        copy.block_names.clone_from(&s.block_names);
+    }
+    copy
+}
+
+/// The builder's error when the model's thread stopped (its own error is returned instead).
+fn model_stopped() -> SasmmError {
+    SasmmError::Config("the model's thread stopped".into())
+}
