@@ -216,7 +216,7 @@ impl ChunkDigester for MeasureDigester {
         reader: &mut ChunkReader<'_>,
         chunk: &EventChunkRef,
     ) -> rdtrace::Result<(MeasuredChunk, u64)> {
-        /// Keeps the accesses and the first region entry's thread number, counts every event.
+        /// Keeps the accesses and the first region entry's thread number.
         struct Keep(MeasuredChunk);
         impl rdtrace::EventVisitor for Keep {
             #[inline]
