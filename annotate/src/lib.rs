@@ -16,7 +16,8 @@
 //!   touched which bytes of the cache lines with coherence misses, from which source lines
 //!   ([`FalseSharing`], resolved in [`sharing`]),
 //!
-//! and charges the result to the memory instruction's source line and function. Memory is
+//! and charges the result to the memory instruction's source line and function. The stacks run
+//! on a thread of their own where there is a second CPU (`distances`). Memory is
 //! bounded by the footprint (the stacks) and the number of source lines, never by the trace
 //! length (the recorder by its own bound).
 //!
@@ -25,6 +26,7 @@
 
 mod bins;
 mod config;
+mod distances;
 mod drive;
 pub mod sharing;
 mod stats;
@@ -35,9 +37,9 @@ pub use drive::{annotate, annotate_with_progress};
 pub use sharing::FalseSharing;
 pub use stats::{Annotation, Counts, FunctionStats, LineStats};
 
+use distances::{DistanceSide, Distances};
 use rdcachesim::{CoherentHierarchy, LineOutcome, Served, SharingRecorder};
-use rdengines::accum::DenseHist;
-use rdengines::{FrontedStack, Histogram};
+use rdengines::Histogram;
 use rdtrace::meta::ProgramMeta;
 use std::collections::HashMap;
 
@@ -61,15 +63,8 @@ pub struct Annotator {
     /// Whether each memory instruction (by id) reads and writes; an id beyond it reads.
     kinds: Vec<(bool, bool)>,
     recorder: Option<SharingRecorder>,
-    shared_stack: FrontedStack,
-    histogram: DenseHist,
-    private: Vec<(FrontedStack, DenseHist)>,
-    /// While one thread only has accessed, that thread: the shared stack is then its private
-    /// stack (the same lines in the same order) and is not computed twice; it starts as a copy
-    /// when a second thread accesses.
-    solo: Option<usize>,
-    /// Whether any access came yet.
-    started: bool,
+    /// The reuse distances, here or on a thread of their own (taken at `finish`).
+    distances: Option<DistanceSide>,
     targets: Vec<Target>,
     line_keys: Vec<(String, u32)>,
     line_counts: Vec<Counts>,
@@ -168,11 +163,12 @@ impl Annotator {
             recorder: config
                 .false_sharing
                 .map(|c| SharingRecorder::new(config.l1.line, c)),
-            shared_stack: FrontedStack::default(),
-            histogram: DenseHist::default(),
-            private: Vec::new(),
-            solo: None,
-            started: false,
+            distances: Some(DistanceSide::new(Distances::new(
+                config.l1,
+                targets.clone(),
+                line_keys.len(),
+                function_names.len(),
+            ))),
             line_counts: vec![Counts::default(); line_keys.len()],
             line_keys,
             function_counts: vec![Counts::default(); function_names.len()],
@@ -194,24 +190,9 @@ impl Annotator {
             .targets
             .get(mi as usize)
             .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
-        while self.private.len() <= core {
-            self.private
-                .push((FrontedStack::default(), DenseHist::default()));
+        if let Some(d) = &mut self.distances {
+            d.access(core, mi, addr, len);
         }
-        let shared_is_private = match self.solo {
-            Some(c) if c == core => true,
-            Some(c) => {
-                (self.shared_stack, self.histogram) = self.private[c].clone();
-                self.solo = None;
-                false
-            }
-            None if !self.started => {
-                self.started = true;
-                self.solo = Some(core);
-                true
-            }
-            None => false,
-        };
         self.line_counts[target.line].accesses += 1;
         self.function_counts[target.function].accesses += 1;
         self.pair_accesses[target.pair] += 1;
@@ -241,35 +222,16 @@ impl Annotator {
         let recorder = &mut self.recorder;
         let hi = addr.saturating_add(len.max(1));
         let mut k = 0;
-        let (stack, hist) = (&mut self.shared_stack, &mut self.histogram);
-        let (pstack, phist) = &mut self.private[core];
         let line_counts = &mut self.line_counts[target.line];
         let function_counts = &mut self.function_counts[target.function];
         self.config.l1.for_each_line(addr, len, |line| {
-            // See: the reuse distance of a reference is the number of distinct other lines
-            // touched since the previous reference to its line (∞ for the first).
-            let pd = pstack.access(line);
-            match pd {
-                Some(pd) => phist.add(pd),
-                None => phist.cold += 1,
-            }
-            let d = if shared_is_private {
-                pd
-            } else {
-                let d = stack.access(line);
-                match d {
-                    Some(d) => hist.add(d),
-                    None => hist.cold += 1,
-                }
-                d
-            };
             let o = outcomes[k];
             k += 1;
             if let Some(r) = recorder.as_mut() {
                 r.record(core, mi, line, addr, hi, read, write, o.l1_miss);
             }
-            line_counts.reference(d, o.served, o.l1_miss);
-            function_counts.reference(d, o.served, o.l1_miss);
+            line_counts.outcome(o.served, o.l1_miss);
+            function_counts.outcome(o.served, o.l1_miss);
         });
     }
 
@@ -279,6 +241,14 @@ impl Annotator {
             .recorder
             .take()
             .map(|r| sharing::resolve(&self, r.finish(), thread_indices));
+        // The distances' counts add to the simulation's (see `distances`).
+        let d = self.distances.take().expect("finished once").finish();
+        for (c, dc) in self.line_counts.iter_mut().zip(&d.line_counts) {
+            c.merge(dc);
+        }
+        for (c, dc) in self.function_counts.iter_mut().zip(&d.function_counts) {
+            c.merge(dc);
+        }
         let mut total = Counts::default();
         for c in &self.function_counts {
             total.merge(c);
@@ -324,12 +294,12 @@ impl Annotator {
                 .cmp(&key(&b.counts))
                 .then_with(|| a.name.cmp(&b.name))
         });
-        let histogram = match self.solo {
-            Some(c) => self.private[c].1.clone(),
-            None => self.histogram,
+        let histogram = match d.solo {
+            Some(c) => d.private[c].1.clone(),
+            None => d.histogram,
         }
         .into_histogram(None, true);
-        let thread_histograms: Vec<(u32, Histogram)> = self
+        let thread_histograms: Vec<(u32, Histogram)> = d
             .private
             .into_iter()
             .enumerate()

@@ -31,23 +31,26 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub(crate) fn reference(
-        &mut self,
-        distance: Option<u64>,
-        served: Served,
-        l1_miss: Option<MissKind>,
-    ) {
+    /// One cache-line reference's outcome in the simulated caches.
+    #[inline]
+    pub(crate) fn outcome(&mut self, served: Served, l1_miss: Option<MissKind>) {
         self.references += 1;
-        match distance {
-            Some(d) => self.distances.add(d),
-            None => self.cold += 1,
-        }
         if let Some(k) = l1_miss {
             self.l1_misses += 1;
             self.l1_kinds.count(k);
         }
         if served == Served::Memory {
             self.l2_misses += 1;
+        }
+    }
+
+    /// One cache-line reference's reuse distance (`None`: cold). Counted apart from its
+    /// outcome (see `crate::distances`); the two add up in [`Counts::merge`].
+    #[inline]
+    pub(crate) fn distance(&mut self, distance: Option<u64>) {
+        match distance {
+            Some(d) => self.distances.add(d),
+            None => self.cold += 1,
         }
     }
 

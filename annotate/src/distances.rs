@@ -1,0 +1,221 @@
+//! The reuse-distance side of an annotation: one exact stack over all threads and one per
+//! thread, each reference's distance charged to its source line and function. It shares
+//! nothing with the cache simulation but the accesses, so where there is a second CPU it runs
+//! on a thread of its own, fed batches of accesses ([`DistanceSide::Threaded`]); its counts add
+//! to the simulation's at the end (distances and cold references here, everything else there).
+
+use crate::{Counts, Target};
+use rdcachesim::CacheConfig;
+use rdengines::accum::DenseHist;
+use rdengines::FrontedStack;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+
+/// Accesses per batch sent to the distance thread.
+const BATCH: usize = 1 << 14;
+
+/// Batches in flight to the distance thread (besides the one it works on and the one being
+/// filled): 24 bytes an access, under 2 MiB in all.
+const IN_FLIGHT: usize = 4;
+
+/// One access: (core, memory instruction, address, length).
+type Access = (u32, u32, u64, u64);
+
+/// The stacks and the distances counted so far.
+pub(crate) struct Distances {
+    /// Cache lines of the L1's size: the line a reference is to.
+    l1: CacheConfig,
+    targets: Vec<Target>,
+    pub(crate) shared_stack: FrontedStack,
+    pub(crate) histogram: DenseHist,
+    pub(crate) private: Vec<(FrontedStack, DenseHist)>,
+    /// While one thread only has accessed, that thread: the shared stack is then its private
+    /// stack (the same lines in the same order) and is not computed twice; it starts as a copy
+    /// when a second thread accesses.
+    pub(crate) solo: Option<usize>,
+    /// Whether any access came yet.
+    started: bool,
+    /// Distances and cold references per source line and per function (other fields zero).
+    pub(crate) line_counts: Vec<Counts>,
+    pub(crate) function_counts: Vec<Counts>,
+}
+
+impl Distances {
+    /// Empty stacks for the annotator's targets and its lines and functions.
+    pub(crate) fn new(
+        l1: CacheConfig,
+        targets: Vec<Target>,
+        lines: usize,
+        functions: usize,
+    ) -> Self {
+        Distances {
+            l1,
+            targets,
+            shared_stack: FrontedStack::default(),
+            histogram: DenseHist::default(),
+            private: Vec::new(),
+            solo: None,
+            started: false,
+            line_counts: vec![Counts::default(); lines],
+            function_counts: vec![Counts::default(); functions],
+        }
+    }
+
+    /// One access by `mi` on `core` (see [`crate::Annotator::access`]).
+    #[inline]
+    pub(crate) fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
+        let target = *self
+            .targets
+            .get(mi as usize)
+            .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
+        while self.private.len() <= core {
+            self.private
+                .push((FrontedStack::default(), DenseHist::default()));
+        }
+        let shared_is_private = match self.solo {
+            Some(c) if c == core => true,
+            Some(c) => {
+                (self.shared_stack, self.histogram) = self.private[c].clone();
+                self.solo = None;
+                false
+            }
+            None if !self.started => {
+                self.started = true;
+                self.solo = Some(core);
+                true
+            }
+            None => false,
+        };
+        let (stack, hist) = (&mut self.shared_stack, &mut self.histogram);
+        let (pstack, phist) = &mut self.private[core];
+        let line_counts = &mut self.line_counts[target.line];
+        let function_counts = &mut self.function_counts[target.function];
+        self.l1.for_each_line(addr, len, |line| {
+            // See: the reuse distance of a reference is the number of distinct other lines
+            // touched since the previous reference to its line (∞ for the first).
+            let pd = pstack.access(line);
+            match pd {
+                Some(pd) => phist.add(pd),
+                None => phist.cold += 1,
+            }
+            let d = if shared_is_private {
+                pd
+            } else {
+                let d = stack.access(line);
+                match d {
+                    Some(d) => hist.add(d),
+                    None => hist.cold += 1,
+                }
+                d
+            };
+            line_counts.distance(d);
+            function_counts.distance(d);
+        });
+    }
+}
+
+/// The distances computed here, or on a thread of their own.
+pub(crate) enum DistanceSide {
+    /// On the caller's thread.
+    Inline(Box<Distances>),
+    /// On the distance thread: accesses go over in batches, emptied batches come back.
+    Threaded {
+        batch: Vec<Access>,
+        to_thread: Option<SyncSender<Vec<Access>>>,
+        back: Receiver<Vec<Access>>,
+        thread: Option<std::thread::JoinHandle<Distances>>,
+    },
+}
+
+impl DistanceSide {
+    /// `distances` on a thread of their own where there is a second CPU and a thread can be
+    /// started, else here.
+    pub(crate) fn new(distances: Distances) -> Self {
+        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+        if cpus < 2 {
+            return DistanceSide::Inline(Box::new(distances));
+        }
+        // The distances go to the thread once it runs, so a failed spawn leaves them here.
+        let (hand_over, receive) = sync_channel::<Distances>(1);
+        let (to_thread, batches) = sync_channel::<Vec<Access>>(IN_FLIGHT);
+        let (give_back, back) = std::sync::mpsc::channel::<Vec<Access>>();
+        let spawned = std::thread::Builder::new()
+            .name("annotate-distances".into())
+            .spawn(move || {
+                let mut d = receive
+                    .recv()
+                    .expect("the annotator hands the distances over");
+                for mut batch in batches {
+                    for &(core, mi, addr, len) in &batch {
+                        d.access(core as usize, mi, addr, len);
+                    }
+                    batch.clear();
+                    let _ = give_back.send(batch);
+                }
+                d
+            });
+        match spawned {
+            Ok(handle) => {
+                hand_over
+                    .send(distances)
+                    .expect("the distance thread waits for its distances");
+                DistanceSide::Threaded {
+                    batch: Vec::with_capacity(BATCH),
+                    to_thread: Some(to_thread),
+                    back,
+                    thread: Some(handle),
+                }
+            }
+            Err(_) => DistanceSide::Inline(Box::new(distances)),
+        }
+    }
+
+    /// One access by `mi` on `core`.
+    #[inline]
+    pub(crate) fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
+        match self {
+            DistanceSide::Inline(d) => d.access(core, mi, addr, len),
+            DistanceSide::Threaded {
+                batch,
+                to_thread,
+                back,
+                ..
+            } => {
+                batch.push((core as u32, mi, addr, len));
+                if batch.len() >= BATCH {
+                    let spare = back
+                        .try_recv()
+                        .unwrap_or_else(|_| Vec::with_capacity(BATCH));
+                    let full = std::mem::replace(batch, spare);
+                    // A send fails only when the thread is gone (it panicked): `finish` says so.
+                    if let Some(tx) = to_thread {
+                        let _ = tx.send(full);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits for every access to be counted and gives the distances back.
+    pub(crate) fn finish(self) -> Distances {
+        match self {
+            DistanceSide::Inline(d) => *d,
+            DistanceSide::Threaded {
+                batch,
+                mut to_thread,
+                mut thread,
+                ..
+            } => {
+                if let Some(tx) = to_thread.take() {
+                    if !batch.is_empty() {
+                        let _ = tx.send(batch);
+                    }
+                }
+                thread
+                    .take()
+                    .expect("joined once")
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p))
+            }
+        }
+    }
+}
