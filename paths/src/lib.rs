@@ -23,6 +23,7 @@ pub mod history;
 pub mod patterns;
 pub mod predict;
 pub mod profile;
+mod reuse;
 
 pub use analysis::{analyse, group_by_history, PathKey, PathReport};
 pub use error::{PathsError, Result};

@@ -23,7 +23,7 @@ use crate::bins::Bins;
 use crate::error::{PathsError, Result};
 use crate::history::{BranchHistory, HistoryEntry, SquashPeriod, MAX_HISTORY_BITS};
 use crate::patterns::PatternConfig;
-use rdengines::FastCore;
+use crate::reuse::{RecordReuse, Reuse};
 use rdtrace::meta::ProgramMeta;
 use rdtrace::{Analysis, EventVisitor, Shape, Trace};
 use rustc_hash::FxHashMap;
@@ -198,10 +198,11 @@ struct ShortLevel {
 pub struct PathCollector {
     config: PathConfig,
     max_bits: u32,
-    shift: u32,
     mem_instrs: u32,
     history: BranchHistory,
-    tracker: FastCore,
+    /// Each thread's reuse stack and each record's distances, here or on a thread of their own
+    /// (taken at `finish`).
+    reuse: Option<RecordReuse>,
     index: FxHashMap<(u32, u64), u32>,
     /// Per memory instruction, its last window's key and record + 1 (0: none yet): loops
     /// repeat an instruction's window, and this spares the table lookup, which misses the
@@ -215,8 +216,6 @@ pub struct PathCollector {
     /// below `max_bits`, longest first, each with its own room.
     shorter: Vec<ShortLevel>,
     accesses: u64,
-    references: u64,
-    cold: u64,
     threads: u32,
 }
 
@@ -248,10 +247,9 @@ impl PathCollector {
         Ok(PathCollector {
             config: config.clone(),
             max_bits,
-            shift: config.line.trailing_zeros(),
             mem_instrs: meta.mem_instrs.len() as u32,
             history: BranchHistory::new(meta, config.line, config.squash),
-            tracker: FastCore::untracked(0),
+            reuse: Some(RecordReuse::new(Reuse::new(config.line.trailing_zeros()))),
             index: FxHashMap::default(),
             recent: vec![(0, 0); meta.mem_instrs.len()],
             records: Vec::new(),
@@ -259,8 +257,6 @@ impl PathCollector {
             full_left,
             shorter,
             accesses: 0,
-            references: 0,
-            cold: 0,
             threads: 0,
         })
     }
@@ -273,7 +269,9 @@ impl PathCollector {
     /// Starts a new thread: fresh history stack and reuse stack.
     pub fn begin_thread(&mut self) {
         self.history.reset();
-        self.tracker = FastCore::untracked(0);
+        if let Some(r) = &mut self.reuse {
+            r.begin_thread();
+        }
         self.threads += 1;
     }
 
@@ -363,7 +361,12 @@ impl PathCollector {
     }
 
     /// Ends collection.
-    pub fn finish(self) -> PathProfile {
+    pub fn finish(mut self) -> PathProfile {
+        let reuse = self.reuse.take().expect("finished once").finish();
+        for (record, (bins, cold)) in self.records.iter_mut().zip(reuse.bins) {
+            record.bins = bins;
+            record.cold = cold;
+        }
         PathProfile {
             config: self.config,
             max_bits: self.max_bits,
@@ -371,8 +374,8 @@ impl PathCollector {
             windows: self.windows,
             mem_instrs: self.mem_instrs,
             accesses: self.accesses,
-            references: self.references,
-            cold: self.cold,
+            references: reuse.references,
+            cold: reuse.cold,
             threads: self.threads,
         }
     }
@@ -394,18 +397,9 @@ impl EventVisitor for PathCollector {
         self.history.access(mi);
         let r = self.record_for(mi);
         self.accesses += 1;
-        let rec = &mut self.records[r];
-        rdengines::granularity::for_each_block(self.shift, addr, len, |line| {
-            self.references += 1;
-            // See: Section 3.1 — backward reuse distance at cache-line granularity.
-            match self.tracker.access(line) {
-                Some(d) => rec.bins.add(d),
-                None => {
-                    rec.cold += 1;
-                    self.cold += 1;
-                }
-            }
-        });
+        if let Some(reuse) = &mut self.reuse {
+            reuse.access(r, addr, len);
+        }
     }
 }
 
