@@ -169,18 +169,21 @@ impl<'a> Checker<'a> {
 }
 
 impl EventVisitor for Checker<'_> {
+    #[inline]
     fn block(&mut self, bb: u32) {
         if let Some(c) = &mut self.current {
             c.block(bb);
         }
     }
 
+    #[inline]
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
         if let Some(c) = &mut self.current {
             c.access(mi, addr, len);
         }
     }
 
+    #[inline]
     fn branch(&mut self, br: u32, outcome: u32) {
         if let Some(c) = &mut self.current {
             c.branch(br, outcome);

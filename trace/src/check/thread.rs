@@ -357,17 +357,23 @@ enum WsEvent {
     Fini,
 }
 
+// Inlined into the decoder's loop (the checker is visited through `Checker`, and where each
+// lands among the crate's codegen units moves as the crate grows: `access` once stopped being
+// inlined, 6 % of `check`'s time).
 impl EventVisitor for ThreadChecker<'_> {
+    #[inline]
     fn block(&mut self, bb: u32) {
         self.enter_block(bb);
         self.index += 1;
     }
 
+    #[inline]
     fn access(&mut self, mi: u32, _addr: u64, _len: u64) {
         self.id_ok("memory instruction", mi, self.meta.mem_instrs.len());
         self.index += 1;
     }
 
+    #[inline]
     fn branch(&mut self, br: u32, outcome: u32) {
         self.branch_taken(br, outcome);
         self.index += 1;
