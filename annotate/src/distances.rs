@@ -1,14 +1,14 @@
 //! The reuse-distance side of an annotation: one exact stack over all threads and one per
 //! thread, each reference's distance charged to its source line and function. It shares
 //! nothing with the cache simulation but the accesses, so where there is a second CPU it runs
-//! on a thread of its own, fed batches of accesses ([`DistanceSide::Threaded`]); its counts add
+//! on a thread of its own, fed batches of accesses ([`on_second_cpu`]); its counts add
 //! to the simulation's at the end (distances and cold references here, everything else there).
 
 use crate::{Counts, Target};
 use rdcachesim::CacheConfig;
 use rdengines::accum::DenseHist;
+use rdengines::batched::{BatchSink, Batched};
 use rdengines::FrontedStack;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Accesses per batch sent to the distance thread.
 const BATCH: usize = 1 << 14;
@@ -18,7 +18,7 @@ const BATCH: usize = 1 << 14;
 const IN_FLIGHT: usize = 4;
 
 /// One access: (core, memory instruction, address, length).
-type Access = (u32, u32, u64, u64);
+pub(crate) type Access = (u32, u32, u64, u64);
 
 /// The stacks and the distances counted so far.
 pub(crate) struct Distances {
@@ -62,7 +62,7 @@ impl Distances {
 
     /// One access by `mi` on `core` (see [`crate::Annotator::access`]).
     #[inline]
-    pub(crate) fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
+    fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
         let target = *self
             .targets
             .get(mi as usize)
@@ -113,109 +113,19 @@ impl Distances {
     }
 }
 
-/// The distances computed here, or on a thread of their own.
-pub(crate) enum DistanceSide {
-    /// On the caller's thread.
-    Inline(Box<Distances>),
-    /// On the distance thread: accesses go over in batches, emptied batches come back.
-    Threaded {
-        batch: Vec<Access>,
-        to_thread: Option<SyncSender<Vec<Access>>>,
-        back: Receiver<Vec<Access>>,
-        thread: Option<std::thread::JoinHandle<Distances>>,
-    },
+/// The stacks take the annotator's accesses in batches ([`rdengines::batched`]), on a thread of
+/// their own where there is a second CPU.
+impl BatchSink for Distances {
+    type Item = Access;
+
+    fn take(&mut self, accesses: &[Access]) {
+        for &(core, mi, addr, len) in accesses {
+            self.access(core as usize, mi, addr, len);
+        }
+    }
 }
 
-impl DistanceSide {
-    /// `distances` on a thread of their own where there is a second CPU and a thread can be
-    /// started, else here.
-    pub(crate) fn new(distances: Distances) -> Self {
-        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-        if cpus < 2 {
-            return DistanceSide::Inline(Box::new(distances));
-        }
-        // The distances go to the thread once it runs, so a failed spawn leaves them here.
-        let (hand_over, receive) = sync_channel::<Distances>(1);
-        let (to_thread, batches) = sync_channel::<Vec<Access>>(IN_FLIGHT);
-        let (give_back, back) = std::sync::mpsc::channel::<Vec<Access>>();
-        let spawned = std::thread::Builder::new()
-            .name("annotate-distances".into())
-            .spawn(move || {
-                let mut d = receive
-                    .recv()
-                    .expect("the annotator hands the distances over");
-                for mut batch in batches {
-                    for &(core, mi, addr, len) in &batch {
-                        d.access(core as usize, mi, addr, len);
-                    }
-                    batch.clear();
-                    let _ = give_back.send(batch);
-                }
-                d
-            });
-        match spawned {
-            Ok(handle) => {
-                hand_over
-                    .send(distances)
-                    .expect("the distance thread waits for its distances");
-                DistanceSide::Threaded {
-                    batch: Vec::with_capacity(BATCH),
-                    to_thread: Some(to_thread),
-                    back,
-                    thread: Some(handle),
-                }
-            }
-            Err(_) => DistanceSide::Inline(Box::new(distances)),
-        }
-    }
-
-    /// One access by `mi` on `core`.
-    #[inline]
-    pub(crate) fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
-        match self {
-            DistanceSide::Inline(d) => d.access(core, mi, addr, len),
-            DistanceSide::Threaded {
-                batch,
-                to_thread,
-                back,
-                ..
-            } => {
-                batch.push((core as u32, mi, addr, len));
-                if batch.len() >= BATCH {
-                    let spare = back
-                        .try_recv()
-                        .unwrap_or_else(|_| Vec::with_capacity(BATCH));
-                    let full = std::mem::replace(batch, spare);
-                    // A send fails only when the thread is gone (it panicked): `finish` says so.
-                    if let Some(tx) = to_thread {
-                        let _ = tx.send(full);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Waits for every access to be counted and gives the distances back.
-    pub(crate) fn finish(self) -> Distances {
-        match self {
-            DistanceSide::Inline(d) => *d,
-            DistanceSide::Threaded {
-                batch,
-                mut to_thread,
-                mut thread,
-                ..
-            } => {
-                if let Some(tx) = to_thread.take() {
-                    if !batch.is_empty() {
-                        let _ = tx.send(batch);
-                    }
-                }
-                thread
-                    .take()
-                    .expect("joined once")
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p))
-            }
-        }
-    }
+/// `distances` fed in batches, on a thread of their own where there is a second CPU.
+pub(crate) fn on_second_cpu(distances: Distances) -> Batched<Distances> {
+    Batched::on_second_cpu(distances, BATCH, IN_FLIGHT, "annotate-distances")
 }

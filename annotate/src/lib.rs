@@ -37,8 +37,9 @@ pub use drive::{annotate, annotate_with_progress};
 pub use sharing::FalseSharing;
 pub use stats::{Annotation, Counts, FunctionStats, LineStats};
 
-use distances::{DistanceSide, Distances};
+use distances::Distances;
 use rdcachesim::{CoherentHierarchy, LineOutcome, Served, SharingRecorder};
+use rdengines::batched::Batched;
 use rdengines::Histogram;
 use rdtrace::meta::ProgramMeta;
 use std::collections::HashMap;
@@ -64,7 +65,7 @@ pub struct Annotator {
     kinds: Vec<(bool, bool)>,
     recorder: Option<SharingRecorder>,
     /// The reuse distances, here or on a thread of their own (taken at `finish`).
-    distances: Option<DistanceSide>,
+    distances: Option<Batched<Distances>>,
     targets: Vec<Target>,
     line_keys: Vec<(String, u32)>,
     line_counts: Vec<Counts>,
@@ -163,7 +164,7 @@ impl Annotator {
             recorder: config
                 .false_sharing
                 .map(|c| SharingRecorder::new(config.l1.line, c)),
-            distances: Some(DistanceSide::new(Distances::new(
+            distances: Some(distances::on_second_cpu(Distances::new(
                 config.l1,
                 targets.clone(),
                 line_keys.len(),
@@ -191,7 +192,7 @@ impl Annotator {
             .get(mi as usize)
             .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
         if let Some(d) = &mut self.distances {
-            d.access(core, mi, addr, len);
+            d.push((core as u32, mi, addr, len));
         }
         self.line_counts[target.line].accesses += 1;
         self.function_counts[target.function].accesses += 1;
@@ -242,7 +243,12 @@ impl Annotator {
             .take()
             .map(|r| sharing::resolve(&self, r.finish(), thread_indices));
         // The distances' counts add to the simulation's (see `distances`).
-        let d = self.distances.take().expect("finished once").finish();
+        let d = self
+            .distances
+            .take()
+            .expect("finished once")
+            .finish()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
         for (c, dc) in self.line_counts.iter_mut().zip(&d.line_counts) {
             c.merge(dc);
         }

@@ -9,6 +9,7 @@
 
 pub mod accum;
 pub mod balance;
+pub mod batched;
 pub mod blockmap;
 pub mod cpu;
 pub mod fast;

@@ -2,11 +2,11 @@
 //! granularity, and each record's distances. It needs only which record an access is charged
 //! to, so where there is a second CPU it runs on a thread of its own, fed batches of
 //! `(record, address, length)` while the collector follows the branch history and finds the
-//! records ([`RecordReuse::Threaded`]).
+//! records ([`RecordReuse`]).
 
 use crate::bins::Bins;
+use rdengines::batched::{BatchSink, Batched};
 use rdengines::FastCore;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 /// Accesses per batch sent to the reuse thread.
 const BATCH: usize = 1 << 14;
@@ -80,117 +80,47 @@ impl Reuse {
     }
 }
 
-/// The distances computed here, or on a thread of their own.
-pub(crate) enum RecordReuse {
-    /// On the collector's thread.
-    Inline(Box<Reuse>),
-    /// On the reuse thread: charges go over in batches, emptied batches come back.
-    Threaded {
-        batch: Vec<Charge>,
-        to_thread: Option<SyncSender<Vec<Charge>>>,
-        back: Receiver<Vec<Charge>>,
-        thread: Option<std::thread::JoinHandle<Reuse>>,
-    },
+/// The charges arrive in batches ([`rdengines::batched`]), on a thread of their own where there
+/// is a second CPU.
+impl BatchSink for Reuse {
+    type Item = Charge;
+
+    fn take(&mut self, charges: &[Charge]) {
+        for &c in charges {
+            self.charge(c);
+        }
+    }
 }
 
+/// The reuse side of a collector, fed in batches.
+pub(crate) struct RecordReuse(Batched<Reuse>);
+
 impl RecordReuse {
-    /// `reuse` on a thread of its own where there is a second CPU and a thread can be
-    /// started, else here.
+    /// `reuse` on a thread of its own where there is a second CPU, else here.
     pub(crate) fn new(reuse: Reuse) -> Self {
-        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-        if cpus < 2 {
-            return RecordReuse::Inline(Box::new(reuse));
-        }
-        // The state goes to the thread once it runs, so a failed spawn leaves it here.
-        let (hand_over, receive) = sync_channel::<Reuse>(1);
-        let (to_thread, batches) = sync_channel::<Vec<Charge>>(IN_FLIGHT);
-        let (give_back, back) = std::sync::mpsc::channel::<Vec<Charge>>();
-        let spawned = std::thread::Builder::new()
-            .name("paths-reuse".into())
-            .spawn(move || {
-                let mut reuse = receive.recv().expect("the collector hands the state over");
-                for mut batch in batches {
-                    for &c in &batch {
-                        reuse.charge(c);
-                    }
-                    batch.clear();
-                    let _ = give_back.send(batch);
-                }
-                reuse
-            });
-        match spawned {
-            Ok(handle) => {
-                hand_over
-                    .send(reuse)
-                    .expect("the reuse thread waits for its state");
-                RecordReuse::Threaded {
-                    batch: Vec::with_capacity(BATCH),
-                    to_thread: Some(to_thread),
-                    back,
-                    thread: Some(handle),
-                }
-            }
-            Err(_) => RecordReuse::Inline(Box::new(reuse)),
-        }
+        RecordReuse(Batched::on_second_cpu(
+            reuse,
+            BATCH,
+            IN_FLIGHT,
+            "paths-reuse",
+        ))
     }
 
     /// A new thread starts (its accesses follow).
     pub(crate) fn begin_thread(&mut self) {
-        self.push((NEW_THREAD, 0, 0));
+        self.0.push((NEW_THREAD, 0, 0));
     }
 
     /// An access of `len` bytes at `addr`, charged to record `record`.
     #[inline]
     pub(crate) fn access(&mut self, record: usize, addr: u64, len: u64) {
-        self.push((record as u32, addr, len));
-    }
-
-    #[inline]
-    fn push(&mut self, c: Charge) {
-        match self {
-            RecordReuse::Inline(r) => r.charge(c),
-            RecordReuse::Threaded {
-                batch,
-                to_thread,
-                back,
-                ..
-            } => {
-                batch.push(c);
-                if batch.len() >= BATCH {
-                    let spare = back
-                        .try_recv()
-                        .unwrap_or_else(|_| Vec::with_capacity(BATCH));
-                    let full = std::mem::replace(batch, spare);
-                    // A send fails only when the thread is gone (it panicked): `finish` says so.
-                    if let Some(tx) = to_thread {
-                        let _ = tx.send(full);
-                    }
-                }
-            }
-        }
+        self.0.push((record as u32, addr, len));
     }
 
     /// Waits for every charge to be counted and gives the distances back.
     pub(crate) fn finish(self) -> Reuse {
-        match self {
-            RecordReuse::Inline(r) => *r,
-            RecordReuse::Threaded {
-                batch,
-                mut to_thread,
-                mut thread,
-                ..
-            } => {
-                if let Some(tx) = to_thread.take() {
-                    if !batch.is_empty() {
-                        let _ = tx.send(batch);
-                    }
-                }
-                thread
-                    .take()
-                    .expect("joined once")
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p))
-            }
-        }
+        self.0
+            .finish()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
     }
 }

@@ -1,6 +1,7 @@
 //! Feeding an engine: the blocks of a trace's accesses, or of a PARDA address file (text or binary).
 
 use anyhow::{bail, Context, Result};
+use rdengines::batched::Batched;
 use rdengines::parda::parse_parda_line;
 use rdengines::{Granularity, Histogram, ReuseEngine, SampleStats};
 use rdtrace::EventVisitor;
@@ -10,15 +11,15 @@ use std::path::Path;
 /// Feeds the blocks of every access to an engine in batches.
 ///
 /// With a sequential engine on a machine with more than one CPU, the engine runs on a thread of
-/// its own and the feeder hands it full batches over a bounded channel ([`Sink::Pipelined`]):
-/// decoding the trace and analysing it overlap (the histogram's time is then the slower of the
-/// two, not their sum). The engine sees the same blocks in the same order either way.
+/// its own and the feeder hands it full batches over a bounded channel
+/// ([`rdengines::batched`]): decoding the trace and analysing it overlap (the histogram's time
+/// is then the slower of the two, not their sum). The engine sees the same blocks in the same
+/// order either way.
 pub struct BlockFeeder {
     granularity: Granularity,
     /// The granularity's shift, computed once rather than per access.
     shift: u32,
-    batch: Vec<u64>,
-    sink: Sink,
+    engine: Batched<Box<dyn ReuseEngine>>,
     /// References fed so far.
     pub references: u64,
 }
@@ -29,94 +30,6 @@ const BATCH: usize = 1 << 16;
 /// filled): enough to ride out uneven batches, few enough to bound memory (8 MiB in all).
 const IN_FLIGHT: usize = 4;
 
-/// Where full batches go.
-enum Sink {
-    /// Processed here, on the feeding thread.
-    Inline(Box<dyn ReuseEngine>),
-    /// Sent to the engine's thread; emptied batches come back for reuse.
-    Pipelined {
-        to_engine: Option<std::sync::mpsc::SyncSender<Vec<u64>>>,
-        back: std::sync::mpsc::Receiver<Vec<u64>>,
-        engine: Option<std::thread::JoinHandle<Box<dyn ReuseEngine>>>,
-    },
-}
-
-impl Sink {
-    /// Hands `batch` (full) to the engine and leaves an empty batch in its place.
-    fn process(&mut self, batch: &mut Vec<u64>) {
-        match self {
-            Sink::Inline(engine) => {
-                engine.process(batch);
-                batch.clear();
-            }
-            Sink::Pipelined {
-                to_engine, back, ..
-            } => {
-                let spare = back
-                    .try_recv()
-                    .unwrap_or_else(|_| Vec::with_capacity(BATCH + 64));
-                let full = std::mem::replace(batch, spare);
-                // A send fails only when the engine thread is gone (it panicked): `finish`
-                // reports that.
-                if let Some(tx) = to_engine {
-                    let _ = tx.send(full);
-                }
-            }
-        }
-    }
-
-    /// Waits for the engine to process everything sent and gives it back.
-    fn into_engine(self) -> Result<Box<dyn ReuseEngine>> {
-        match self {
-            Sink::Inline(engine) => Ok(engine),
-            Sink::Pipelined {
-                mut to_engine,
-                mut engine,
-                ..
-            } => {
-                drop(to_engine.take());
-                engine
-                    .take()
-                    .expect("joined once")
-                    .join()
-                    .map_err(|_| anyhow::anyhow!("the engine thread panicked"))
-            }
-        }
-    }
-}
-
-/// `engine` on a thread of its own; on this thread when none can be started.
-fn pipelined(engine: Box<dyn ReuseEngine>) -> Sink {
-    // The engine goes to the thread once it runs, so a failed spawn leaves it here.
-    let (hand_over, receive) = std::sync::mpsc::sync_channel::<Box<dyn ReuseEngine>>(1);
-    let (to_engine, from_feeder) = std::sync::mpsc::sync_channel::<Vec<u64>>(IN_FLIGHT);
-    let (give_back, back) = std::sync::mpsc::channel::<Vec<u64>>();
-    let thread = std::thread::Builder::new()
-        .name("rd-engine".into())
-        .spawn(move || {
-            let mut engine = receive.recv().expect("the feeder hands the engine over");
-            for mut batch in from_feeder {
-                engine.process(&batch);
-                batch.clear();
-                let _ = give_back.send(batch);
-            }
-            engine
-        });
-    match thread {
-        Ok(handle) => {
-            hand_over
-                .send(engine)
-                .expect("the engine thread waits for its engine");
-            Sink::Pipelined {
-                to_engine: Some(to_engine),
-                back,
-                engine: Some(handle),
-            }
-        }
-        Err(_) => Sink::Inline(engine),
-    }
-}
-
 /// Whether `engine` runs on one thread (PARDA and HP-RDA use threads of their own).
 fn is_sequential(engine: &dyn ReuseEngine) -> bool {
     !matches!(engine.name(), "parda" | "hprda")
@@ -125,17 +38,15 @@ fn is_sequential(engine: &dyn ReuseEngine) -> bool {
 impl BlockFeeder {
     /// A feeder for `engine` at `granularity` (pipelined where that helps, see the type).
     pub fn new(engine: Box<dyn ReuseEngine>, granularity: Granularity) -> Self {
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let sink = if cpus > 1 && is_sequential(engine.as_ref()) {
-            pipelined(engine)
+        let engine = if is_sequential(engine.as_ref()) {
+            Batched::on_second_cpu(engine, BATCH, IN_FLIGHT, "rd-engine")
         } else {
-            Sink::Inline(engine)
+            Batched::inline(engine, BATCH)
         };
         BlockFeeder {
             granularity,
             shift: granularity.shift(),
-            batch: Vec::with_capacity(BATCH + 64),
-            sink,
+            engine,
             references: 0,
         }
     }
@@ -147,39 +58,29 @@ impl BlockFeeder {
 
     /// Whether the engine runs on a thread of its own (see the type).
     pub fn is_pipelined(&self) -> bool {
-        matches!(self.sink, Sink::Pipelined { .. })
+        self.engine.is_threaded()
     }
 
     /// Feeds one raw address (already a whole reference).
     #[inline]
     pub fn address(&mut self, addr: u64) {
-        self.batch.push(addr >> self.shift);
+        self.engine.push(addr >> self.shift);
         self.references += 1;
-        if self.batch.len() >= BATCH {
-            self.drain();
-        }
-    }
-
-    fn drain(&mut self) {
-        if !self.batch.is_empty() {
-            self.sink.process(&mut self.batch);
-        }
     }
 
     /// Feeds blocks already reduced to the feeder's granularity, one reference each.
     pub fn blocks(&mut self, blocks: &[u64]) {
-        for part in blocks.chunks(BATCH) {
-            self.batch.extend_from_slice(part);
-            self.drain();
-        }
+        self.engine.extend(blocks);
         self.references += blocks.len() as u64;
     }
 
     /// Ends the stream, with what sampling did when the engine samples. Fails when the engine
     /// could not analyse the whole stream.
-    pub fn finish_sampled(mut self) -> Result<(Histogram, Option<SampleStats>)> {
-        self.drain();
-        let engine = self.sink.into_engine()?;
+    pub fn finish_sampled(self) -> Result<(Histogram, Option<SampleStats>)> {
+        let engine = self
+            .engine
+            .finish()
+            .map_err(|_| anyhow::anyhow!("the engine thread panicked"))?;
         if let Some(why) = engine.failure() {
             anyhow::bail!("{why}");
         }
@@ -191,16 +92,13 @@ impl BlockFeeder {
 impl EventVisitor for BlockFeeder {
     #[inline]
     fn access(&mut self, _mi: u32, addr: u64, len: u64) {
-        let (batch, sink) = (&mut self.batch, &mut self.sink);
+        let engine = &mut self.engine;
         let mut n = 0;
-        // A range (up to rdtrace's MAX_RANGE_LEN) can touch millions of blocks: drain as the
-        // batch fills rather than growing it with the range.
+        // A range (up to rdtrace's MAX_RANGE_LEN) can touch millions of blocks: they go to the
+        // engine a batch at a time rather than growing a batch with the range.
         rdengines::granularity::for_each_block(self.shift, addr, len, |b| {
-            batch.push(b);
+            engine.push(b);
             n += 1;
-            if batch.len() >= BATCH {
-                sink.process(batch);
-            }
         });
         self.references += n;
     }
