@@ -88,7 +88,7 @@ impl OutputArgs {
     /// truncated, or standard output.
     pub fn sink(&self) -> Result<Box<dyn Write>> {
         Ok(match &self.output {
-            None => Box::new(std::io::stdout().lock()),
+            None => stdout(),
             Some(p) => Box::new(
                 std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
             ),
@@ -104,6 +104,53 @@ impl OutputArgs {
         } else {
             Format::Table
         }
+    }
+}
+
+std::thread_local! {
+    /// The report this thread prints, held back (see [`capture_stdout`]).
+    static CAPTURED: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Where a report printed on this thread goes: standard output, or the buffer that
+/// [`capture_stdout`] started on this thread. Every command prints its report through this.
+pub fn stdout() -> Box<dyn Write> {
+    if CAPTURED.with(|c| c.borrow().is_some()) {
+        Box::new(Captured)
+    } else {
+        Box::new(std::io::stdout().lock())
+    }
+}
+
+/// Holds back what this thread's commands print through [`stdout`] until
+/// [`take_captured_stdout`]: `live` runs several analyses side by side while the program
+/// runs, and prints their reports after the program's output, one after the other.
+pub fn capture_stdout() {
+    CAPTURED.with(|c| *c.borrow_mut() = Some(Vec::new()));
+}
+
+/// Ends this thread's capture and returns what was printed since [`capture_stdout`].
+pub fn take_captured_stdout() -> Vec<u8> {
+    CAPTURED.with(|c| c.borrow_mut().take().unwrap_or_default())
+}
+
+/// The writer [`stdout`] hands out while this thread captures.
+struct Captured;
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        CAPTURED.with(|c| match c.borrow_mut().as_mut() {
+            Some(buf) => {
+                buf.extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            // The capture ended while a writer was still out: what it prints goes out.
+            None => std::io::stdout().lock().write(bytes),
+        })
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

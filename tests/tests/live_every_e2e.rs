@@ -245,6 +245,23 @@ fn several_analyses_share_one_run() {
             &format!("one run: {}", a.name),
         );
     }
+    // The stream analyses that name their trace read the run while it ran, each from a pipe
+    // of its own (not the copy afterwards).
+    let mut pipes = Vec::new();
+    for name in ["measure", "annotate", "simt"] {
+        let text = std::fs::read_to_string(dir.path().join(format!("live-{name}"))).unwrap();
+        let at = text
+            .find("/dev/fd/")
+            .unwrap_or_else(|| panic!("live {name} did not read a pipe:\n{text}"));
+        let digits = text[at + 8..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        pipes.push(text[at..at + 8 + digits].to_string());
+    }
+    pipes.sort();
+    pipes.dedup();
+    assert_eq!(pipes.len(), 3, "one pipe each: {pipes:?}");
 }
 
 #[test]

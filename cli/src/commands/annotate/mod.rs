@@ -508,11 +508,20 @@ pub fn run(args: &AnnotateArgs) -> Result<()> {
     if args.source_dir.is_some() && !args.false_sharing {
         let ex = excerpts;
         if args.out.format() == Format::Table {
-            println!(
-                "\nHottest source lines (`>` marks the {} shown above; `.`: no accesses)\n",
-                take(&a.lines, args.top).len()
+            use std::io::Write;
+            let written = write!(
+                crate::output::stdout(),
+                "\nHottest source lines (`>` marks the {} shown above; `.`: no accesses)\n\n{}",
+                take(&a.lines, args.top).len(),
+                render_excerpts(&ex)
             );
-            print!("{}", render_excerpts(&ex));
+            match written {
+                // A closed pipe (`| head`) is not an error worth reporting.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    return Err(e).context("writing output")
+                }
+                _ => {}
+            }
         }
     }
     Ok(())

@@ -4,22 +4,24 @@
 //! command opens its trace by path ([`crate::tracefile`]), and those that read in one pass
 //! read a stream path (a pipe) with the same [`rdtrace::LiveTrace`] reader `live` uses. So:
 //!
-//! * the first analysis that reads a stream ([`Reads::Stream`]) runs, unchanged, on
-//!   `/dev/fd/N`, the read end of the program's trace pipe, while the program runs;
+//! * every analysis that reads a stream ([`Reads::Stream`]) runs, unchanged, on `/dev/fd/N`
+//!   while the program runs, each on a thread of its own: one reads the program's trace pipe
+//!   itself, several read a copy each of its bytes ([`super::fanout`]);
 //! * when a copy of the run is wanted (`--tee`, or an analysis that reads a file: `paths`,
-//!   `html`, the formula model, any second stream analysis), the streamed analysis's reader
-//!   writes it as it reads ([`crate::tracefile::copy_stream_to`]: a trace file, floor chunks
-//!   dropped, as `live`'s tee copy always was); with no stream analysis, `live` reads the pipe
-//!   only to write the copy ([`copy_only`]). The copy is the `--tee` file or a temporary spool
-//!   file ([`super::spool`]);
+//!   `html`, the formula model), the first streamed analysis's reader writes it as it reads
+//!   ([`crate::tracefile::copy_stream_to`]: a trace file, floor chunks dropped, as `live`'s
+//!   tee copy always was); with no stream analysis, `live` reads the pipe only to write the
+//!   copy ([`copy_only`]). The copy is the `--tee` file or a temporary spool file
+//!   ([`super::spool`]);
 //! * after the program ends, every other analysis runs, unchanged, on the copy.
 //!
-//! Reports are printed in that order (the streamed one first, then the others in command-line
-//! order), after the program's own output; then `live` exits with the program's status.
+//! The streamed analyses' reports are held back ([`crate::output::capture_stdout`]) while the
+//! program runs; every report is printed in command-line order after the program's own output,
+//! and then `live` exits with the program's status.
 
 use super::analyses::{self, Plan, Reads};
-use super::os::{drain, StdoutCapture};
-use super::{program, spool};
+use super::os::drain;
+use super::{fanout, program, spool};
 use anyhow::{Context, Result};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -44,15 +46,12 @@ pub(super) fn run(plan: Plan) -> Result<()> {
     for cmd in &plan.analyses {
         analyses::preflight(cmd)?;
     }
-    let streamed = plan
-        .analyses
-        .iter()
-        .position(|c| analyses::reads(c) == Reads::Stream);
-    let needs_copy = tee.is_some() || plan.analyses.len() > usize::from(streamed.is_some());
+    let streamed: Vec<usize> = (0..plan.analyses.len())
+        .filter(|&i| analyses::reads(&plan.analyses[i]) == Reads::Stream)
+        .collect();
+    let needs_copy = tee.is_some() || plan.analyses.len() > streamed.len();
     if needs_copy && tee.is_none() {
-        spool::check_spool_writable(
-            "live paths, html, predict --model formula or a second analysis",
-        )?;
+        spool::check_spool_writable("live paths, html or predict --model formula")?;
     }
     let sequential = plan.analyses.iter().any(analyses::sequential);
 
@@ -73,46 +72,115 @@ pub(super) fn run(plan: Plan) -> Result<()> {
     let (mut child, read_end) = program::start(&plan.program, sequential)?;
     let name = plan.program[0].to_string_lossy().into_owned();
     let mut analyses: Vec<_> = plan.analyses.into_iter().map(Some).collect();
-    let mut streamed_run = None;
+    // What each streamed analysis printed (or its error), by command-line position.
+    let mut printed: Vec<Option<Result<Vec<u8>>>> = (0..analyses.len()).map(|_| None).collect();
     let mut copied = Ok(());
-    match (streamed, copy) {
-        (Some(i), copy) => {
-            let path = PathBuf::from(format!("/dev/fd/{}", read_end.as_raw_fd()));
-            if let Some((_, file)) = copy {
-                let w = BufWriter::with_capacity(1 << 20, file);
-                crate::tracefile::copy_stream_to(&path, Box::new(w));
-            }
-            let cmd = analyses[i].take().map(|c| analyses::with_trace(c, &path));
-            let capture = StdoutCapture::start()?;
-            let r = cmd.map_or(Ok(()), crate::commands::run);
-            // A copy the analysis never opened (it failed first) is dropped unwritten.
-            drop(crate::tracefile::take_stream_copy(&path));
-            if r.is_ok() {
-                drain(&read_end);
-            }
-            // Our read end closes: if the analysis failed, the program's writes fail instead
-            // of blocking, and it runs to its end untraced.
-            drop(read_end);
-            streamed_run = Some((capture, r));
+    if streamed.is_empty() {
+        let (_, file) = copy.expect("a plan without a stream analysis has a file analysis");
+        copied = copy_only(read_end, file);
+    } else {
+        let cmds = streamed.iter().map(|&i| (i, analyses[i].take()));
+        let outcome = side_by_side(cmds.collect(), &read_end, copy.map(|(_, f)| f))?;
+        let all_ok = outcome.iter().all(|(_, r)| r.is_ok());
+        for (i, r) in outcome {
+            printed[i] = Some(r);
         }
-        (None, Some((_, file))) => copied = copy_only(read_end, file),
-        (None, None) => unreachable!("a plan without a stream analysis has a file analysis"),
+        if all_ok {
+            drain(&read_end);
+        }
+        // Our read end closes: if an analysis failed, the program's writes fail instead of
+        // blocking, and it runs to its end untraced.
+        drop(read_end);
     }
     let status = child.wait().context("waiting for the program")?;
-    // The streamed report now, after the program's output.
-    if let Some((capture, r)) = streamed_run {
-        drop(capture);
-        r.map_err(no_trace_said_plainly)
-            .with_context(|| format!("analysing the trace of {name}"))?;
+    let failed = |r: anyhow::Error| {
+        no_trace_said_plainly(r).context(format!("analysing the trace of {name}"))
+    };
+    // The copy is whole only if the analysis that wrote it read the run to its end: its
+    // error comes first.
+    if let (Some(_), Some(&owner)) = (&copy_path, streamed.first()) {
+        if printed[owner].as_ref().is_some_and(|r| r.is_err()) {
+            let e = printed[owner].take().and_then(|r| r.err());
+            return Err(failed(e.expect("the error just seen")));
+        }
     }
     copied.with_context(|| format!("copying the trace of {name}"))?;
-    if let Some(path) = &copy_path {
-        for cmd in analyses.into_iter().flatten() {
-            run_on_copy(cmd, path).with_context(|| format!("analysing the trace of {name}"))?;
+    // The reports in command-line order, after the program's output.
+    for (cmd, out) in analyses.into_iter().zip(printed) {
+        match (cmd, out) {
+            (_, Some(Ok(report))) => print_report(&report)?,
+            (_, Some(Err(e))) => return Err(failed(e)),
+            (Some(cmd), None) => {
+                let path = copy_path.as_deref().expect("file analyses read the copy");
+                run_on_copy(cmd, path).with_context(|| format!("analysing the trace of {name}"))?
+            }
+            (None, None) => {}
         }
     }
     drop(temp);
     program::exit_with(status);
+}
+
+/// Runs the streamed analyses `cmds` (command-line position, command) side by side, each on a
+/// thread of its own reading its own copy of the program's trace pipe `read_end`
+/// ([`super::fanout`]); the first one also writes `copy` as it reads. Returns, by position,
+/// what each printed or its error, once all have read the run to its end.
+fn side_by_side(
+    cmds: Vec<(usize, Option<crate::commands::Command>)>,
+    read_end: &File,
+    copy: Option<File>,
+) -> Result<Vec<(usize, Result<Vec<u8>>)>> {
+    if cmds.len() > 1 {
+        crate::progress::side_by_side();
+    }
+    std::thread::scope(|s| {
+        let mut fan = fanout::fan_out(s, read_end, cmds.len())?;
+        let mut copy = copy;
+        let mut running = Vec::new();
+        for ((i, cmd), pipe) in cmds.into_iter().zip(std::mem::take(&mut fan.readers)) {
+            let path = PathBuf::from(format!("/dev/fd/{}", pipe.as_raw_fd()));
+            if let Some(file) = copy.take() {
+                let w = BufWriter::with_capacity(1 << 20, file);
+                crate::tracefile::copy_stream_to(&path, Box::new(w));
+            }
+            let cmd = cmd.map(|c| analyses::with_trace(c, &path));
+            let thread = std::thread::Builder::new()
+                .name(format!("live-analysis-{i}"))
+                // As the main thread's: the offline commands run there.
+                .stack_size(8 << 20)
+                .spawn_scoped(s, move || {
+                    crate::output::capture_stdout();
+                    let r = cmd.map_or(Ok(()), crate::commands::run);
+                    let report = crate::output::take_captured_stdout();
+                    // A copy the analysis never opened (it failed first) is dropped unwritten.
+                    drop(crate::tracefile::take_stream_copy(&path));
+                    // Its pipe closes: the copier goes on with the others.
+                    drop(pipe);
+                    r.map(|()| report)
+                })
+                .context("starting an analysis thread")?;
+            running.push((i, thread));
+        }
+        let done: Vec<_> = running
+            .into_iter()
+            .map(|(i, t)| {
+                let r = t
+                    .join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the analysis panicked")));
+                (i, r)
+            })
+            .collect();
+        fan.finish()?;
+        Ok(done)
+    })
+}
+
+/// Prints a streamed analysis's report.
+fn print_report(report: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(report)
+        .and_then(|()| out.flush())
+        .context("writing the report")
 }
 
 /// An analysis's error, or when the pipe held no trace at all, the reason in `live`'s words

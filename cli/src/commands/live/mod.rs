@@ -18,6 +18,7 @@
 mod analyses;
 mod args;
 mod every;
+mod fanout;
 mod os;
 mod program;
 mod spool;
