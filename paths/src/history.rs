@@ -502,6 +502,7 @@ mod tests {
                 loc: None,
                 class: rdtrace::meta::VarClass::Shared,
                 derivation: String::new(),
+                derived: None,
             });
         }
         let h = BranchHistory::new(&meta, 64, SquashPeriod::PerLoop);

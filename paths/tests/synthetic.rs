@@ -21,6 +21,7 @@ fn module() -> ModuleMeta {
         size: 32,
         vector: true,
         derivation: "global @A".into(),
+        derived: None,
         ..mem_instr(block, kind, VarClass::Shared)
     };
     let latch =

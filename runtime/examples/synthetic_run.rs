@@ -17,6 +17,7 @@ fn module() -> ModuleMeta {
         loc: None,
         class: VarClass::Shared,
         derivation: "global @A".into(),
+        derived: None,
     };
     let block = |name: &str, first_mem_instr, num_mem_instrs| BlockMeta {
         function: 0,

@@ -134,6 +134,7 @@ pub fn codec(data: &[u8]) {
         regions: (head[3] & 0xf) as u32,
         workshares: (head[3] >> 4) as u32,
         implied: Default::default(),
+        derived: Default::default(),
     };
     let max = payload.len() as u64 * 64;
     let mut check = BoundsCheck {

@@ -99,6 +99,7 @@ pub fn mem_instr(block: u32, kind: AccessKind, class: VarClass) -> MemInstrMeta 
         loc: None,
         class,
         derivation: String::new(),
+        derived: None,
     }
 }
 
@@ -137,6 +138,7 @@ pub fn load8(block: u32, loc: Option<SourceLoc>) -> MemInstrMeta {
     MemInstrMeta {
         loc,
         derivation: "global @A".into(),
+        derived: None,
         ..mem_instr(block, AccessKind::Load, VarClass::Shared)
     }
 }

@@ -23,21 +23,31 @@ pub const V_REGION_OF_INTEREST_STREAM: u32 = 4;
 pub const V_IMPLIED_BLOCKS: u32 = 5;
 /// Streams of [`V_REGION_OF_INTEREST_STREAM`] with what [`V_IMPLIED_BLOCKS`] added to files.
 pub const V_IMPLIED_BLOCKS_STREAM: u32 = 6;
+/// Derived accesses: files of [`V_IMPLIED_BLOCKS`] whose module metadata may mark memory
+/// instructions as *derived* ([`crate::meta::MemInstrMeta::derived`]). Such an access has no
+/// record of its own: its address is an earlier access's of the same block execution plus a
+/// constant, and the decoder emits it right after the access event of the instruction before it
+/// (see `docs/trace-format.md`). A module blob with derived accesses carries the implied blocks'
+/// list (possibly empty) and then theirs after its tables, and says this version.
+pub const V_DERIVED_ACCESSES: u32 = 7;
+/// Streams of [`V_IMPLIED_BLOCKS_STREAM`] with what [`V_DERIVED_ACCESSES`] added to files.
+pub const V_DERIVED_ACCESSES_STREAM: u32 = 8;
 /// The version this build writes to files.
-pub const CURRENT: u32 = V_IMPLIED_BLOCKS;
-/// The version module metadata blobs without implied blocks are written with: that layout has
-/// not changed since [`V_INITIAL`] (readers accept blobs up to [`CURRENT`]; blobs with implied
-/// blocks say [`V_IMPLIED_BLOCKS`]).
+pub const CURRENT: u32 = V_DERIVED_ACCESSES;
+/// The version module metadata blobs without implied blocks or derived accesses are written
+/// with: that layout has not changed since [`V_INITIAL`] (readers accept blobs up to
+/// [`CURRENT`]; blobs with implied blocks say [`V_IMPLIED_BLOCKS`], with derived accesses
+/// [`V_DERIVED_ACCESSES`]).
 pub const META_BLOB: u32 = V_INITIAL;
 /// The version this build writes to streams.
-pub const STREAM: u32 = V_IMPLIED_BLOCKS_STREAM;
+pub const STREAM: u32 = V_DERIVED_ACCESSES_STREAM;
 /// The oldest version this build still reads.
 pub const OLDEST_SUPPORTED: u32 = V_INITIAL;
 
 /// Whether a file (read with [`crate::Trace::open`]) of version `v` is readable: the file
 /// versions, not the stream ones (a stream has floor chunks the file reader does not expect).
 pub fn is_file_version(v: u32) -> bool {
-    v == V_INITIAL || v == V_REGION_OF_INTEREST || v == V_IMPLIED_BLOCKS
+    v == V_INITIAL || v == V_REGION_OF_INTEREST || v == V_IMPLIED_BLOCKS || v == V_DERIVED_ACCESSES
 }
 
 /// Whether a stream (read with [`crate::stream::LiveTrace`]) of version `v` is readable: every
@@ -48,5 +58,8 @@ pub fn is_stream_version(v: u32) -> bool {
 
 /// Whether a stream of version `v` carries floor chunks.
 pub fn has_floors(v: u32) -> bool {
-    v == V_LIVE_STREAM || v == V_REGION_OF_INTEREST_STREAM || v == V_IMPLIED_BLOCKS_STREAM
+    v == V_LIVE_STREAM
+        || v == V_REGION_OF_INTEREST_STREAM
+        || v == V_IMPLIED_BLOCKS_STREAM
+        || v == V_DERIVED_ACCESSES_STREAM
 }

@@ -8,7 +8,7 @@ use crate::chunk::{
     file_header, frame_chunk, postcard_bytes, ChunkKind, ExitInfo, ModuleRecord, ProgramInfo,
     ThreadInfo,
 };
-use crate::codec::{to_raw, ChunkEncoder, ImpliedBlocks};
+use crate::codec::{to_raw, ChunkEncoder, DerivedAccesses, ImpliedBlocks};
 use crate::event::Event;
 use crate::meta::{ModuleMeta, ProgramMeta};
 use crate::raw::RawEvent;
@@ -28,6 +28,10 @@ pub struct TraceWriter<W: Write> {
     implied: ImpliedBlocks,
     /// Per thread: the implied block the last branch event written enters.
     pending_implied: Vec<Option<u32>>,
+    /// Which accesses are derived.
+    derived: DerivedAccesses,
+    /// Per thread: the instruction of the last event written, when it was an access.
+    pending_access: Vec<Option<u32>>,
     stored: Vec<Event>,
 }
 
@@ -46,6 +50,8 @@ impl<W: Write> TraceWriter<W> {
             program: ProgramMeta::default(),
             implied: ImpliedBlocks::default(),
             pending_implied: Vec::new(),
+            derived: DerivedAccesses::default(),
+            pending_access: Vec::new(),
             stored: Vec::new(),
         };
         tw.meta_chunk(ChunkKind::Program, &postcard_bytes(program))?;
@@ -82,6 +88,7 @@ impl<W: Write> TraceWriter<W> {
             .add_module(meta.clone(), bases)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         self.implied = ImpliedBlocks::of(&self.program);
+        self.derived = DerivedAccesses::of(&self.program);
         self.meta_chunk(ChunkKind::Module, &postcard_bytes(&record))?;
         Ok(bases)
     }
@@ -121,19 +128,24 @@ impl<W: Write> TraceWriter<W> {
     }
 
     /// Writes one events chunk of decoded events for `thread`. An implied block (see
-    /// [`crate::meta::BlockMeta::implied`]) right after the branch event entering it is not
-    /// stored, as the runtime does not record it: reading the trace back gives `events`.
+    /// [`crate::meta::BlockMeta::implied`]) right after the branch event entering it, and a
+    /// derived access (see [`crate::meta::MemInstrMeta::derived`]) right after the access of
+    /// the instruction before it, are not stored, as the runtime does not record them: reading
+    /// the trace back gives `events` (a derived access at its anchor's address plus its offset,
+    /// which is where the runtime's accesses are).
     pub fn events(&mut self, thread: u32, events: &[Event]) -> io::Result<()> {
         let mut raw = std::mem::take(&mut self.raw);
         raw.clear();
-        if self.implied.any() {
+        if self.implied.any() || self.derived.any() {
             let t = thread as usize;
             if self.pending_implied.len() <= t {
                 self.pending_implied.resize(t + 1, None);
+                self.pending_access.resize(t + 1, None);
             }
+            let implied = self.implied.stored(events, &mut self.pending_implied[t]);
+            let stored = self.derived.stored(implied, &mut self.pending_access[t]);
             self.stored.clear();
-            self.stored
-                .extend(self.implied.stored(events, &mut self.pending_implied[t]));
+            self.stored.extend(stored);
             to_raw(&self.stored, &mut raw);
         } else {
             to_raw(events, &mut raw);

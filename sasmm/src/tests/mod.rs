@@ -45,6 +45,7 @@ fn block(function: u32, name: &str, parallel: bool, loop_id: Option<u32>) -> Blo
 fn mi(block: u32, class: VarClass, derivation: &str) -> MemInstrMeta {
     MemInstrMeta {
         derivation: derivation.into(),
+        derived: None,
         ..mem_instr(block, AccessKind::Load, class)
     }
 }

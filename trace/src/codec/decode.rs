@@ -38,6 +38,73 @@ pub struct EventBounds {
     pub workshares: u32,
     /// The blocks the decoder emits right after branch events (implied blocks).
     pub implied: ImpliedBlocks,
+    /// The accesses the decoder emits right after the access before them (derived accesses).
+    pub derived: DerivedAccesses,
+}
+
+/// Which memory instructions are *derived* ([`crate::meta::MemInstrMeta::derived`],
+/// [`crate::version::V_DERIVED_ACCESSES`]): an access without a record of its own, whose event
+/// the decoder emits right after the access event of the instruction before it (`mi - 1`, the
+/// same block), at its anchor's last address in the chunk plus its offset. Empty for metadata
+/// without derived accesses (then no access costs a lookup).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DerivedAccesses {
+    /// Per memory instruction: its anchor and offset, or [`NOT_DERIVED`] as the anchor.
+    from: Vec<(u32, i64)>,
+}
+
+/// [`DerivedAccesses`]' anchor for an instruction that has its own records.
+const NOT_DERIVED: u32 = u32::MAX;
+
+impl DerivedAccesses {
+    /// The derived accesses of `meta`.
+    pub fn of(meta: &crate::meta::MetaTables) -> Self {
+        if !meta.mem_instrs.iter().any(|m| m.derived.is_some()) {
+            return DerivedAccesses::default();
+        }
+        let from = (meta.mem_instrs.iter())
+            .map(|m| m.derived.map_or((NOT_DERIVED, 0), |d| (d.anchor, d.offset)))
+            .collect();
+        DerivedAccesses { from }
+    }
+
+    /// Whether any access is derived.
+    #[inline(always)]
+    pub fn any(&self) -> bool {
+        !self.from.is_empty()
+    }
+
+    /// The anchor and offset of `mi` when it is derived.
+    #[inline(always)]
+    pub fn of_instr(&self, mi: u32) -> Option<(u32, i64)> {
+        self.from
+            .get(mi as usize)
+            .copied()
+            .filter(|&(anchor, _)| anchor != NOT_DERIVED)
+    }
+
+    /// The events of one thread's stream that a writer stores: `events` without each derived
+    /// access that directly follows the access event of the instruction before it (the decoder
+    /// re-creates those, at its anchor's address plus its offset). `pending` carries the last
+    /// event's instruction when it was an access (start with `None` per thread), so a stream
+    /// may be cut anywhere.
+    pub fn stored<'e>(
+        &'e self,
+        events: impl Iterator<Item = Event> + 'e,
+        pending: &'e mut Option<u32>,
+    ) -> impl Iterator<Item = Event> + 'e {
+        events.filter(move |e| {
+            let (derived_here, now) = match *e {
+                Event::Access { mi, .. } => (
+                    self.of_instr(mi).is_some() && *pending == Some(mi.wrapping_sub(1)),
+                    Some(mi),
+                ),
+                _ => (false, None),
+            };
+            *pending = now;
+            !derived_here
+        })
+    }
 }
 
 /// Which branch outcomes lead into an *implied* block ([`crate::meta::BlockMeta::implied`],
@@ -126,6 +193,7 @@ impl EventBounds {
             regions: meta.regions.len() as u32,
             workshares: meta.workshares.len() as u32,
             implied: ImpliedBlocks::of(meta),
+            derived: DerivedAccesses::of(meta),
         }
     }
 }
@@ -212,7 +280,8 @@ impl ChunkDecoder {
     }
 
     /// Decodes a payload, calling the visitor for every event; returns the number of events
-    /// stored in it (implied blocks, which are emitted but not stored, do not count: the chunk
+    /// stored in it (implied blocks and derived accesses, which are emitted but not stored, do
+    /// not count: the chunk
     /// header counts what the writer stored). More than `max_events` events is an error (the header's count bounds the work a corrupt
     /// payload can cause: a run byte stands for up to 64 accesses).
     pub fn decode(
@@ -230,6 +299,9 @@ impl ChunkDecoder {
             count: 0,
         };
         let sizes = &bounds.mem_instr_sizes;
+        let derived = &bounds.derived;
+        // Tested per access, so kept in a register (most traces have none).
+        let has_derived = derived.any();
         let size_of = |c: &Cursor, mi: u32| {
             sizes.get(mi as usize).copied().ok_or_else(|| {
                 c.err(&format!(
@@ -261,6 +333,9 @@ impl ChunkDecoder {
                         let len = size_of(&c, mi)? as u64;
                         let (_, addr) = p.access(mi, |predicted| predicted);
                         v.access(mi, addr, len);
+                        if has_derived {
+                            emit_derived(p, derived, sizes, mi, v);
+                        }
                         c.count += 1;
                     }
                     continue;
@@ -284,6 +359,9 @@ impl ChunkDecoder {
                     };
                     let (_, addr) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
                     v.access(mi, addr, len);
+                    if has_derived {
+                        emit_derived(p, derived, sizes, mi, v);
+                    }
                 }
                 OP_BLOCK => {
                     let d = unzigzag(c.varint()?) as i32 as u32;
@@ -396,5 +474,28 @@ impl ChunkDecoder {
             c.count += 1;
         }
         Ok(c.count)
+    }
+}
+
+/// Emits the derived accesses ([`DerivedAccesses`]) that follow an access event of `mi`: the
+/// instruction after it if that one is derived, and so on along the block.
+#[inline(always)]
+fn emit_derived(
+    p: &Predictor,
+    derived: &DerivedAccesses,
+    sizes: &[u32],
+    mut mi: u32,
+    v: &mut impl EventVisitor,
+) {
+    while let Some((anchor, offset)) = derived.of_instr(mi.wrapping_add(1)) {
+        mi += 1;
+        let len = sizes.get(mi as usize).copied().unwrap_or(0) as u64;
+        // The anchor's address in this chunk. The runtime cuts chunks only at hooks, which end
+        // a block's derivations, so it is always there, except where a fatal signal's flush
+        // cut a block in two: the access is then left out rather than guessed.
+        let anchor = p.table.get(anchor as usize);
+        if let Some(a) = anchor.filter(|a| a.generation == p.generation) {
+            v.access(mi, a.last.wrapping_add(offset as u64), len);
+        }
     }
 }

@@ -42,7 +42,9 @@ mod records;
 mod reference;
 mod to_raw;
 
-pub use decode::{ChunkDecoder, DecodeError, EventBounds, ImpliedBlocks, MAX_RANGE_LEN};
+pub use decode::{
+    ChunkDecoder, DecodeError, DerivedAccesses, EventBounds, ImpliedBlocks, MAX_RANGE_LEN,
+};
 pub use encode::{append_room, ChunkEncoder, MAX_BYTES_PER_RECORD};
 pub use to_raw::to_raw;
 
@@ -165,6 +167,7 @@ mod tests {
             regions: 1,
             workshares: 1,
             implied: Default::default(),
+            derived: Default::default(),
         }
     }
 

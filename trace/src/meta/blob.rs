@@ -19,17 +19,26 @@ pub const BLOB_HEADER_LEN: usize = 8 + 4 * IdKind::COUNT;
 
 impl ModuleMeta {
     /// Serialises the module into the blob the pass embeds: a fixed header
-    /// (`"RDMM"`, format version, counts) followed by the postcard encoding of `self` and, when
-    /// some blocks are implied ([`BlockMeta::implied`]), the postcard encoding of their ids (a
-    /// `Vec<u32>`, ascending) with version [`crate::version::V_IMPLIED_BLOCKS`] in the header.
+    /// (`"RDMM"`, format version, counts) followed by the postcard encoding of `self`; when
+    /// some blocks are implied ([`BlockMeta::implied`]) or some accesses derived
+    /// ([`MemInstrMeta::derived`]), then the postcard encoding of the implied blocks' ids (a
+    /// `Vec<u32>`, ascending), with version [`crate::version::V_IMPLIED_BLOCKS`] in the header,
+    /// and when some accesses are derived, that of `(id, anchor, offset)` per derived access (a
+    /// `Vec<(u32, u32, i64)>`, ascending ids), with version
+    /// [`crate::version::V_DERIVED_ACCESSES`].
     pub fn to_blob(&self) -> Vec<u8> {
         let implied: Vec<u32> = (0..self.blocks.len() as u32)
             .filter(|&b| self.blocks[b as usize].implied)
             .collect();
-        let version = if implied.is_empty() {
-            crate::version::META_BLOB
-        } else {
+        let derived: Vec<(u32, u32, i64)> = (self.mem_instrs.iter().enumerate())
+            .filter_map(|(i, m)| m.derived.map(|d| (i as u32, d.anchor, d.offset)))
+            .collect();
+        let version = if !derived.is_empty() {
+            crate::version::V_DERIVED_ACCESSES
+        } else if !implied.is_empty() {
             crate::version::V_IMPLIED_BLOCKS
+        } else {
+            crate::version::META_BLOB
         };
         let mut out = Vec::with_capacity(BLOB_HEADER_LEN + 64 * self.blocks.len());
         out.extend_from_slice(&BLOB_MAGIC);
@@ -38,8 +47,11 @@ impl ModuleMeta {
             out.extend_from_slice(&c.to_le_bytes());
         }
         out.extend_from_slice(&postcard::to_stdvec(self).expect("metadata serialises"));
-        if !implied.is_empty() {
+        if version >= crate::version::V_IMPLIED_BLOCKS {
             out.extend_from_slice(&postcard::to_stdvec(&implied).expect("ids serialise"));
+        }
+        if version >= crate::version::V_DERIVED_ACCESSES {
+            out.extend_from_slice(&postcard::to_stdvec(&derived).expect("ids serialise"));
         }
         out
     }
@@ -54,8 +66,25 @@ impl ModuleMeta {
         };
         let (mut meta, rest): (ModuleMeta, &[u8]) =
             postcard::take_from_bytes(&blob[BLOB_HEADER_LEN..]).map_err(undecodable)?;
-        if blob_version(blob) >= crate::version::V_IMPLIED_BLOCKS {
-            let implied: Vec<u32> = postcard::from_bytes(rest).map_err(undecodable)?;
+        let version = blob_version(blob);
+        if version >= crate::version::V_IMPLIED_BLOCKS {
+            let (implied, rest): (Vec<u32>, &[u8]) =
+                postcard::take_from_bytes(rest).map_err(undecodable)?;
+            if version >= crate::version::V_DERIVED_ACCESSES {
+                let derived: Vec<(u32, u32, i64)> =
+                    postcard::from_bytes(rest).map_err(undecodable)?;
+                for (mi, anchor, offset) in derived {
+                    let Some(m) = meta.tables.mem_instrs.get_mut(mi as usize) else {
+                        return Err(TraceError::BadMetadata(format!(
+                            "module {}: derived access {mi} is not in the module ({} memory \
+                             instructions)",
+                            meta.name,
+                            meta.tables.mem_instrs.len()
+                        )));
+                    };
+                    m.derived = Some(DerivedAddress { anchor, offset });
+                }
+            }
             for b in implied {
                 let Some(block) = meta.tables.blocks.get_mut(b as usize) else {
                     return Err(TraceError::BadMetadata(format!(
@@ -116,6 +145,11 @@ impl ModuleMeta {
             if m.block >= nb || !loc_ok(&m.loc) {
                 return bad(format!("memory instruction {i} refers outside the module"));
             }
+            if let Some(d) = m.derived {
+                if let Err(why) = self.derived_ok(i, d) {
+                    return bad(format!("derived access {i} (anchor {}): {why}", d.anchor));
+                }
+            }
             if m.size > MAX_ACCESS_SIZE {
                 return bad(format!(
                     "memory instruction {i} has a static size of {} bytes; the pass emits at most \
@@ -160,6 +194,30 @@ impl ModuleMeta {
             {
                 return bad(format!("worksharing loop {i} refers outside the module"));
             }
+        }
+        Ok(())
+    }
+
+    /// Whether memory instruction `i` may be derived from `d.anchor` (see
+    /// [`MemInstrMeta::derived`]): the anchor is an earlier, recorded, fixed-size access of the
+    /// same block, and so is the instruction right before `i`, after whose event the decoder
+    /// emits it.
+    fn derived_ok(&self, i: usize, d: DerivedAddress) -> Result<(), &'static str> {
+        let m = &self.mem_instrs[i];
+        let anchor = self
+            .mem_instrs
+            .get(d.anchor as usize)
+            .filter(|_| (d.anchor as usize) < i)
+            .ok_or("the anchor is not an earlier instruction")?;
+        let before = &self.mem_instrs[i - 1];
+        if anchor.block != m.block || before.block != m.block {
+            return Err("the anchor or the instruction before it is in another block");
+        }
+        if m.size == 0 || anchor.size == 0 || before.size == 0 {
+            return Err("a ranged access takes part");
+        }
+        if anchor.derived.is_some() {
+            return Err("the anchor is derived itself");
         }
         Ok(())
     }

@@ -139,6 +139,25 @@ pub struct MemInstrMeta {
     pub class: VarClass,
     /// How the class was derived, e.g. `global @A` or `alloca %sum in main.omp_outlined`.
     pub derivation: String,
+    /// The access has no record of its own ([`crate::version::V_DERIVED_ACCESSES`]): its
+    /// address is another access's of the same block plus a constant, and the decoder emits it
+    /// right after the access event of the instruction before it (`id - 1`). Carried in the
+    /// blob after the tables, not in this struct's postcard encoding (pinned by
+    /// `tests/meta_format.rs`).
+    #[serde(skip)]
+    pub derived: Option<DerivedAddress>,
+}
+
+/// Where a derived access's address comes from: the same execution of its block made the
+/// access `anchor` (an earlier instruction of the block, recorded) with no call in between, and
+/// both addresses are one pointer plus constant offsets, so this one is at `anchor`'s address
+/// plus `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DerivedAddress {
+    /// The recorded access whose address this one's follows from.
+    pub anchor: u32,
+    /// Bytes from `anchor`'s address to this one's.
+    pub offset: i64,
 }
 
 /// Kind of an instrumented branch.
@@ -397,6 +416,10 @@ impl ProgramMeta {
             .extend(t.mem_instrs.into_iter().map(|m| MemInstrMeta {
                 block: m.block + bb,
                 loc: loc(m.loc),
+                derived: m.derived.map(|d| DerivedAddress {
+                    anchor: d.anchor + mb,
+                    ..d
+                }),
                 ..m
             }));
         self.branches
