@@ -65,13 +65,10 @@ pub struct CompileJob<'a> {
     pub deps: DepNames,
     /// Run the instrumentation pass (false for `--rd-no-instrument`).
     pub instrument: bool,
-    /// Ask the pass for its explain lines.
-    pub explain: bool,
-    /// Append block, access and branch records inline (false for `--rd-no-inline`).
-    pub inline_records: bool,
-    /// Leave out the block records that branch records imply (false for
-    /// `--rd-no-implied-blocks`; only with inline records).
-    pub implied_blocks: bool,
+    /// The pass's options: explain lines, inline records (off for `--rd-no-inline`), implied
+    /// blocks and derived accesses (off for `--rd-no-implied-blocks`,
+    /// `--rd-no-derived-accesses`; only with inline records).
+    pub pass: rdpass::PassConfig,
 }
 
 /// Compiles one input; returns the pass's explain lines (empty unless asked for).
@@ -137,14 +134,7 @@ fn front_end(job: &CompileJob<'_>, bitcode: &Path) -> Result<()> {
 fn instrument_and_emit(job: &CompileJob<'_>, bitcode: &Path) -> Result<Vec<String>> {
     let (ready, explain) = if job.instrument {
         let instrumented = job.temp_dir.join(format!("{}.instr.bc", job.temp_name));
-        let explain = instrument(
-            &job.input.path,
-            bitcode,
-            &instrumented,
-            job.explain,
-            job.inline_records,
-            job.implied_blocks,
-        )?;
+        let explain = instrument(&job.input.path, bitcode, &instrumented, &job.pass)?;
         (instrumented, explain)
     } else {
         (bitcode.to_path_buf(), Vec::new())
@@ -158,17 +148,9 @@ fn instrument(
     source: &str,
     bitcode: &Path,
     output: &Path,
-    explain: bool,
-    inline_records: bool,
-    implied_blocks: bool,
+    config: &rdpass::PassConfig,
 ) -> Result<Vec<String>> {
-    let config = rdpass::PassConfig {
-        explain,
-        inline_records,
-        no_implied_blocks: !implied_blocks,
-        ..rdpass::PassConfig::default()
-    };
-    let report = rdpass::instrument_file(bitcode, output, &config)
+    let report = rdpass::instrument_file(bitcode, output, config)
         .with_context(|| format!("cannot instrument {source}"))?;
     Ok(report.explain)
 }

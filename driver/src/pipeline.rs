@@ -141,9 +141,13 @@ fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
             output_kind,
             deps: dep_names(invocation, input),
             instrument,
-            explain: explain_sink.is_some(),
-            inline_records: !invocation.rd.no_inline,
-            implied_blocks: !invocation.rd.no_implied_blocks,
+            pass: rdpass::PassConfig {
+                explain: explain_sink.is_some(),
+                inline_records: !invocation.rd.no_inline,
+                no_implied_blocks: invocation.rd.no_implied_blocks,
+                no_derived_accesses: invocation.rd.no_derived_accesses,
+                ..rdpass::PassConfig::default()
+            },
         };
         let explain = compile::compile(&job)?;
         if let Some(sink) = &mut explain_sink {
@@ -283,6 +287,9 @@ rdcc options (never given to clang):
                          trace records inline (slower, same trace)
   --rd-no-implied-blocks give every basic block its own record, also those its predecessors'
                          branch records imply (more records, same decoded events)
+  --rd-no-derived-accesses
+                         give every access its own record, also those at a constant offset
+                         from an earlier access of the block (more records, same decoded events)
   --rd-help              this text
 
 Handed to clang unchanged: -E, -M, -MM, -fsyntax-only, --help, -###, -print-*, -dump*, header

@@ -19,6 +19,7 @@
 
 mod classify;
 mod debugloc;
+mod derived;
 pub mod dominators;
 mod embed;
 mod error;
@@ -70,6 +71,11 @@ pub struct PassConfig {
     /// (`rdtrace::version::V_IMPLIED_BLOCKS`; the decoded events are the same either way).
     /// `rdcc --rd-no-implied-blocks`.
     pub no_implied_blocks: bool,
+    /// With [`PassConfig::inline_records`]: give every access its own record, instead of
+    /// leaving out those whose address is an earlier access's of the same block plus a constant
+    /// (`rdtrace::version::V_DERIVED_ACCESSES`; the decoded events are the same either way).
+    /// `rdcc --rd-no-derived-accesses`.
+    pub no_derived_accesses: bool,
 }
 
 /// What the pass did to a module.
@@ -105,6 +111,12 @@ pub fn instrument_module(
     } else {
         implied::ImpliedEntries::none(layout.blocks.len())
     };
+    // Derived accesses follow the inline records' checks (see `derived`).
+    let derived = if cfg.inline_records && !cfg.no_derived_accesses {
+        derived::DerivedAccesses::compute(module, &layout, &implied)
+    } else {
+        derived::DerivedAccesses::none(layout.mem_sites.len())
+    };
     let mut files = FileTable::default();
     if fortran::is_flang_module(module) {
         let functions = layout.functions.iter();
@@ -122,6 +134,9 @@ pub fn instrument_module(
     for (block, &implied) in meta.blocks.iter_mut().zip(&implied.implied) {
         block.implied = implied;
     }
+    for (mi, &derived) in meta.mem_instrs.iter_mut().zip(&derived.derived) {
+        mi.derived = derived;
+    }
     meta.files = files.into_files();
     if cfg.module_name.is_none() && fortran::is_flang_module(module) {
         // Every flang module is called `FIRModule`; its first source file says more.
@@ -138,8 +153,14 @@ pub fn instrument_module(
     } else {
         None
     };
-    let entries =
-        instrument::insert_hooks(&builder, &hooks, &layout, &omp, inline.as_ref(), &implied)?;
+    let entries = instrument::insert_hooks(
+        &builder,
+        &hooks,
+        &layout,
+        &omp,
+        inline.as_ref(),
+        (&implied, &derived),
+    )?;
     fortran::insert_array_accesses(module, &builder, &hooks, &layout)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     instrument::split_block_entries(&builder, &hooks, &entries)?;
@@ -287,6 +308,7 @@ fn build_meta(
             loc,
             class: derivation.class,
             derivation: derivation.text(),
+            derived: None,
         });
     }
     if explain {

@@ -60,6 +60,10 @@ pub struct RdOptions {
     /// `--rd-no-implied-blocks`: record every block, also those the predecessors' branch
     /// records imply (same decoded events, more records; for comparison).
     pub no_implied_blocks: bool,
+    /// `--rd-no-derived-accesses`: record every access, also those whose address is an
+    /// earlier access's of the same block plus a constant (same decoded events, more records;
+    /// for comparison).
+    pub no_derived_accesses: bool,
     /// `--rd-help`: print rdcc's own options.
     pub help: bool,
 }
@@ -530,6 +534,7 @@ fn parse_rd_option(rd: &mut RdOptions, name: &str, arg: &str) -> Result<(), Usag
         "no-instrument" => rd.no_instrument = true,
         "no-inline" => rd.no_inline = true,
         "no-implied-blocks" => rd.no_implied_blocks = true,
+        "no-derived-accesses" => rd.no_derived_accesses = true,
         "help" => rd.help = true,
         _ => match name.strip_prefix("explain=") {
             Some("") => return Err(UsageError("--rd-explain= needs a file name".to_string())),

@@ -37,6 +37,7 @@ use rdtrace::abi::{self, IdKind};
 use rdtrace::meta::BranchKind;
 use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_BRANCH};
 
+use crate::derived::DerivedAccesses;
 use crate::error::PassError;
 use crate::hooks::{position_after, position_before, Hooks};
 use crate::ids::ModuleLayout;
@@ -57,7 +58,7 @@ pub(crate) fn insert_hooks<'ctx>(
     layout: &ModuleLayout<'ctx>,
     omp: &OmpAnalysis<'ctx>,
     inline: Option<&InlineRecords<'ctx>>,
-    implied: &ImpliedEntries,
+    (implied, derived): (&ImpliedEntries, &DerivedAccesses),
 ) -> Result<Vec<BlockEntry<'ctx>>, PassError> {
     // Anchors are taken before anything is inserted: the region-enter code goes before the
     // entry block's anchor, and the block hook after it.
@@ -101,6 +102,9 @@ pub(crate) fn insert_hooks<'ctx>(
     for (mi, site) in layout.mem_sites.iter().enumerate() {
         if site.descriptor {
             continue; // crate::fortran::insert_array_accesses
+        }
+        if derived.derived[mi].is_some() {
+            continue; // no record: the decoder derives it (see `crate::derived`)
         }
         position_before(builder, site.inst);
         let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;

@@ -36,12 +36,17 @@ fn inline_records_replace_access_and_branch_calls() {
             input.range_accesses,
             "{name}"
         );
-        // One record per fixed access, branch and block that is not implied, and one edge
-        // record per unconditional `br` (a block without a branch site) into an implied block:
-        // each writes the cursor back once; and one countdown decrement per block, implied or
-        // not.
+        // One record per fixed access that is not derived, branch and block that is not
+        // implied, and one edge record per unconditional `br` (a block without a branch site)
+        // into an implied block: each writes the cursor back once; and one countdown decrement
+        // per block, implied or not.
         let meta = &report.meta;
         let implied = meta.blocks.iter().filter(|b| b.implied).count();
+        let derived = meta
+            .mem_instrs
+            .iter()
+            .filter(|m| m.derived.is_some())
+            .count();
         let branching: std::collections::HashSet<u32> =
             meta.branches.iter().map(|b| b.block).collect();
         let edge_records = (0..meta.blocks.len() as u32)
@@ -51,7 +56,8 @@ fn inline_records_replace_access_and_branch_calls() {
             .count();
         assert_eq!(
             tls_stores(&module, abi::CURSOR_TLS),
-            input.blocks - implied + edge_records + input.fixed_accesses + meta.branches.len(),
+            input.blocks - implied + edge_records + input.fixed_accesses - derived
+                + meta.branches.len(),
             "{name}"
         );
         // Entries are never implied; blocks whose every predecessor branches to them are.

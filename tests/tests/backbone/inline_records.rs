@@ -5,8 +5,9 @@ use super::*;
 #[test]
 fn inline_records_and_hook_calls_give_the_same_trace() {
     // rdcc appends block, access and branch records inline by default, leaving out the records
-    // of blocks that branch records imply; --rd-no-implied-blocks records every block, and
-    // --rd-no-inline calls the runtime for each event. The traces must agree event for event (addresses up to ASLR),
+    // of blocks that branch records imply and of accesses at a constant offset from an earlier
+    // one of the block; --rd-no-implied-blocks --rd-no-derived-accesses records every block and
+    // access, and --rd-no-inline calls the runtime for each event. The traces must agree event for event (addresses up to ASLR),
     // stamps included: both count blocks on the same countdown, so the stamps fall between the
     // same events (only their times differ). `computed_goto.c` has an indirectbr to blocks
     // with PHIs, a self-loop, deep returns and a block longer than one run of inline records;
@@ -39,7 +40,7 @@ fn inline_records_and_hook_calls_give_the_same_trace() {
             let mut stored = Vec::new();
             let variants = [
                 &[][..],
-                &["--rd-no-implied-blocks"][..],
+                &["--rd-no-implied-blocks", "--rd-no-derived-accesses"][..],
                 &["--rd-no-inline"][..],
             ];
             for (i, extra) in variants.iter().enumerate() {
@@ -117,7 +118,7 @@ fn inline_records_and_hook_calls_give_the_same_trace() {
                 (rest, stamps_after)
             };
             let (calls, calls_stamps) = split(&seqs[2]);
-            for (v, name) in [(0, "inline"), (1, "inline, no implied blocks")] {
+            for (v, name) in [(0, "inline"), (1, "inline, every block and access")] {
                 let (events, stamps) = split(&seqs[v]);
                 assert_eq!(events.len(), calls.len(), "{what}: {name}");
                 if let Some(at) = (0..calls.len()).find(|&k| events[k] != calls[k]) {
@@ -136,8 +137,9 @@ fn inline_records_and_hook_calls_give_the_same_trace() {
                     );
                 }
             }
-            // Every event is stored without implied blocks; with them, some blocks are not
-            // (these programs' loops and conditionals enter blocks through branches).
+            // Every event is stored without implied blocks and derived accesses; with them,
+            // some blocks and accesses are not (these programs' loops and conditionals enter
+            // blocks through branches, and their blocks access neighbouring fields and slots).
             assert_eq!(stored[1], seqs[1].len() as u64, "{what}");
             assert_eq!(stored[2], seqs[2].len() as u64, "{what}");
             assert!(stored[0] < stored[1], "{what}: {stored:?}");
@@ -197,4 +199,115 @@ fn inline_records_survive_huge_blocks_and_deep_returns() {
         2 * 20_000,
         "a load and a store of a[] per frame"
     );
+}
+
+#[test]
+fn derived_accesses_are_where_a_full_trace_puts_them() {
+    // A derived access is left unrecorded because the pass proved its address is its anchor's
+    // plus a constant and that it comes right after the access before it. A second build that
+    // records every access (--rd-no-derived-accesses: the same ids) checks the proof on real
+    // runs: in its trace, every access the first build derives directly follows the access of
+    // the instruction before it, at the anchor's last address plus the offset. Branchy C with
+    // structures and pointer chasing, and C++ with templates and OpenMP at 4 threads.
+    use rdtrace::EventVisitor;
+    struct Check {
+        derived: Vec<Option<rdtrace::meta::DerivedAddress>>,
+        last: Vec<u64>,
+        prev: Option<u32>,
+        checked: u64,
+    }
+    impl EventVisitor for Check {
+        fn access(&mut self, mi: u32, addr: u64, _len: u64) {
+            if let Some(d) = self.derived[mi as usize] {
+                assert_eq!(self.prev, Some(mi - 1), "derived access {mi}: position");
+                let at = self.last[d.anchor as usize].wrapping_add(d.offset as u64);
+                assert_eq!(at, addr, "derived access {mi}: {d:?}");
+                self.checked += 1;
+            }
+            self.last[mi as usize] = addr;
+            self.prev = Some(mi);
+        }
+        fn block(&mut self, _bb: u32) {
+            self.prev = None;
+        }
+        fn branch(&mut self, _br: u32, _outcome: u32) {
+            self.prev = None;
+        }
+        fn other(&mut self, e: Event) {
+            // Stamps come with block entries, between accesses of different blocks.
+            if !matches!(e, Event::Stamp { .. }) {
+                self.prev = None;
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let app_mix = [
+        "-O2",
+        "-DROUNDS=1",
+        "-DVM_N=400",
+        "-DKEYS=3000",
+        "-DTREE_N=3000",
+    ];
+    let cases: &[(&str, &[&str], &str)] = &[
+        ("bench/app_mix.c", &app_mix, "1"),
+        ("cxx/particles.cpp", &["-O2", "-fopenmp"], "4"),
+    ];
+    for (source, flags, threads) in cases {
+        let mut traces = Vec::new();
+        for (i, extra) in [&[][..], &["--rd-no-derived-accesses"][..]]
+            .iter()
+            .enumerate()
+        {
+            let exe = dir.path().join(format!("d{i}"));
+            let mut f = flags.to_vec();
+            f.extend_from_slice(extra);
+            let compiler = if source.ends_with(".cpp") {
+                &tools().rdcxx
+            } else {
+                &tools().rdcc
+            };
+            let o = std::process::Command::new(compiler)
+                .args(&f)
+                .arg(program(source))
+                .arg("-o")
+                .arg(&exe)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let tp = dir.path().join(format!("d{i}.rdtrace"));
+            let mut cmd = std::process::Command::new(&exe);
+            cmd.env("RDTRACE_QUIET", "1")
+                .env("OMP_NUM_THREADS", threads);
+            assert!(output_traced(&mut cmd, &tp).status.success(), "{source}");
+            traces.push(rdtrace::Trace::open(&tp).unwrap());
+        }
+        let derived: Vec<_> = traces[0]
+            .meta
+            .mem_instrs
+            .iter()
+            .map(|m| m.derived)
+            .collect();
+        assert!(traces[1]
+            .meta
+            .mem_instrs
+            .iter()
+            .all(|m| m.derived.is_none()));
+        assert_eq!(derived.len(), traces[1].meta.mem_instrs.len(), "{source}");
+        let mut check = Check {
+            last: vec![0; derived.len()],
+            derived,
+            prev: None,
+            checked: 0,
+        };
+        for t in traces[1].thread_indices() {
+            check.prev = None;
+            traces[1].visit_thread(t, &mut check).unwrap();
+        }
+        assert!(check.checked > 1000, "{source}: {} checked", check.checked);
+        // The derived build stores fewer events for the same run's worth of accesses.
+        assert!(
+            traces[0].stored_events() < traces[1].stored_events(),
+            "{source}"
+        );
+    }
 }

@@ -1,0 +1,186 @@
+//! Which accesses need no record of their own (`rdtrace::version::V_DERIVED_ACCESSES`).
+//!
+//! An access is *derived* when an earlier access of the same block, recorded, used the same
+//! pointer plus constant offsets, with no hook between them: its address is then that access's
+//! address plus the difference of the offsets, and the decoder emits it right after the access
+//! event of the instruction before it (see `rdtrace::meta::MemInstrMeta::derived`). Struct
+//! fields (`p->a`, `p->b`), neighbouring array elements (`a[i]`, `a[i + 1]`) and stack slots
+//! of one frame are the usual cases.
+//!
+//! "No hook between" is what keeps the anchor's address in the decoder's reach: the runtime
+//! hands a buffer to its writer, and so may end a chunk, only inside a hook, and chunks decode
+//! on their own. So the analysis walks each block in order and forgets its anchors at every
+//! call that runs a hook or instrumented code (every call but the intrinsics that record
+//! nothing) and where the instrumentation puts a `__rdt_check` (every
+//! `INLINE_RECORDS_BETWEEN_CHECKS` records of a block, counted exactly as
+//! `instrument::insert_hooks` counts them, the derived accesses left out).
+//!
+//! Why: on code that walks structures, a sixth or so of all accesses are derived (app_mix:
+//! 18 %, Lua's interpreter: 14 %; a stencil's neighbouring loads: 45 % of its records), and
+//! every record costs the traced thread a store and the background writer, the bottleneck of a
+//! traced run, an encoding.
+
+use std::collections::HashMap;
+
+use inkwell::llvm_sys::core::{
+    LLVMGetElementType, LLVMGetGEPSourceElementType, LLVMGetNumOperands, LLVMStructGetTypeAtIndex,
+};
+use inkwell::llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
+use inkwell::llvm_sys::target::{
+    LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMTargetDataRef,
+};
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::module::Module;
+use inkwell::values::{AsValueRef, InstructionOpcode};
+use rdtrace::abi;
+use rdtrace::meta::{AccessKind, DerivedAddress};
+
+use crate::ids::ModuleLayout;
+use crate::implied::ImpliedEntries;
+use crate::ir::{self, ValueRef};
+
+/// The pass's decision, by module-local memory instruction id.
+pub(crate) struct DerivedAccesses {
+    /// Per memory instruction: where its address comes from, when it has no record.
+    pub derived: Vec<Option<DerivedAddress>>,
+}
+
+impl DerivedAccesses {
+    /// No derived accesses (records are calls, or the pass was asked to record every access).
+    pub(crate) fn none(mem_instrs: usize) -> Self {
+        DerivedAccesses {
+            derived: vec![None; mem_instrs],
+        }
+    }
+
+    /// Decides for every memory instruction of `layout` (inline records; `implied` says which
+    /// blocks have no block record, which the check count includes).
+    pub(crate) fn compute(
+        module: &Module<'_>,
+        layout: &ModuleLayout<'_>,
+        implied: &ImpliedEntries,
+    ) -> Self {
+        let mut out = Self::none(layout.mem_sites.len());
+        // Safety: the data layout belongs to the module, which outlives this call.
+        let data_layout = unsafe { LLVMGetModuleDataLayout(module.as_mut_ptr()) };
+        // The fixed-size accesses, by instruction (a memcpy's two sites share its call, which
+        // is a hook anyway).
+        let site_of: HashMap<ValueRef, usize> = (layout.mem_sites.iter().enumerate())
+            .filter(|(_, s)| s.len.is_none() && !s.descriptor)
+            .map(|(mi, s)| (s.inst.as_value_ref(), mi))
+            .collect();
+        for f in &layout.functions {
+            for (b, bb) in f.blocks.iter().enumerate() {
+                let block = f.first_block as usize + b;
+                // Records since the block's entry or its last check (its block record counts).
+                let mut since_check = usize::from(!implied.implied[block]);
+                // The anchors of the current stretch without hooks: (base, access, offset).
+                let mut anchors: Vec<(ValueRef, u32, i64)> = Vec::new();
+                for inst in bb.get_instructions() {
+                    let raw = inst.as_value_ref();
+                    if inst.get_opcode() == InstructionOpcode::Call {
+                        if runs_a_hook(inst) {
+                            anchors.clear();
+                        }
+                        continue;
+                    }
+                    let Some(&mi) = site_of.get(&raw) else {
+                        continue;
+                    };
+                    let site = &layout.mem_sites[mi];
+                    let derivable = matches!(site.kind, AccessKind::Load | AccessKind::Store)
+                        && site.size > 0
+                        && ir::pointer_address_space(ir::type_of(site.ptr)) == 0;
+                    let key = derivable.then(|| base_and_offset(site.ptr, data_layout));
+                    if let Some((base, offset)) = key {
+                        if let Some(&(_, anchor, at)) = anchors.iter().find(|a| a.0 == base) {
+                            out.derived[mi] = Some(DerivedAddress {
+                                anchor,
+                                offset: offset.wrapping_sub(at),
+                            });
+                            continue;
+                        }
+                    }
+                    // A recorded access; as `insert_hooks` counts it, with its check first.
+                    if since_check == abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                        anchors.clear();
+                        since_check = 0;
+                    }
+                    since_check += 1;
+                    match key {
+                        Some((base, offset)) => anchors.push((base, mi as u32, offset)),
+                        // The decoder emits a derived access after the one before it, which
+                        // must then have a size of its own.
+                        None if site.size == 0 => anchors.clear(),
+                        None => {}
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether a call runs a hook or instrumented code when the program runs: every call but the
+/// intrinsics that record nothing (`llvm.memcpy` and its kind are ranged accesses, recorded by
+/// a hook; indirect calls and inline assembly count as hooks).
+fn runs_a_hook(call: inkwell::values::InstructionValue<'_>) -> bool {
+    match ir::called_function(call) {
+        Some(f) if ir::is_intrinsic(f) => {
+            let name = ir::function_name(f);
+            ["llvm.memcpy", "llvm.memmove", "llvm.memset"]
+                .iter()
+                .any(|p| name.starts_with(p))
+        }
+        _ => true,
+    }
+}
+
+/// The pointer `ptr` is computed from by constant-offset `getelementptr`s (instructions or
+/// constant expressions), and the sum of their offsets in bytes.
+fn base_and_offset(mut ptr: LLVMValueRef, data_layout: LLVMTargetDataRef) -> (ValueRef, i64) {
+    let mut offset = 0i64;
+    while ir::opcode(ptr) == Some(LLVMOpcode::LLVMGetElementPtr) {
+        let Some(step) = constant_gep_offset(ptr, data_layout) else {
+            break;
+        };
+        let Some(inner) = ir::operand(ptr, 0) else {
+            break;
+        };
+        offset = offset.wrapping_add(step);
+        ptr = inner;
+    }
+    (ptr, offset)
+}
+
+/// The offset in bytes a `getelementptr` whose indices are all constants adds to its pointer
+/// (`None` for a variable index or a vector step).
+fn constant_gep_offset(gep: LLVMValueRef, data_layout: LLVMTargetDataRef) -> Option<i64> {
+    // Safety: `gep` is a live GEP instruction or constant expression (checked by opcode); its
+    // source element type and the types it steps through are sized (LLVM requires it of GEP
+    // operands), and struct indices are in range (the verifier requires it).
+    unsafe {
+        let operands = LLVMGetNumOperands(gep) as u32;
+        let mut ty: LLVMTypeRef = LLVMGetGEPSourceElementType(gep);
+        let first = ir::const_int(ir::operand(gep, 1)?)?;
+        let mut offset = first.wrapping_mul(LLVMABISizeOfType(data_layout, ty) as i64);
+        for i in 2..operands {
+            let index = ir::const_int(ir::operand(gep, i)?)?;
+            match ir::type_kind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    let field = u32::try_from(index).ok()?;
+                    offset =
+                        offset.wrapping_add(LLVMOffsetOfElement(data_layout, ty, field) as i64);
+                    ty = LLVMStructGetTypeAtIndex(ty, field);
+                }
+                LLVMTypeKind::LLVMArrayTypeKind => {
+                    ty = LLVMGetElementType(ty);
+                    let step = LLVMABISizeOfType(data_layout, ty) as i64;
+                    offset = offset.wrapping_add(index.wrapping_mul(step));
+                }
+                _ => return None,
+            }
+        }
+        Some(offset)
+    }
+}
