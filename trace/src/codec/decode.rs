@@ -333,7 +333,7 @@ impl ChunkDecoder {
                         let len = size_of(&c, mi)? as u64;
                         let (_, addr) = p.access(mi, |predicted| predicted);
                         v.access(mi, addr, len);
-                        if has_derived {
+                        if has_derived && derived.of_instr(mi.wrapping_add(1)).is_some() {
                             emit_derived(p, derived, sizes, mi, v);
                         }
                         c.count += 1;
@@ -359,7 +359,7 @@ impl ChunkDecoder {
                     };
                     let (_, addr) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
                     v.access(mi, addr, len);
-                    if has_derived {
+                    if has_derived && derived.of_instr(mi.wrapping_add(1)).is_some() {
                         emit_derived(p, derived, sizes, mi, v);
                     }
                 }
@@ -478,8 +478,9 @@ impl ChunkDecoder {
 }
 
 /// Emits the derived accesses ([`DerivedAccesses`]) that follow an access event of `mi`: the
-/// instruction after it if that one is derived, and so on along the block.
-#[inline(always)]
+/// instruction after it if that one is derived, and so on along the block. Out of line: the
+/// decoder's loop keeps only the test whether the next instruction is derived.
+#[inline(never)]
 fn emit_derived(
     p: &Predictor,
     derived: &DerivedAccesses,
