@@ -163,6 +163,10 @@ fn info_counts_the_events_and_the_metadata() {
     );
     assert_eq!(s["shared_mem_instrs"], 3);
     assert_eq!((&s["regions"], &s["loops"]), (&json!(0), &json!(0)));
+    assert_eq!(
+        (&s["implied_blocks"], &s["derived_mem_instrs"]),
+        (&json!(0), &json!(0))
+    );
 }
 
 #[test]

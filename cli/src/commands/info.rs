@@ -111,7 +111,9 @@ struct ThreadRow {
     /// Events the thread's stream decodes to.
     events: u64,
     /// Of those, the ones stored as records: all but the implied blocks, which the decoder
-    /// emits after the branch events that enter them (`rdtrace::version::V_IMPLIED_BLOCKS`).
+    /// emits after the branch events that enter them (`rdtrace::version::V_IMPLIED_BLOCKS`),
+    /// and the derived accesses, which it emits after the access before them
+    /// (`rdtrace::version::V_DERIVED_ACCESSES`).
     records: u64,
     accesses: u64,
 }
@@ -123,9 +125,13 @@ struct StaticCounts {
     outlined_functions: usize,
     blocks: usize,
     parallel_blocks: usize,
+    /// Blocks without a record of their own (`rdtrace::meta::BlockMeta::implied`).
+    implied_blocks: usize,
     mem_instrs: usize,
     shared_mem_instrs: usize,
     private_mem_instrs: usize,
+    /// Memory instructions without records of their own (`rdtrace::meta::MemInstrMeta::derived`).
+    derived_mem_instrs: usize,
     branches: usize,
     loops: usize,
     regions: usize,
@@ -237,6 +243,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         outlined_functions: m.functions.iter().filter(|f| f.outlined).count(),
         blocks: m.blocks.len(),
         parallel_blocks: m.blocks.iter().filter(|b| b.parallel).count(),
+        implied_blocks: m.blocks.iter().filter(|b| b.implied).count(),
         mem_instrs: m.mem_instrs.len(),
         shared_mem_instrs: m
             .mem_instrs
@@ -248,6 +255,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             .iter()
             .filter(|i| i.class == VarClass::Private)
             .count(),
+        derived_mem_instrs: m.mem_instrs.iter().filter(|i| i.derived.is_some()).count(),
         branches: m.branches.len(),
         loops: m.loops.len(),
         regions: m.regions.len(),
@@ -369,9 +377,11 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         ("outlined functions", s.outlined_functions),
         ("basic blocks", s.blocks),
         ("parallel blocks", s.parallel_blocks),
+        ("implied (no record)", s.implied_blocks),
         ("memory instructions", s.mem_instrs),
         ("shared", s.shared_mem_instrs),
         ("private", s.private_mem_instrs),
+        ("derived (no record)", s.derived_mem_instrs),
         ("branches", s.branches),
         ("loops", s.loops),
         ("parallel regions", s.regions),
