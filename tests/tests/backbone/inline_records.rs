@@ -208,7 +208,8 @@ fn derived_accesses_are_where_a_full_trace_puts_them() {
     // records every access (--rd-no-derived-accesses: the same ids) checks the proof on real
     // runs: in its trace, every access the first build derives directly follows the access of
     // the instruction before it, at the anchor's last address plus the offset. Branchy C with
-    // structures and pointer chasing, and C++ with templates and OpenMP at 4 threads.
+    // structures and pointer chasing, C++ with templates and OpenMP at 4 threads, and Fortran
+    // arrays (their descriptors' fields) at 2.
     use rdtrace::EventVisitor;
     struct Check {
         derived: Vec<Option<rdtrace::meta::DerivedAddress>>,
@@ -251,6 +252,7 @@ fn derived_accesses_are_where_a_full_trace_puts_them() {
     let cases: &[(&str, &[&str], &str)] = &[
         ("bench/app_mix.c", &app_mix, "1"),
         ("cxx/particles.cpp", &["-O2", "-fopenmp"], "4"),
+        ("fortran/heat.f90", &["-O2", "-fopenmp"], "2"),
     ];
     for (source, flags, threads) in cases {
         let mut traces = Vec::new();
