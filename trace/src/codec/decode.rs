@@ -493,7 +493,8 @@ fn emit_derived(
         let len = sizes.get(mi as usize).copied().unwrap_or(0) as u64;
         // The anchor's address in this chunk. The runtime cuts chunks only at hooks, which end
         // a block's derivations, so it is always there, except where a fatal signal's flush
-        // cut a block in two: the access is then left out rather than guessed.
+        // or a signal handler's hooks cut a block in two: the access is then left out rather
+        // than guessed.
         let anchor = p.table.get(anchor as usize);
         if let Some(a) = anchor.filter(|a| a.generation == p.generation) {
             v.access(mi, a.last.wrapping_add(offset as u64), len);
