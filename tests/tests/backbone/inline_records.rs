@@ -268,7 +268,9 @@ fn derived_accesses_are_where_a_full_trace_puts_them() {
             } else {
                 &tools().rdcc
             };
+            // In the scratch directory: flang writes the program's module files there.
             let o = std::process::Command::new(compiler)
+                .current_dir(dir.path())
                 .args(&f)
                 .arg(program(source))
                 .arg("-o")
