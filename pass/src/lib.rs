@@ -130,12 +130,21 @@ pub fn instrument_module(
         content_hash,
         ..ModuleMeta::default()
     };
-    let explain = build_meta(&mut meta, &mut files, &layout, &omp, &names, cfg.explain);
+    let mut explain = build_meta(&mut meta, &mut files, &layout, &omp, &names, cfg.explain);
     for (block, &implied) in meta.blocks.iter_mut().zip(&implied.implied) {
         block.implied = implied;
     }
     for (mi, &derived) in meta.mem_instrs.iter_mut().zip(&derived.derived) {
         mi.derived = derived;
+    }
+    // The explain lines start with one per memory instruction, in id order.
+    for (line, d) in explain.iter_mut().zip(&derived.derived) {
+        if let Some(d) = d {
+            line.push_str(&format!(
+                " (no record: at mi {}'s address {:+})",
+                d.anchor, d.offset
+            ));
+        }
     }
     meta.files = files.into_files();
     if cfg.module_name.is_none() && fortran::is_flang_module(module) {

@@ -9,10 +9,19 @@ fn derived_accesses_follow_one_pointer_between_hooks() {
     let module = load(&ctx, "derived_accesses.ll");
     let cfg = PassConfig {
         inline_records: true,
+        explain: true,
         ..PassConfig::default()
     };
     let report = instrument_module(&module, &cfg).unwrap();
     module.verify().unwrap();
+    // `rdcc --rd-explain` says where a derived access's address comes from.
+    assert!(
+        report.explain[1].ends_with("(no record: at mi 0's address +8)"),
+        "{}",
+        report.explain[1]
+    );
+    assert!(report.explain[4].ends_with("(no record: at mi 3's address +4)"));
+    assert!(!report.explain[3].contains("no record"));
     let derived: Vec<Option<DerivedAddress>> =
         report.meta.mem_instrs.iter().map(|m| m.derived).collect();
     let from = |anchor, offset| Some(DerivedAddress { anchor, offset });
