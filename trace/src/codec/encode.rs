@@ -29,7 +29,26 @@ pub struct ChunkEncoder {
     pub(super) run: u32,
     /// Events in the chunk being built.
     pub(super) count: u32,
+    /// Calls of [`ChunkEncoder::append`] left that skip the candidate periods (see
+    /// [`PERIODS_RARE`]).
+    pub(super) periods_off_for: u32,
 }
+
+/// Below this share of its records repeated as loop bodies (1 / this), a call of
+/// [`ChunkEncoder::append`] turns the candidate periods off for the next [`PERIODS_OFF_CALLS`]
+/// calls. Keeping them costs a state comparison and update at every block and branch record;
+/// on loops they save re-encoding most records, but on branchy code (an interpreter, searches)
+/// bodies rarely repeat within [`MAX_PERIOD`] records and the bookkeeping was a tenth of the
+/// encoder's time. The bytes are the same either way (a repetition writes the bytes encoding
+/// would), so this only chooses the faster path.
+const PERIODS_RARE: usize = 8;
+
+/// Calls that skip the candidate periods after a call where they were rare; then one call
+/// looks again.
+const PERIODS_OFF_CALLS: u32 = 15;
+
+/// Fewest records a call must have for its share of repeats to count.
+const PERIODS_PROBE_RECORDS: usize = 4096;
 
 impl ChunkEncoder {
     /// An encoder sized for `mem_instrs` memory instructions and `bytes` of output.
@@ -39,6 +58,7 @@ impl ChunkEncoder {
             out: Vec::with_capacity(bytes),
             run: 0,
             count: 0,
+            periods_off_for: 0,
         };
         e.start_chunk();
         e
@@ -104,6 +124,23 @@ impl ChunkEncoder {
     /// payload buffer is grown to that first, which never allocates when the caller sized it for
     /// it (the runtime's signal path relies on that).
     pub fn append(&mut self, events: &[RawEvent]) {
+        // Candidate periods on, unless they were rare lately (see `PERIODS_RARE`).
+        if self.periods_off_for > 0 {
+            self.periods_off_for -= 1;
+            self.append_records::<false>(events);
+            return;
+        }
+        let repeated = self.append_records::<true>(events);
+        if events.len() >= PERIODS_PROBE_RECORDS && repeated * PERIODS_RARE < events.len() {
+            self.periods_off_for = PERIODS_OFF_CALLS;
+        }
+    }
+
+    /// [`ChunkEncoder::append`] with or without candidate periods (`PERIODS`): two versions,
+    /// as the periods' code in the loop slowed the loop down even while unused (a tenth on
+    /// Lua's interpreter, probably register pressure). Returns the records that repetitions
+    /// covered.
+    fn append_records<const PERIODS: bool>(&mut self, events: &[RawEvent]) -> usize {
         self.out.reserve(append_room(events.len()));
         let capacity = self.out.capacity();
         let mut w = Out {
@@ -116,6 +153,8 @@ impl ChunkEncoder {
         // check compares all of it at every block) it stalled on store-to-load forwarding, a
         // quarter of the encoder's time on branchy code. Same rules as `Predictor::access`.
         let generation = p.generation;
+        // The records that repetitions covered.
+        let mut repeated = 0usize;
         let mut run = self.run;
         let mut prev_bb = p.prev_bb;
         let mut prev_br = p.prev_br;
@@ -166,6 +205,7 @@ impl ChunkEncoder {
                 (next, w) = repeat_periods(events, start, at, (&pattern, len), p, run, w);
                 prev_time = p.prev_time;
                 if next > at {
+                    repeated += next - at;
                     i = next;
                     // No candidate may reach back over the repetitions (the stamps among
                     // them are not clean).
@@ -255,19 +295,21 @@ impl ChunkEncoder {
         macro_rules! block_event {
             ($e:expr, $id:expr) => {{
                 let (e, id): (RawEvent, u32) = ($e, $id);
-                let state = (run, prev_bb, prev_br, expected, prev_mi);
-                if bb_head == e.head
-                    && dirty_end <= bb_start
-                    && bb_state == state
-                    && w.len - bb_out <= MAX_PERIOD_BYTES
-                    && i - bb_start <= MAX_PERIOD
-                {
-                    try_repeat!(bb_start, i, bb_out);
+                if PERIODS {
+                    let state = (run, prev_bb, prev_br, expected, prev_mi);
+                    if bb_head == e.head
+                        && dirty_end <= bb_start
+                        && bb_state == state
+                        && w.len - bb_out <= MAX_PERIOD_BYTES
+                        && i - bb_start <= MAX_PERIOD
+                    {
+                        try_repeat!(bb_start, i, bb_out);
+                    }
+                    bb_start = i;
+                    bb_head = e.head;
+                    bb_out = w.len;
+                    bb_state = state;
                 }
-                bb_start = i;
-                bb_head = e.head;
-                bb_out = w.len;
-                bb_state = state;
                 flush_run!();
                 let d = id.wrapping_sub(prev_bb.wrapping_add(1)) as i32;
                 if (-32..32).contains(&d) {
@@ -293,24 +335,26 @@ impl ChunkEncoder {
                     w.varint(e.value);
                 }
                 prev_br = id;
-                // The state after the record (no run pending, `prev_br` is this id).
-                let state = (prev_bb, expected, prev_mi);
-                let slot = id as usize % BRANCH_ANCHORS;
-                let a = br_anchors[slot];
-                if a.head == e.head
-                    && dirty_end <= a.start
-                    && a.state == state
-                    && w.len - a.out <= MAX_PERIOD_BYTES
-                    && i + 1 - a.start <= MAX_PERIOD
-                {
-                    try_repeat!(a.start, i + 1, a.out);
+                if PERIODS {
+                    // The state after the record (no run pending, `prev_br` is this id).
+                    let state = (prev_bb, expected, prev_mi);
+                    let slot = id as usize % BRANCH_ANCHORS;
+                    let a = br_anchors[slot];
+                    if a.head == e.head
+                        && dirty_end <= a.start
+                        && a.state == state
+                        && w.len - a.out <= MAX_PERIOD_BYTES
+                        && i + 1 - a.start <= MAX_PERIOD
+                    {
+                        try_repeat!(a.start, i + 1, a.out);
+                    }
+                    br_anchors[slot] = BranchAnchor {
+                        head: e.head,
+                        start: i + 1,
+                        out: w.len,
+                        state,
+                    };
                 }
-                br_anchors[slot] = BranchAnchor {
-                    head: e.head,
-                    start: i + 1,
-                    out: w.len,
-                    state,
-                };
             }};
         }
         while i < n {
@@ -439,6 +483,7 @@ impl ChunkEncoder {
         p.expected_mi = expected;
         p.prev_mi = prev_mi;
         p.prev_time = prev_time;
+        repeated
     }
 }
 

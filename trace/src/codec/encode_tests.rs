@@ -240,6 +240,53 @@ fn periods_stop_at_address_zero() {
     }
 }
 
+/// Branchy records, whose bodies rarely repeat, turn the candidate periods off for
+/// `PERIODS_OFF_CALLS` calls (see `PERIODS_RARE`); a loop brings them back on. The bytes are
+/// the reference encoder's throughout, whatever the pieces.
+#[test]
+fn rare_periods_turn_off_and_the_bytes_stay_the_same() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut branchy = Vec::new();
+    while branchy.len() < 2 * PERIODS_PROBE_RECORDS {
+        let v = next();
+        branchy.push(match v % 3 {
+            0 => RawEvent::new(TAG_BLOCK, 0, (v >> 8) as u32 % 50, 0),
+            1 => RawEvent::new(TAG_BRANCH, 0, (v >> 8) as u32 % 20, (v >> 40) & 1),
+            _ => RawEvent::new(TAG_ACCESS, 0, (v >> 8) as u32 % 4, (v >> 16) & 0xfff8),
+        });
+    }
+    let mut looping = Vec::new();
+    for it in 0..2 * PERIODS_PROBE_RECORDS as u64 {
+        looping.push(RawEvent::new(TAG_BLOCK, 0, 60, 0));
+        looping.push(RawEvent::new(TAG_ACCESS, 0, 1, 0x8000 + 8 * it));
+        looping.push(RawEvent::new(TAG_BRANCH, 0, 30, 0));
+    }
+    let mut e = ChunkEncoder::new(4, 16);
+    e.append(&branchy);
+    assert_eq!(e.periods_off_for, PERIODS_OFF_CALLS);
+    for k in (0..PERIODS_OFF_CALLS).rev() {
+        e.append(&looping[..PERIODS_PROBE_RECORDS]);
+        assert_eq!(e.periods_off_for, k);
+    }
+    // Back on: the loop's periods repeat, so they stay on.
+    e.append(&looping);
+    assert_eq!(e.periods_off_for, 0);
+    let mut raw = branchy.clone();
+    raw.extend_from_slice(&looping);
+    raw.extend_from_slice(&branchy);
+    raw.extend_from_slice(&looping);
+    for piece in [PERIODS_PROBE_RECORDS, 5000, raw.len()] {
+        let (fast, slow) = both(&raw, piece);
+        assert_eq!(fast, slow, "pieces of {piece}");
+    }
+}
+
 proptest! {
     /// The fast encoder writes the reference encoder's bytes for loops with and without
     /// block records (see `loops`), whole or in pieces of any size.
