@@ -36,10 +36,11 @@ pub struct ChunkEncoder {
 
 /// Below this share of its records repeated as loop bodies (1 / this), a call of
 /// [`ChunkEncoder::append`] turns the candidate periods off for the next [`PERIODS_OFF_CALLS`]
-/// calls. Keeping them costs a state comparison and update at every block and branch record;
-/// on loops they save re-encoding most records, but on branchy code (an interpreter, searches)
-/// bodies rarely repeat within [`MAX_PERIOD`] records and the bookkeeping was a tenth of the
-/// encoder's time. The bytes are the same either way (a repetition writes the bytes encoding
+/// calls. Keeping them costs a state comparison and update at every block and branch record,
+/// and their code in the loop slows it even where it finds nothing; on loops they save
+/// re-encoding most records, but on branchy code (an interpreter, searches) bodies rarely
+/// repeat within [`MAX_PERIOD`] records, and the loop without them traced Lua's interpreter a
+/// tenth faster. The bytes are the same either way (a repetition writes the bytes encoding
 /// would), so this only chooses the faster path.
 const PERIODS_RARE: usize = 8;
 
