@@ -152,6 +152,11 @@ fn fortran(mangled: &str) -> Option<String> {
     let mut procedure = false;
     while i < bytes.len() {
         let tag = bytes[i];
+        // Tags and names are ASCII; anything else is not a flang name (and slicing after the
+        // first byte of a multi-byte character would not be at a character boundary).
+        if !tag.is_ascii() {
+            return None;
+        }
         let start = i + 1;
         let mut end = start;
         while end < bytes.len()
@@ -186,6 +191,16 @@ fn fortran(mangled: &str) -> Option<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Found by `never_panics_on_arbitrary_text`: a non-ASCII byte where a flang scope tag
+    /// goes was sliced after its first byte, inside the character.
+    #[test]
+    fn fortran_names_with_non_ascii_tags_are_not_demangled() {
+        assert_eq!(fortran("_Q\u{a1}"), None);
+        assert_eq!(fortran("_QMmod\u{e9}Pproc"), None);
+        assert_eq!(display_name("_Q\u{a1}"), "_Q\u{a1}");
+        let _ = short_name("_Q\u{a1}");
+    }
 
     #[test]
     fn cxx_functions_methods_and_templates() {
