@@ -10,6 +10,11 @@
 //! `--stats`) and of the traced program, and bytes written to disk. Both reports are checked
 //! to be identical. Timings are single runs, interleaved case by case (live, then offline).
 //!
+//! A second table: several analyses of one run (`measure`, `annotate --false-sharing`, `check`),
+//! offline (the traced run to disk, then each command in turn) against `live` running them side
+//! by side on the pipe; each live report is checked against the offline command on live's
+//! `--tee` copy of the same run.
+//!
 //! `cargo bench -p rdtools-e2e --bench live_vs_offline`; `RD_BENCH_QUICK=1` shrinks the inputs
 //! (about 10x) for a smoke run.
 
@@ -164,4 +169,102 @@ fn main() {
         "(offline s = traced run to disk + histogram; ratio = live / offline, target <= 1; \
          single runs on a shared, noisy machine)"
     );
+    several_analyses(dir.path(), quick);
+}
+
+/// The analyses of the second table, with the options both ways use.
+const SEVERAL: [(&str, &[&str]); 3] = [
+    ("measure", &["--json", "-q"]),
+    ("annotate", &["--json", "-q", "--false-sharing"]),
+    ("check", &["--json", "-q"]),
+];
+
+/// The second table (see the module documentation).
+fn several_analyses(dir: &Path, quick: bool) {
+    let rda = &tools().rda_report;
+    println!(
+        "\n{:<26} {:>10} {:>10} {:>7}   (measure + annotate + check)",
+        "program", "offline s", "live s", "ratio"
+    );
+    for case in CASES {
+        let exe = dir.join(case.source.replace('/', "_"));
+        let mut flags = vec!["-O2", "-fopenmp"];
+        if quick {
+            flags.extend_from_slice(case.quick);
+        }
+        rdcc(&[program(case.source)], &flags, &exe);
+        let out = dir.join("out");
+        let err = dir.join("err");
+        let work = tempfile::tempdir().unwrap();
+        let tee = work.path().join("tee.rdtrace");
+        let mut live = Command::new(rda);
+        live.arg("live");
+        for (name, options) in SEVERAL {
+            live.arg(name).args(options).arg("--output");
+            live.arg(work.path().join(format!("live-{name}.json")));
+        }
+        live.arg("--tee").arg(&tee).arg("--").arg(&exe);
+        live.env("RDTRACE_QUIET", "1").env_remove("RDTRACE_TEE");
+        let (t_live, _) = run(&mut live, &out, &err);
+
+        let trace = work.path().join("t.rdtrace");
+        let (mut t_off, _) = run(
+            Command::new(&exe)
+                .env("RDTRACE", &trace)
+                .env("RDTRACE_QUIET", "1"),
+            &out,
+            &err,
+        );
+        for (name, options) in SEVERAL {
+            let (t, _) = run(
+                Command::new(rda).arg(name).arg(&trace).args(options),
+                &out,
+                &err,
+            );
+            t_off += t;
+            // The live report is the offline command's on the same run (the pipe's name aside).
+            let tee_report = work.path().join(format!("tee-{name}.json"));
+            let (_, _) = run(
+                Command::new(rda).arg(name).arg(&tee).args(options),
+                &tee_report,
+                &err,
+            );
+            let live_text =
+                std::fs::read_to_string(work.path().join(format!("live-{name}.json"))).unwrap();
+            assert_eq!(
+                with_trace_named(&live_text, &tee.display().to_string()),
+                std::fs::read_to_string(&tee_report).unwrap(),
+                "live {name} of {} differs from {name} of its tee copy",
+                case.name
+            );
+        }
+        println!(
+            "{:<26} {:>10.2} {:>10.2} {:>6.2}x",
+            case.name,
+            t_off.as_secs_f64(),
+            t_live.as_secs_f64(),
+            t_live.as_secs_f64() / t_off.as_secs_f64(),
+        );
+    }
+    println!(
+        "(offline s = traced run to disk + the three commands in turn; live: the three side by \
+         side on the pipe while the program runs; single runs)"
+    );
+}
+
+/// `report` with every `/dev/fd/N` (the pipe a live analysis read) replaced by `name`.
+fn with_trace_named(report: &str, name: &str) -> String {
+    let mut out = String::with_capacity(report.len());
+    let mut rest = report;
+    while let Some(at) = rest.find("/dev/fd/") {
+        let digits = rest[at + 8..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        out.push_str(&rest[..at]);
+        out.push_str(name);
+        rest = &rest[at + 8 + digits..];
+    }
+    out.push_str(rest);
+    out
 }
