@@ -18,7 +18,7 @@
 //! `cargo bench -p rdtools-e2e --bench live_vs_offline`; `RD_BENCH_QUICK=1` shrinks the inputs
 //! (about 10x) for a smoke run.
 
-use rdtools_e2e::{program, rdcc, tools};
+use rdtools_e2e::{program, rdcc, tools, with_trace_named};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -250,21 +250,4 @@ fn several_analyses(dir: &Path, quick: bool) {
         "(offline s = traced run to disk + the three commands in turn; live: the three side by \
          side on the pipe while the program runs; single runs)"
     );
-}
-
-/// `report` with every `/dev/fd/N` (the pipe a live analysis read) replaced by `name`.
-fn with_trace_named(report: &str, name: &str) -> String {
-    let mut out = String::with_capacity(report.len());
-    let mut rest = report;
-    while let Some(at) = rest.find("/dev/fd/") {
-        let digits = rest[at + 8..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        out.push_str(&rest[..at]);
-        out.push_str(name);
-        rest = &rest[at + 8 + digits..];
-    }
-    out.push_str(rest);
-    out
 }

@@ -18,7 +18,7 @@ pub use mpi::local_mpirun;
 pub use report::{count, rda_report, rda_report_json};
 pub use running::{
     build_and_trace, check_invariants, live, output_traced, run_traced, small_chunk_vecadd_trace,
-    success_stdout, trace_program, vecadd_trace,
+    success_stdout, trace_program, vecadd_trace, with_trace_named,
 };
 pub use toolchain::{program, rdcc, tools, workspace, Tools, PREBUILT_ENV};
 pub use traces::{

@@ -63,6 +63,28 @@ pub fn live(
     cmd.output().unwrap()
 }
 
+/// `report` with every `/dev/fd/N` (the pipe a live analysis read, which reports name as their
+/// trace) replaced by `trace`, to compare it with the offline command's report on `trace`.
+pub fn with_trace_named(report: &str, trace: &str) -> String {
+    let mut out = String::with_capacity(report.len());
+    let mut rest = report;
+    while let Some(at) = rest.find("/dev/fd/") {
+        let digits = rest[at + 8..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        out.push_str(&rest[..at]);
+        if digits == 0 {
+            out.push_str("/dev/fd/");
+        } else {
+            out.push_str(trace);
+        }
+        rest = &rest[at + 8 + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Runs a program with `RDTRACE=trace` and the given environment; returns its output.
 pub fn run_traced(exe: &Path, trace: &Path, env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(exe);

@@ -8,10 +8,10 @@
 //! The one field that legitimately differs: the trace's name in the reports that show it
 //! (measure, annotate, simt and paths JSON `trace`/`input`). An analysis that reads the pipe
 //! while the program runs names it `/dev/fd/N`, the offline command names the tee file;
-//! [`same_name`] puts the tee file's name in its place before comparing. Analyses that read
+//! [`with_trace_named`] puts the tee file's name in its place before comparing. Analyses that read
 //! the copy after the run (paths, html, any second analysis) name the tee file themselves.
 
-use rdtools_e2e::{check_invariants, live, program, rdcc, tools};
+use rdtools_e2e::{check_invariants, live, program, rdcc, tools, with_trace_named};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -34,27 +34,6 @@ fn offline(cwd: &Path, args: &[&str]) {
         "rda-report {args:?}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-}
-
-/// `report` with every `/dev/fd/N` (the pipe a streamed analysis read) replaced by `tee`.
-fn same_name(report: &str, tee: &str) -> String {
-    let mut out = String::with_capacity(report.len());
-    let mut rest = report;
-    while let Some(at) = rest.find("/dev/fd/") {
-        let digits = rest[at + 8..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        out.push_str(&rest[..at]);
-        if digits == 0 {
-            out.push_str("/dev/fd/");
-        } else {
-            out.push_str(tee);
-        }
-        rest = &rest[at + 8 + digits..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// One analysis: its name, its options in both runs, and the flag naming its report file.
@@ -99,7 +78,7 @@ const ANALYSES: [Analysis; 6] = [
 ];
 
 /// Asserts that live's report file `live_report` equals the offline command's report on `tee`
-/// (the trace's name aside, see [`same_name`]).
+/// (the trace's name aside, see [`with_trace_named`]).
 fn assert_same_report(dir: &Path, a: &Analysis, live_report: &Path, tee: &Path, what: &str) {
     let tee_s = tee.to_str().unwrap();
     let off_report = dir.join(format!("offline-{}", a.name));
@@ -112,7 +91,7 @@ fn assert_same_report(dir: &Path, a: &Analysis, live_report: &Path, tee: &Path, 
     let off_text = std::fs::read_to_string(&off_report).unwrap();
     assert!(!off_text.is_empty(), "{what}: empty offline report");
     assert!(
-        same_name(&live_text, tee_s) == off_text,
+        with_trace_named(&live_text, tee_s) == off_text,
         "{what}: live report differs from `rda-report {args:?}`:\nlive:\n{live_text}\noffline:\n{off_text}"
     );
 }
@@ -348,7 +327,7 @@ fn the_program_status_comes_after_the_report() {
         ],
     );
     assert_eq!(
-        same_name(report, tee_s),
+        with_trace_named(report, tee_s),
         std::fs::read_to_string(&off).unwrap()
     );
 }
