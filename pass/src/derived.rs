@@ -12,8 +12,9 @@
 //! on their own. So the analysis walks each block in order and forgets its anchors at every
 //! call that runs a hook or instrumented code (every call but the intrinsics that record
 //! nothing) and where the instrumentation puts a `__rdt_check` (every
-//! `INLINE_RECORDS_BETWEEN_CHECKS` records of a block, counted exactly as
-//! `instrument::insert_hooks` counts them, the derived accesses left out).
+//! `INLINE_RECORDS_BETWEEN_CHECKS` records of a block, the derived accesses left out). The
+//! same walk places those checks ([`DerivedAccesses::check_before`]), so `instrument` has no
+//! count of its own that could disagree.
 //!
 //! Why: on code that walks structures, a sixth or so of all accesses are derived (app_mix:
 //! 18 %, Lua's interpreter: 14 %; a stencil's neighbouring loads: 45 % of its records), and
@@ -39,28 +40,40 @@ use crate::ids::ModuleLayout;
 use crate::implied::ImpliedEntries;
 use crate::ir::{self, ValueRef};
 
-/// The pass's decision, by module-local memory instruction id.
+/// The pass's decision, by module-local memory instruction id, and where the inline records'
+/// checks go: the checks bound how far an anchor reaches, so one count places both, and
+/// `instrument::insert_hooks` follows it.
 pub(crate) struct DerivedAccesses {
     /// Per memory instruction: where its address comes from, when it has no record.
     pub derived: Vec<Option<DerivedAddress>>,
+    /// Per memory instruction: a `__rdt_check` goes right before its record (inline records).
+    pub check_before: Vec<bool>,
+    /// Per block: its records since its entry or last check reach
+    /// `INLINE_RECORDS_BETWEEN_CHECKS` at its end, so its branch or edge record needs a check
+    /// first (inline records).
+    pub full_at_end: Vec<bool>,
 }
 
 impl DerivedAccesses {
-    /// No derived accesses (records are calls, or the pass was asked to record every access).
-    pub(crate) fn none(mem_instrs: usize) -> Self {
+    /// No derived accesses and no checks (records are calls).
+    pub(crate) fn none(layout: &ModuleLayout<'_>) -> Self {
         DerivedAccesses {
-            derived: vec![None; mem_instrs],
+            derived: vec![None; layout.mem_sites.len()],
+            check_before: vec![false; layout.mem_sites.len()],
+            full_at_end: vec![false; layout.blocks.len()],
         }
     }
 
-    /// Decides for every memory instruction of `layout` (inline records; `implied` says which
-    /// blocks have no block record, which the check count includes).
+    /// Places the inline records' checks for every block of `layout` (`implied` says which
+    /// blocks have no block record, which the count includes) and, with `derive`, decides which
+    /// accesses are derived (without, every access is recorded).
     pub(crate) fn compute(
         module: &Module<'_>,
         layout: &ModuleLayout<'_>,
         implied: &ImpliedEntries,
+        derive: bool,
     ) -> Self {
-        let mut out = Self::none(layout.mem_sites.len());
+        let mut out = Self::none(layout);
         // Safety: the data layout belongs to the module, which outlives this call.
         let data_layout = unsafe { LLVMGetModuleDataLayout(module.as_mut_ptr()) };
         // The fixed-size accesses, by instruction (a memcpy's two sites share its call, which
@@ -91,7 +104,7 @@ impl DerivedAccesses {
                     let derivable = matches!(site.kind, AccessKind::Load | AccessKind::Store)
                         && site.size > 0
                         && ir::pointer_address_space(ir::type_of(site.ptr)) == 0;
-                    let key = derivable.then(|| base_and_offset(site.ptr, data_layout));
+                    let key = (derive && derivable).then(|| base_and_offset(site.ptr, data_layout));
                     if let Some((base, offset)) = key {
                         if let Some(&(_, anchor, at)) = anchors.iter().find(|a| a.0 == base) {
                             out.derived[mi] = Some(DerivedAddress {
@@ -101,8 +114,9 @@ impl DerivedAccesses {
                             continue;
                         }
                     }
-                    // A recorded access; as `insert_hooks` counts it, with its check first.
+                    // A recorded access, with a check first when the block's count is full.
                     if since_check == abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                        out.check_before[mi] = true;
                         anchors.clear();
                         since_check = 0;
                     }
@@ -115,6 +129,7 @@ impl DerivedAccesses {
                         None => {}
                     }
                 }
+                out.full_at_end[block] = since_check >= abi::INLINE_RECORDS_BETWEEN_CHECKS;
             }
         }
         out

@@ -111,11 +111,11 @@ pub fn instrument_module(
     } else {
         implied::ImpliedEntries::none(layout.blocks.len())
     };
-    // Derived accesses follow the inline records' checks (see `derived`).
-    let derived = if cfg.inline_records && !cfg.no_derived_accesses {
-        derived::DerivedAccesses::compute(module, &layout, &implied)
+    // The inline records' checks, and the derived accesses they bound (see `derived`).
+    let derived = if cfg.inline_records {
+        derived::DerivedAccesses::compute(module, &layout, &implied, !cfg.no_derived_accesses)
     } else {
-        derived::DerivedAccesses::none(layout.mem_sites.len())
+        derived::DerivedAccesses::none(&layout)
     };
     let mut files = FileTable::default();
     if fortran::is_flang_module(module) {

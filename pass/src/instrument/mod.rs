@@ -33,7 +33,7 @@ mod split;
 use inkwell::builder::Builder;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
-use rdtrace::abi::{self, IdKind};
+use rdtrace::abi::IdKind;
 use rdtrace::meta::BranchKind;
 use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_BRANCH};
 
@@ -80,9 +80,7 @@ pub(crate) fn insert_hooks<'ctx>(
             region_enter(builder, hooks, anchor, region as u32)?;
         }
     }
-    // Inline records per block since the block's entry or its last check (the block record
-    // counts).
-    let mut since_check = vec![0usize; layout.blocks.len()];
+    // Where the checks go between inline records: `derived` placed them.
     let mut entries = Vec::new();
     for (block, anchor) in anchors.iter().enumerate() {
         // Blocks that start with a `catchswitch` have no insertion point; C code has none.
@@ -93,7 +91,6 @@ pub(crate) fn insert_hooks<'ctx>(
                 Some(inline) => {
                     let implied = implied.implied[block];
                     entries.push(inline.emit_block_entry(builder, hooks, id, implied)?);
-                    since_check[block] = usize::from(!implied);
                 }
                 None => hooks.call(builder, hooks.basic_block, &[id.into()])?,
             }
@@ -111,12 +108,9 @@ pub(crate) fn insert_hooks<'ctx>(
         let addr = generic_pointer(builder, hooks, site.ptr)?;
         match (site.len, inline) {
             (None, Some(inline)) => {
-                let n = &mut since_check[site.block as usize];
-                if *n == abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                if derived.check_before[mi] {
                     hooks.call(builder, hooks.check, &[])?;
-                    *n = 0;
                 }
-                *n += 1;
                 let value = builder.build_ptr_to_int(addr, hooks.i64(), "rdt.addrw")?;
                 inline.emit(builder, hooks, TAG_ACCESS, id, value)?;
             }
@@ -141,7 +135,7 @@ pub(crate) fn insert_hooks<'ctx>(
             // The branch is the block's last record; a block with a full count gets a check
             // first so the branch record still fits.
             Some(inline) => {
-                if since_check[site.block as usize] >= abi::INLINE_RECORDS_BETWEEN_CHECKS {
+                if derived.full_at_end[site.block as usize] {
                     hooks.call(builder, hooks.check, &[])?;
                 }
                 let value = builder.build_int_z_extend(outcome, hooks.i64(), "rdt.outw")?;
@@ -158,7 +152,7 @@ pub(crate) fn insert_hooks<'ctx>(
                 .get_terminator()
                 .ok_or_else(|| PassError::Build("an edge record's block lost its `br`".into()))?;
             position_before(builder, term);
-            if since_check[pred as usize] >= abi::INLINE_RECORDS_BETWEEN_CHECKS {
+            if derived.full_at_end[pred as usize] {
                 hooks.call(builder, hooks.check, &[])?;
             }
             let id = hooks.global_id(builder, IdKind::Block, block)?;
