@@ -66,8 +66,8 @@ pub struct CompileJob<'a> {
     /// Run the instrumentation pass (false for `--rd-no-instrument`).
     pub instrument: bool,
     /// The pass's options: explain lines, inline records (off for `--rd-no-inline`), implied
-    /// blocks and derived accesses (off for `--rd-no-implied-blocks`,
-    /// `--rd-no-derived-accesses`; only with inline records).
+    /// blocks, derived accesses and loop runs (off for `--rd-no-implied-blocks`,
+    /// `--rd-no-derived-accesses`, `--rd-no-loop-runs`; only with inline records).
     pub pass: rdpass::PassConfig,
 }
 

@@ -146,6 +146,7 @@ fn build(invocation: &Invocation, stage: Stage) -> Result<()> {
                 inline_records: !invocation.rd.no_inline,
                 no_implied_blocks: invocation.rd.no_implied_blocks,
                 no_derived_accesses: invocation.rd.no_derived_accesses,
+                no_loop_runs: invocation.rd.no_loop_runs,
                 ..rdpass::PassConfig::default()
             },
         };
@@ -290,6 +291,9 @@ rdcc options (never given to clang):
   --rd-no-derived-accesses
                          give every access its own record, also those at a constant offset
                          from an earlier access of the block (more records, same decoded events)
+  --rd-no-loop-runs      record every iteration of single-block loops whose accesses move by
+                         constant strides, instead of runs of iterations (more records, same
+                         decoded events)
   --rd-help              this text
 
 Handed to clang unchanged: -E, -M, -MM, -fsyntax-only, --help, -###, -print-*, -dump*, header

@@ -39,6 +39,7 @@ use rdtrace::meta::{AccessKind, DerivedAddress};
 use crate::ids::ModuleLayout;
 use crate::implied::ImpliedEntries;
 use crate::ir::{self, ValueRef};
+use crate::loop_runs::LoopRuns;
 
 /// The pass's decision, by module-local memory instruction id, and where the inline records'
 /// checks go: the checks bound how far an anchor reaches, so one count places both, and
@@ -65,12 +66,14 @@ impl DerivedAccesses {
     }
 
     /// Places the inline records' checks for every block of `layout` (`implied` says which
-    /// blocks have no block record, which the count includes) and, with `derive`, decides which
-    /// accesses are derived (without, every access is recorded).
+    /// blocks have no block record, which the count includes; `runs` which loops are recorded
+    /// in runs: their blocks record nothing, and the run's records on their exit edges count
+    /// with the loop's entry, before a hook) and,
+    /// with `derive`, decides which accesses are derived (without, every access is recorded).
     pub(crate) fn compute(
         module: &Module<'_>,
         layout: &ModuleLayout<'_>,
-        implied: &ImpliedEntries,
+        (implied, runs): (&ImpliedEntries, &LoopRuns),
         derive: bool,
     ) -> Self {
         let mut out = Self::none(layout);
@@ -85,6 +88,9 @@ impl DerivedAccesses {
         for f in &layout.functions {
             for (b, bb) in f.blocks.iter().enumerate() {
                 let block = f.first_block as usize + b;
+                if runs.run_branch[block].is_some() {
+                    continue; // no record of its own (see `crate::loop_runs`)
+                }
                 // Records since the block's entry or its last check (its block record counts).
                 let mut since_check = usize::from(!implied.implied[block]);
                 // The anchors of the current stretch without hooks: (base, access, offset).
@@ -139,7 +145,7 @@ impl DerivedAccesses {
 /// Whether a call runs a hook or instrumented code when the program runs: every call but the
 /// intrinsics that record nothing (`llvm.memcpy` and its kind are ranged accesses, recorded by
 /// a hook; indirect calls and inline assembly count as hooks).
-fn runs_a_hook(call: inkwell::values::InstructionValue<'_>) -> bool {
+pub(crate) fn runs_a_hook(call: inkwell::values::InstructionValue<'_>) -> bool {
     match ir::called_function(call) {
         Some(f) if ir::is_intrinsic(f) => {
             let name = ir::function_name(f);
@@ -170,7 +176,10 @@ fn base_and_offset(mut ptr: LLVMValueRef, data_layout: LLVMTargetDataRef) -> (Va
 
 /// The offset in bytes a `getelementptr` whose indices are all constants adds to its pointer
 /// (`None` for a variable index or a vector step).
-fn constant_gep_offset(gep: LLVMValueRef, data_layout: LLVMTargetDataRef) -> Option<i64> {
+pub(crate) fn constant_gep_offset(
+    gep: LLVMValueRef,
+    data_layout: LLVMTargetDataRef,
+) -> Option<i64> {
     // Safety: `gep` is a live GEP instruction or constant expression (checked by opcode); its
     // source element type and the types it steps through are sized (LLVM requires it of GEP
     // operands), and struct indices are in range (the verifier requires it).

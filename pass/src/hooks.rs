@@ -165,6 +165,17 @@ impl<'ctx> Hooks<'ctx> {
         g
     }
 
+    /// Declares `__thread int64_t __rdt_expanded` (defined by the runtime) and returns it.
+    pub(crate) fn expanded_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
+        if let Some(g) = module.get_global(abi::EXPANDED_TLS) {
+            return g;
+        }
+        let g = module.add_global(self.ctx.i64_type(), None, abi::EXPANDED_TLS);
+        g.set_thread_local(true);
+        g.set_linkage(Linkage::External);
+        g
+    }
+
     /// Calls a hook with `args`.
     pub(crate) fn call(
         &self,

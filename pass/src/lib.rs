@@ -30,6 +30,7 @@ mod ids;
 mod implied;
 mod instrument;
 mod ir;
+mod loop_runs;
 pub mod loops;
 mod names;
 mod openmp;
@@ -76,6 +77,11 @@ pub struct PassConfig {
     /// (`rdtrace::version::V_DERIVED_ACCESSES`; the decoded events are the same either way).
     /// `rdcc --rd-no-derived-accesses`.
     pub no_derived_accesses: bool,
+    /// With [`PassConfig::inline_records`] and implied blocks: record every iteration of every
+    /// loop, instead of recording single-block loops whose accesses move by constant strides in
+    /// runs of iterations (`rdtrace::version::V_LOOP_RUNS`; the decoded events are the same
+    /// either way). `rdcc --rd-no-loop-runs`.
+    pub no_loop_runs: bool,
 }
 
 /// What the pass did to a module.
@@ -111,9 +117,16 @@ pub fn instrument_module(
     } else {
         implied::ImpliedEntries::none(layout.blocks.len())
     };
+    // Loops recorded in runs need implied blocks (see `loop_runs`).
+    let runs = if cfg.inline_records && !cfg.no_implied_blocks && !cfg.no_loop_runs {
+        loop_runs::LoopRuns::compute(module, &layout, &implied)
+    } else {
+        loop_runs::LoopRuns::none(&layout)
+    };
     // The inline records' checks, and the derived accesses they bound (see `derived`).
     let derived = if cfg.inline_records {
-        derived::DerivedAccesses::compute(module, &layout, &implied, !cfg.no_derived_accesses)
+        let derive = !cfg.no_derived_accesses;
+        derived::DerivedAccesses::compute(module, &layout, (&implied, &runs), derive)
     } else {
         derived::DerivedAccesses::none(&layout)
     };
@@ -137,6 +150,16 @@ pub fn instrument_module(
     for (mi, &derived) in meta.mem_instrs.iter_mut().zip(&derived.derived) {
         mi.derived = derived;
     }
+    for (br, run) in runs.iter() {
+        let strides = run.strides.clone();
+        meta.branches[br as usize].loop_run = Some(rdtrace::meta::LoopRun { strides });
+        let (first, _) = layout.block_mem_range[run.block as usize];
+        for (k, stride) in run.strides.iter().enumerate() {
+            if let Some(line) = explain.get_mut(first as usize + k) {
+                line.push_str(&format!(" (no record: loop run, {stride:+} per iteration)"));
+            }
+        }
+    }
     // The explain lines start with one per memory instruction, in id order.
     for (line, d) in explain.iter_mut().zip(&derived.derived) {
         if let Some(d) = d {
@@ -158,7 +181,10 @@ pub fn instrument_module(
     let builder = ctx.create_builder();
     let hooks = hooks::Hooks::declare(module)?;
     let inline = if cfg.inline_records {
-        Some(instrument::InlineRecords::declare(module, &hooks)?)
+        let loop_runs = runs.iter().next().is_some();
+        Some(instrument::InlineRecords::declare(
+            module, &hooks, loop_runs,
+        )?)
     } else {
         None
     };
@@ -168,11 +194,11 @@ pub fn instrument_module(
         &layout,
         &omp,
         inline.as_ref(),
-        (&implied, &derived),
+        (&implied, &derived, &runs),
     )?;
     fortran::insert_array_accesses(module, &builder, &hooks, &layout)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
-    instrument::split_block_entries(&builder, &hooks, &entries)?;
+    instrument::split_block_entries(&builder, &hooks, inline.as_ref(), &entries)?;
     module
         .verify()
         .map_err(|e| PassError::Verify(e.to_string()))?;
@@ -340,6 +366,7 @@ fn build_meta(
             successors: site.successors.clone(),
             back_edge_of: site.back_edge_of.clone(),
             loc: files.loc_of(site.inst),
+            loop_run: None,
         });
     }
     for r in &omp.regions {

@@ -48,6 +48,7 @@ fn module() -> ModuleMeta {
             successors: vec![1, 0],
             back_edge_of: vec![None, None],
             loc: None,
+            loop_run: None,
         }],
         ..Default::default()
     };

@@ -5,8 +5,9 @@
 //! - `RDTRACE=fd:N`: write to the already open file descriptor N (normally a pipe that
 //!   `rda-report live` reads). A non-seekable target (pipe, FIFO, socket) gets the stream
 //!   variant of the format (`rdtrace::version::STREAM`, with floor chunks).
-//! - `RDTRACE_CHUNK_EVENTS=n`: events per chunk (default 65536; a crash loses at most one
-//!   chunk per thread when the signal flush cannot run).
+//! - `RDTRACE_CHUNK_EVENTS=n`: events per chunk (default 65536, counting every iteration a
+//!   loop run stands for; a chunk closes after the buffer that reaches it; a crash loses at
+//!   most one chunk per thread when the signal flush cannot run).
 //! - `RDTRACE_BUFFER_EVENTS=n`: raw records per buffer a thread hands to the writer (or
 //!   encodes into the current chunk itself without one); default 65536 (1 MiB, four per
 //!   thread: about one hand-off per chunk). Each hand-off costs tens of microseconds on a

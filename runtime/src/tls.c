@@ -1,5 +1,5 @@
 /* The thread-local variables that instrumented code uses inline (Part of ABI: the names are
- * rdtrace::abi::CURSOR_TLS and rdtrace::abi::COUNTDOWN_TLS). Defined in C because stable Rust
+ * rdtrace::abi::CURSOR_TLS, rdtrace::abi::COUNTDOWN_TLS and rdtrace::abi::EXPANDED_TLS). Defined in C because stable Rust
  * cannot export a thread-local symbol; the runtime reaches its own thread's copies through the
  * address functions. */
 
@@ -14,4 +14,11 @@ __thread int __rdt_countdown = 1;
 
 void **__rdt_cursor_address(void) { return &__rdt_cursor; }
 
+/* Events the thread's loop runs stood for since its buffer was last handed to the writer
+ * (rdtrace::abi::EXPANDED_TLS): its hooks hand the buffer over once this is as large as the
+ * buffer's record threshold. */
+__thread long long __rdt_expanded;
+
 int *__rdt_countdown_address(void) { return &__rdt_countdown; }
+
+long long *__rdt_expanded_address(void) { return &__rdt_expanded; }

@@ -179,6 +179,13 @@ pub const RECORD_ALIGN: u32 = 16;
 /// initial 1 sends a thread's first block through the hook, which registers the thread (the
 /// cursor is null until then).
 pub const COUNTDOWN_TLS: &str = "__rdt_countdown";
+/// Name of the thread-local `int64_t` that instrumented code adds to at every loop-run record
+/// (see [`LOOP_RUN_MAX_ACCESSES`]): the events its iterations stand for beyond the record
+/// itself. The runtime hands the thread's buffer to its writer at a hook once this reaches the
+/// buffer's record threshold, as it does when the records do, and sets it back to 0: so a
+/// buffer, and the chunk it ends in, decodes to a bounded number of events however many
+/// iterations its runs hold (readers hold a chunk's events while others decode).
+pub const EXPANDED_TLS: &str = "__rdt_expanded";
 /// Room the runtime leaves after every hook, in records.
 pub const INLINE_SLACK_RECORDS: usize = 2048;
 /// Most inline records the pass emits on one path inside a block without a hook call between
@@ -192,6 +199,16 @@ pub const INLINE_BLOCKS_BETWEEN_HOOKS: usize = 16;
 const _: () = assert!(
     INLINE_BLOCKS_BETWEEN_HOOKS * INLINE_RECORDS_BETWEEN_CHECKS <= INLINE_SLACK_RECORDS / 2
 );
+
+/// Most memory instructions a loop recorded in runs may have ([`crate::meta::LoopRun`]): a
+/// run's records (one plus one per instruction) stay well within
+/// [`INLINE_RECORDS_BETWEEN_CHECKS`].
+pub const LOOP_RUN_MAX_ACCESSES: usize = 32;
+/// Most iterations one loop-run record stands for: the instrumentation ends a run at this count
+/// even when the block countdown has not run out (a signal handler's blocks can re-arm it), so
+/// a run's events stay bounded by its bytes.
+pub const LOOP_RUN_MAX_ITERATIONS: u32 = 256;
+const _: () = assert!(LOOP_RUN_MAX_ACCESSES + 2 <= INLINE_RECORDS_BETWEEN_CHECKS);
 
 /// Name of the module-private global `[IdKind::COUNT x i32]` that holds a module's id bases.
 pub const MODULE_BASES_GLOBAL: &str = "__rdt_module_bases";

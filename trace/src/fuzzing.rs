@@ -135,6 +135,7 @@ pub fn codec(data: &[u8]) {
         workshares: (head[3] >> 4) as u32,
         implied: Default::default(),
         derived: Default::default(),
+        loop_runs: Default::default(),
     };
     let max = payload.len() as u64 * 64;
     let mut check = BoundsCheck {

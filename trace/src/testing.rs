@@ -75,6 +75,7 @@ pub fn branch(block: u32, successors: Vec<u32>, back_edge_of: Vec<Option<u32>>) 
         successors,
         back_edge_of,
         loc: None,
+        loop_run: None,
     }
 }
 

@@ -32,22 +32,36 @@ pub const V_IMPLIED_BLOCKS_STREAM: u32 = 6;
 pub const V_DERIVED_ACCESSES: u32 = 7;
 /// Streams of [`V_IMPLIED_BLOCKS_STREAM`] with what [`V_DERIVED_ACCESSES`] added to files.
 pub const V_DERIVED_ACCESSES_STREAM: u32 = 8;
+/// Loop runs: files of [`V_DERIVED_ACCESSES`] whose module metadata may mark single-block loops
+/// as recorded in *runs* ([`crate::meta::BranchMeta::loop_run`]): every access of the loop's
+/// block moves by a constant stride per iteration, and one loop-run event (the iteration count
+/// and the addresses of the run's last iteration) stands for the iterations' accesses, branch
+/// outcomes and implied block entries, which the decoder emits (see `docs/trace-format.md`). A
+/// module blob with loop runs carries the implied blocks' and derived accesses' lists (possibly
+/// empty) and then theirs after its tables, and says this version.
+pub const V_LOOP_RUNS: u32 = 9;
+/// Streams of [`V_DERIVED_ACCESSES_STREAM`] with what [`V_LOOP_RUNS`] added to files.
+pub const V_LOOP_RUNS_STREAM: u32 = 10;
 /// The version this build writes to files.
-pub const CURRENT: u32 = V_DERIVED_ACCESSES;
+pub const CURRENT: u32 = V_LOOP_RUNS;
 /// The version module metadata blobs without implied blocks or derived accesses are written
 /// with: that layout has not changed since [`V_INITIAL`] (readers accept blobs up to
 /// [`CURRENT`]; blobs with implied blocks say [`V_IMPLIED_BLOCKS`], with derived accesses
-/// [`V_DERIVED_ACCESSES`]).
+/// [`V_DERIVED_ACCESSES`], with loop runs [`V_LOOP_RUNS`]).
 pub const META_BLOB: u32 = V_INITIAL;
 /// The version this build writes to streams.
-pub const STREAM: u32 = V_DERIVED_ACCESSES_STREAM;
+pub const STREAM: u32 = V_LOOP_RUNS_STREAM;
 /// The oldest version this build still reads.
 pub const OLDEST_SUPPORTED: u32 = V_INITIAL;
 
 /// Whether a file (read with [`crate::Trace::open`]) of version `v` is readable: the file
 /// versions, not the stream ones (a stream has floor chunks the file reader does not expect).
 pub fn is_file_version(v: u32) -> bool {
-    v == V_INITIAL || v == V_REGION_OF_INTEREST || v == V_IMPLIED_BLOCKS || v == V_DERIVED_ACCESSES
+    v == V_INITIAL
+        || v == V_REGION_OF_INTEREST
+        || v == V_IMPLIED_BLOCKS
+        || v == V_DERIVED_ACCESSES
+        || v == V_LOOP_RUNS
 }
 
 /// Whether a stream (read with [`crate::stream::LiveTrace`]) of version `v` is readable: every
@@ -62,4 +76,5 @@ pub fn has_floors(v: u32) -> bool {
         || v == V_REGION_OF_INTEREST_STREAM
         || v == V_IMPLIED_BLOCKS_STREAM
         || v == V_DERIVED_ACCESSES_STREAM
+        || v == V_LOOP_RUNS_STREAM
 }

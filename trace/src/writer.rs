@@ -132,7 +132,11 @@ impl<W: Write> TraceWriter<W> {
     /// derived access (see [`crate::meta::MemInstrMeta::derived`]) right after the access of
     /// the instruction before it, are not stored, as the runtime does not record them: reading
     /// the trace back gives `events` (a derived access at its anchor's address plus its offset,
-    /// which is where the runtime's accesses are).
+    /// which is where the runtime's accesses are). The iterations of a loop recorded in runs
+    /// (see [`crate::meta::BranchMeta::loop_run`]) are stored as plain events, each iteration's
+    /// accesses and branch (its block, implied, is left out as above): the decoder accepts
+    /// them as well as loop-run events and reads back the same events, so only the runtime
+    /// writes loop runs.
     pub fn events(&mut self, thread: u32, events: &[Event]) -> io::Result<()> {
         let mut raw = std::mem::take(&mut self.raw);
         raw.clear();
@@ -142,6 +146,8 @@ impl<W: Write> TraceWriter<W> {
                 self.pending_implied.resize(t + 1, None);
                 self.pending_access.resize(t + 1, None);
             }
+            // Loop runs need no filter: a loop's iterations are stored as plain accesses and
+            // branches (see `events`), which decode to the same events.
             let implied = self.implied.stored(events, &mut self.pending_implied[t]);
             let stored = self.derived.stored(implied, &mut self.pending_access[t]);
             self.stored.clear();

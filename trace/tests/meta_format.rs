@@ -25,6 +25,7 @@ fn every_table() -> ModuleMeta {
         successors: vec![0],
         back_edge_of: vec![Some(0)],
         loc,
+        loop_run: None,
     });
     m.loops.push(LoopMeta {
         function: 0,

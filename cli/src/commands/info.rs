@@ -112,8 +112,9 @@ struct ThreadRow {
     events: u64,
     /// Of those, the ones stored as records: all but the implied blocks, which the decoder
     /// emits after the branch events that enter them (`rdtrace::version::V_IMPLIED_BLOCKS`),
-    /// and the derived accesses, which it emits after the access before them
-    /// (`rdtrace::version::V_DERIVED_ACCESSES`).
+    /// the derived accesses, which it emits after the access before them
+    /// (`rdtrace::version::V_DERIVED_ACCESSES`), and the iterations of loops recorded in runs,
+    /// for which one loop-run event is stored (`rdtrace::version::V_LOOP_RUNS`).
     records: u64,
     accesses: u64,
 }

@@ -64,6 +64,10 @@ pub struct RdOptions {
     /// earlier access's of the same block plus a constant (same decoded events, more records;
     /// for comparison).
     pub no_derived_accesses: bool,
+    /// `--rd-no-loop-runs`: record every iteration of every loop, also of single-block loops
+    /// whose accesses move by constant strides (same decoded events, more records; for
+    /// comparison).
+    pub no_loop_runs: bool,
     /// `--rd-help`: print rdcc's own options.
     pub help: bool,
 }
@@ -535,6 +539,7 @@ fn parse_rd_option(rd: &mut RdOptions, name: &str, arg: &str) -> Result<(), Usag
         "no-inline" => rd.no_inline = true,
         "no-implied-blocks" => rd.no_implied_blocks = true,
         "no-derived-accesses" => rd.no_derived_accesses = true,
+        "no-loop-runs" => rd.no_loop_runs = true,
         "help" => rd.help = true,
         _ => match name.strip_prefix("explain=") {
             Some("") => return Err(UsageError("--rd-explain= needs a file name".to_string())),

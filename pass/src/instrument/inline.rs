@@ -8,7 +8,7 @@ use inkwell::module::Module;
 use inkwell::values::{FunctionValue, GlobalValue, InstructionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
 use rdtrace::abi::{RECORD_ALIGN, RECORD_SIZE};
-use rdtrace::raw::TAG_BLOCK;
+use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_LOOP_RUN};
 
 use crate::error::PassError;
 use crate::hooks::Hooks;
@@ -28,6 +28,8 @@ const _: () = assert!(
 pub(crate) struct InlineRecords<'ctx> {
     cursor: GlobalValue<'ctx>,
     countdown: GlobalValue<'ctx>,
+    /// `rdtrace::abi::EXPANDED_TLS`, declared when the module has loops recorded in runs.
+    expanded: Option<GlobalValue<'ctx>>,
     threadlocal_address: FunctionValue<'ctx>,
 }
 
@@ -36,11 +38,32 @@ pub(crate) struct InlineRecords<'ctx> {
 /// [`split_block_entries`](super::split_block_entries).
 pub(crate) struct BlockEntry<'ctx> {
     pub(super) due: InstructionValue<'ctx>,
+    /// For the block of a loop recorded in runs: `due` also ends a full run, and the cold
+    /// block writes the run before it calls the hook.
+    pub(super) run: Option<RunEntry<'ctx>>,
+}
+
+/// What the cold block of a loop recorded in runs needs (see `crate::loop_runs`).
+pub(crate) struct RunEntry<'ctx> {
+    /// The countdown test alone: the hook is due.
+    pub(super) countdown: IntValue<'ctx>,
+    /// The loop's branch (module-local id).
+    pub(super) branch: u32,
+    /// Iterations of the open run so far (an `i32` PHI).
+    pub(super) count: IntValue<'ctx>,
+    /// The block's memory instructions (module-local ids) and their last addresses (`i64`
+    /// PHIs).
+    pub(super) last: Vec<(u32, IntValue<'ctx>)>,
 }
 
 impl<'ctx> InlineRecords<'ctx> {
-    /// Declares the cursor and `llvm.threadlocal.address.p0`.
-    pub(crate) fn declare(module: &Module<'ctx>, hooks: &Hooks<'ctx>) -> Result<Self, PassError> {
+    /// Declares the cursor, the countdown, the loop-run expansion when `loop_runs`, and
+    /// `llvm.threadlocal.address.p0`.
+    pub(crate) fn declare(
+        module: &Module<'ctx>,
+        hooks: &Hooks<'ctx>,
+        loop_runs: bool,
+    ) -> Result<Self, PassError> {
         let ptr = module.get_context().ptr_type(AddressSpace::default());
         let intrinsic = Intrinsic::find("llvm.threadlocal.address").ok_or_else(|| {
             PassError::Build("llvm.threadlocal.address is unknown to this LLVM".into())
@@ -51,6 +74,7 @@ impl<'ctx> InlineRecords<'ctx> {
         Ok(InlineRecords {
             cursor: hooks.cursor_global(module),
             countdown: hooks.countdown_global(module),
+            expanded: loop_runs.then(|| hooks.expanded_global(module)),
             threadlocal_address,
         })
     }
@@ -97,7 +121,97 @@ impl<'ctx> InlineRecords<'ctx> {
         if !implied {
             self.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
         }
-        Ok(BlockEntry { due })
+        Ok(BlockEntry { due, run: None })
+    }
+
+    /// Appends a loop run's records (see `rdtrace::raw::TAG_LOOP_RUN`): the run of `count`
+    /// (`i32`) iterations of the loop ending in `branch` (a global id), which left the loop
+    /// when `exit`, then one access record per memory instruction (`mis`: global ids) at its
+    /// address in the run's last iteration (`addrs`, `i64`). With `skip_empty`, a run of no
+    /// iterations is written past the cursor but not kept (the cursor stays).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit_run(
+        &self,
+        builder: &Builder<'ctx>,
+        hooks: &Hooks<'ctx>,
+        branch: IntValue<'ctx>,
+        (count, exit): (IntValue<'ctx>, bool),
+        mis: &[IntValue<'ctx>],
+        addrs: &[IntValue<'ctx>],
+        skip_empty: bool,
+    ) -> Result<(), PassError> {
+        let ctx = hooks.i64().get_context();
+        let (i8t, i64t) = (ctx.i8_type(), hooks.i64());
+        let ptr = ctx.ptr_type(AddressSpace::default());
+        let slot = self.tls_address(builder, self.cursor)?;
+        let cur = builder
+            .build_load(ptr, slot, "rdt.cur")?
+            .into_pointer_value();
+        let store = |at: u64, value: IntValue<'ctx>, align: u32| -> Result<(), PassError> {
+            // Safety: the runtime guarantees room for the run's records at `cur` (its length
+            // is bounded by `LOOP_RUN_MAX_ACCESSES`, counted with the block's records).
+            let p = unsafe {
+                builder.build_in_bounds_gep(i8t, cur, &[i64t.const_int(at, false)], "rdt.at")?
+            };
+            builder
+                .build_store(p, value)?
+                .set_alignment(align)
+                .map_err(|e| PassError::Build(e.to_string()))
+        };
+        let head = |tag: u8, aux: u64, id: IntValue<'ctx>| -> Result<IntValue<'ctx>, PassError> {
+            let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
+            let bits = rdtrace::raw::head_of(tag, 0) | aux << rdtrace::raw::AUX_SHIFT;
+            Ok(builder.build_or(wide, i64t.const_int(bits, false), "rdt.head")?)
+        };
+        let record = RECORD_SIZE as u64;
+        store(
+            0,
+            head(TAG_LOOP_RUN, mis.len() as u64, branch)?,
+            RECORD_ALIGN,
+        )?;
+        let wide = builder.build_int_z_extend(count, i64t, "rdt.runw")?;
+        let shifted = builder.build_left_shift(wide, i64t.const_int(1, false), "rdt.runc")?;
+        let value = builder.build_or(shifted, i64t.const_int(exit as u64, false), "rdt.run")?;
+        store(8, value, 8)?;
+        for (k, (&mi, &addr)) in mis.iter().zip(addrs).enumerate() {
+            let at = record * (k as u64 + 1);
+            store(at, head(TAG_ACCESS, 0, mi)?, RECORD_ALIGN)?;
+            store(at + 8, addr, 8)?;
+        }
+        let len = record * (mis.len() as u64 + 1);
+        let len = if skip_empty {
+            let i32t = hooks.i32();
+            let empty = builder.build_int_compare(
+                IntPredicate::EQ,
+                count,
+                i32t.const_zero(),
+                "rdt.empty",
+            )?;
+            builder
+                .build_select(
+                    empty,
+                    i64t.const_zero(),
+                    i64t.const_int(len, false),
+                    "rdt.len",
+                )?
+                .into_int_value()
+        } else {
+            i64t.const_int(len, false)
+        };
+        // Safety: as above; one past the run is still inside the buffer's slack.
+        let next = unsafe { builder.build_in_bounds_gep(i8t, cur, &[len], "rdt.next")? };
+        builder.build_store(slot, next)?;
+        // The events the run stands for: its iterations' accesses, branches and blocks.
+        let expanded = self
+            .expanded
+            .ok_or_else(|| PassError::Build("a loop run without its expansion counter".into()))?;
+        let slot = self.tls_address(builder, expanded)?;
+        let before = builder.build_load(i64t, slot, "rdt.exp")?.into_int_value();
+        let per = i64t.const_int(mis.len() as u64 + 2, false);
+        let added = builder.build_int_nuw_mul(wide, per, "rdt.exp.run")?;
+        let after = builder.build_int_add(before, added, "rdt.exp.next")?;
+        builder.build_store(slot, after)?;
+        Ok(())
     }
 
     /// Appends one raw record (`raw::head_of(tag, id)`, `value`) at the cursor and advances it:

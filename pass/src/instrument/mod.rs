@@ -43,8 +43,10 @@ use crate::hooks::{position_after, position_before, Hooks};
 use crate::ids::ModuleLayout;
 use crate::implied::ImpliedEntries;
 use crate::ir::{self, ValueRef};
+use crate::loop_runs::LoopRuns;
 use crate::openmp::OmpAnalysis;
 
+use inline::RunEntry;
 pub(crate) use inline::{BlockEntry, InlineRecords};
 pub(crate) use split::split_block_entries;
 
@@ -58,7 +60,7 @@ pub(crate) fn insert_hooks<'ctx>(
     layout: &ModuleLayout<'ctx>,
     omp: &OmpAnalysis<'ctx>,
     inline: Option<&InlineRecords<'ctx>>,
-    (implied, derived): (&ImpliedEntries, &DerivedAccesses),
+    (implied, derived, runs): (&ImpliedEntries, &DerivedAccesses, &LoopRuns),
 ) -> Result<Vec<BlockEntry<'ctx>>, PassError> {
     // Anchors are taken before anything is inserted: the region-enter code goes before the
     // entry block's anchor, and the block hook after it.
@@ -80,6 +82,22 @@ pub(crate) fn insert_hooks<'ctx>(
             region_enter(builder, hooks, anchor, region as u32)?;
         }
     }
+    // Loops recorded in runs: their counters and last addresses, and the run record on each
+    // exit edge.
+    let mut run_values = std::collections::HashMap::new();
+    if let Some(inline) = inline {
+        for (br, run) in runs.iter() {
+            let values = loop_run_values(builder, hooks, layout, run)?;
+            let edge = split_exit_edge(layout, run)?;
+            position_at_end_like(builder, edge, layout.branches[br as usize].inst);
+            let branch = hooks.global_id(builder, IdKind::Branch, br)?;
+            let mis = global_mem_ids(builder, hooks, &values.last)?;
+            let count = (values.next, true);
+            inline.emit_run(builder, hooks, branch, count, &mis, &values.addrs, false)?;
+            builder.build_unconditional_branch(layout.blocks[run.exit as usize])?;
+            run_values.insert(run.block, (br, values));
+        }
+    }
     // Where the checks go between inline records: `derived` placed them.
     let mut entries = Vec::new();
     for (block, anchor) in anchors.iter().enumerate() {
@@ -90,7 +108,11 @@ pub(crate) fn insert_hooks<'ctx>(
             match inline {
                 Some(inline) => {
                     let implied = implied.implied[block];
-                    entries.push(inline.emit_block_entry(builder, hooks, id, implied)?);
+                    let mut entry = inline.emit_block_entry(builder, hooks, id, implied)?;
+                    if let Some((br, values)) = run_values.remove(&(block as u32)) {
+                        entry = run_block_entry(builder, hooks, entry, br, values)?;
+                    }
+                    entries.push(entry);
                 }
                 None => hooks.call(builder, hooks.basic_block, &[id.into()])?,
             }
@@ -102,6 +124,9 @@ pub(crate) fn insert_hooks<'ctx>(
         }
         if derived.derived[mi].is_some() {
             continue; // no record: the decoder derives it (see `crate::derived`)
+        }
+        if runs.run_branch[site.block as usize].is_some() {
+            continue; // recorded in runs (see `crate::loop_runs`)
         }
         position_before(builder, site.inst);
         let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
@@ -128,6 +153,9 @@ pub(crate) fn insert_hooks<'ctx>(
         }
     }
     for (br, site) in layout.branches.iter().enumerate() {
+        if runs.by_branch[br].is_some() {
+            continue; // recorded in runs
+        }
         position_before(builder, site.inst);
         let outcome = branch_outcome(builder, hooks, site.inst, site.kind)?;
         let id = hooks.global_id(builder, IdKind::Branch, br as u32)?;
@@ -175,6 +203,208 @@ pub(crate) fn insert_hooks<'ctx>(
     insert_openmp(builder, hooks, layout, omp)?;
     insert_roi_exits(builder, hooks, layout)?;
     Ok(entries)
+}
+
+/// The values a loop recorded in runs carries from iteration to iteration.
+struct RunValues<'ctx> {
+    /// Iterations of the open run before this one (an `i32` PHI at the top of the block).
+    count: IntValue<'ctx>,
+    /// The count after this iteration, `count + 1` (its operand becomes 0 where a run ends).
+    next: IntValue<'ctx>,
+    /// Per memory instruction: its module-local id and last iteration's address (`i64` PHIs).
+    last: Vec<(u32, IntValue<'ctx>)>,
+    /// Per memory instruction: this iteration's address, before the block's terminator.
+    addrs: Vec<IntValue<'ctx>>,
+}
+
+/// Adds a loop's run counter and last-address PHIs (0 when entering from outside) and, before
+/// its terminator, the addresses of this iteration and the count after it.
+fn loop_run_values<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    layout: &ModuleLayout<'ctx>,
+    run: &crate::loop_runs::LoopRunSite,
+) -> Result<RunValues<'ctx>, PassError> {
+    let bb = layout.blocks[run.block as usize];
+    let lost = || PassError::Build("a loop run's block lost its instructions".into());
+    let (first, term) = (bb.get_first_instruction(), bb.get_terminator());
+    let (first, term) = (first.ok_or_else(lost)?, term.ok_or_else(lost)?);
+    let (i32t, i64t) = (hooks.i32(), hooks.i64());
+    position_before(builder, first);
+    let count = builder.build_phi(i32t, "rdt.run.n")?;
+    let (first_mi, _) = layout.block_mem_range[run.block as usize];
+    let mis = first_mi..first_mi + run.strides.len() as u32;
+    let last_phis = (mis.clone())
+        .map(|_| builder.build_phi(i64t, "rdt.run.last"))
+        .collect::<Result<Vec<_>, _>>()?;
+    position_before(builder, term);
+    let mut addrs = Vec::with_capacity(last_phis.len());
+    for mi in mis.clone() {
+        // Safety: memory instruction address operands are pointers.
+        let ptr = unsafe { PointerValue::new(layout.mem_sites[mi as usize].ptr) };
+        addrs.push(builder.build_ptr_to_int(ptr, i64t, "rdt.run.addr")?);
+    }
+    let one = i32t.const_int(1, false);
+    let next =
+        builder.build_int_nuw_add(count.as_basic_value().into_int_value(), one, "rdt.run.next")?;
+    // One incoming value per edge into the block: from itself the values of this iteration,
+    // from outside nothing yet.
+    let f = &layout.functions[layout.block_function[run.block as usize] as usize];
+    let own = (run.block - f.first_block) as usize;
+    for (p, succs) in f.succs.iter().enumerate() {
+        for _ in succs.iter().filter(|&&s| s == own) {
+            let from = f.blocks[p];
+            if p == own {
+                count.add_incoming(&[(&next, from)]);
+                for (phi, addr) in last_phis.iter().zip(&addrs) {
+                    phi.add_incoming(&[(addr, from)]);
+                }
+            } else {
+                count.add_incoming(&[(&i32t.const_zero(), from)]);
+                for phi in &last_phis {
+                    phi.add_incoming(&[(&i64t.const_zero(), from)]);
+                }
+            }
+        }
+    }
+    let last = (mis.zip(&last_phis))
+        .map(|(mi, phi)| (mi, phi.as_basic_value().into_int_value()))
+        .collect();
+    Ok(RunValues {
+        count: count.as_basic_value().into_int_value(),
+        next,
+        last,
+        addrs,
+    })
+}
+
+/// A new, empty block on the edge from a loop recorded in runs to its exit (the caller
+/// terminates it with a branch to the exit): the loop's branch leads there, and the exit's
+/// PHIs take their values from the loop through it.
+fn split_exit_edge<'ctx>(
+    layout: &ModuleLayout<'ctx>,
+    run: &crate::loop_runs::LoopRunSite,
+) -> Result<inkwell::basic_block::BasicBlock<'ctx>, PassError> {
+    use inkwell::context::AsContextRef;
+    use inkwell::llvm_sys::core as llvm;
+    let (bb, exit) = (
+        layout.blocks[run.block as usize],
+        layout.blocks[run.exit as usize],
+    );
+    let term = (bb.get_terminator())
+        .ok_or_else(|| PassError::Build("a loop run's block lost its branch".into()))?;
+    let ctx = bb.get_context();
+    let edge = ctx.insert_basic_block_after(bb, "rdt.run.exit");
+    let (raw_bb, raw_exit, raw_edge) =
+        (ir::block_ref(bb), ir::block_ref(exit), ir::block_ref(edge));
+    // Safety: `term` is the block's conditional `br` (two successors); each PHI of the exit is
+    // rebuilt with the same incoming values, the loop's edge now coming from `edge`, and
+    // replaces the old one, which is then erased (the pass holds no reference to PHIs).
+    unsafe {
+        let raw_term = term.as_value_ref();
+        for i in 0..llvm::LLVMGetNumSuccessors(raw_term) {
+            if llvm::LLVMGetSuccessor(raw_term, i) == raw_exit {
+                llvm::LLVMSetSuccessor(raw_term, i, raw_edge);
+            }
+        }
+        let builder = llvm::LLVMCreateBuilderInContext(ctx.as_ctx_ref());
+        let mut inst = llvm::LLVMGetFirstInstruction(raw_exit);
+        while !inst.is_null() && ir::opcode(inst) == Some(inkwell::llvm_sys::LLVMOpcode::LLVMPHI) {
+            let next = llvm::LLVMGetNextInstruction(inst);
+            let n = llvm::LLVMCountIncoming(inst);
+            let mut values: Vec<ValueRef> = (0..n)
+                .map(|i| llvm::LLVMGetIncomingValue(inst, i))
+                .collect();
+            let mut blocks: Vec<_> = (0..n)
+                .map(|i| match llvm::LLVMGetIncomingBlock(inst, i) {
+                    b if b == raw_bb => raw_edge,
+                    b => b,
+                })
+                .collect();
+            llvm::LLVMPositionBuilderBefore(builder, inst);
+            let mut len = 0usize;
+            let name = llvm::LLVMGetValueName2(inst, &mut len);
+            let name = std::slice::from_raw_parts(name as *const u8, len).to_vec();
+            let phi = llvm::LLVMBuildPhi(builder, llvm::LLVMTypeOf(inst), c"".as_ptr());
+            llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), n);
+            llvm::LLVMReplaceAllUsesWith(inst, phi);
+            llvm::LLVMInstructionEraseFromParent(inst);
+            llvm::LLVMSetValueName2(phi, name.as_ptr() as *const _, name.len());
+            inst = next;
+        }
+        llvm::LLVMDisposeBuilder(builder);
+    }
+    Ok(edge)
+}
+
+/// Positions `builder` at the end of `bb` with the debug location of `like`.
+fn position_at_end_like<'ctx>(
+    builder: &Builder<'ctx>,
+    bb: inkwell::basic_block::BasicBlock<'ctx>,
+    like: InstructionValue<'ctx>,
+) {
+    builder.position_at_end(bb);
+    // Safety: the builder and instruction are live; a null location clears the builder's.
+    unsafe {
+        inkwell::llvm_sys::core::LLVMSetCurrentDebugLocation2(
+            builder.as_mut_ptr(),
+            inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(like.as_value_ref()),
+        )
+    };
+}
+
+/// The global ids of a loop run's memory instructions.
+fn global_mem_ids<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    last: &[(u32, IntValue<'ctx>)],
+) -> Result<Vec<IntValue<'ctx>>, PassError> {
+    (last.iter())
+        .map(|&(mi, _)| hooks.global_id(builder, IdKind::MemInstr, mi))
+        .collect()
+}
+
+/// The entry of a loop recorded in runs (the builder right after its countdown test): a run
+/// also ends when it is full (`LOOP_RUN_MAX_ITERATIONS`), and where one ends the count starts
+/// again from 0.
+fn run_block_entry<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    entry: BlockEntry<'ctx>,
+    branch: u32,
+    values: RunValues<'ctx>,
+) -> Result<BlockEntry<'ctx>, PassError> {
+    let i32t = hooks.i32();
+    // Safety: `due` is the countdown's `icmp`, an i1 value.
+    let countdown = unsafe { IntValue::new(entry.due.as_value_ref()) };
+    let max = i32t.const_int(rdtrace::abi::LOOP_RUN_MAX_ITERATIONS as u64, false);
+    let full = builder.build_int_compare(IntPredicate::UGE, values.count, max, "rdt.run.full")?;
+    let due = builder.build_or(countdown, full, "rdt.run.due")?;
+    let next = values
+        .next
+        .as_instruction()
+        .ok_or_else(|| PassError::Build("a loop run's count folded".into()))?;
+    position_before(builder, next);
+    let start = builder
+        .build_select(due, i32t.const_zero(), values.count, "rdt.run.base")?
+        .into_int_value();
+    // Safety: operand 0 of the `add` is its count operand, replaced by a value of that type
+    // defined before it.
+    unsafe {
+        inkwell::llvm_sys::core::LLVMSetOperand(next.as_value_ref(), 0, start.as_value_ref())
+    };
+    let due = due
+        .as_instruction()
+        .ok_or_else(|| PassError::Build("a loop run's test folded".into()))?;
+    Ok(BlockEntry {
+        due,
+        run: Some(RunEntry {
+            countdown,
+            branch,
+            count: values.count,
+            last: values.last,
+        }),
+    })
 }
 
 /// `__rdt_roi_exit` before every `ret` and `resume` (after the region-exit hook, which

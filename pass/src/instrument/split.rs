@@ -4,11 +4,12 @@
 use inkwell::builder::Builder;
 use inkwell::values::{AsValueRef, InstructionValue, IntValue};
 use rdtrace::abi;
+use rdtrace::abi::IdKind;
 
 use crate::error::PassError;
 use crate::hooks::Hooks;
 
-use super::inline::BlockEntry;
+use super::inline::{BlockEntry, InlineRecords};
 
 /// Gives every inline block entry its call of the countdown hook: the block `bb` is split after
 /// its countdown test into `pre` (its PHIs, EH pad, allocas, the function-entry hooks and the
@@ -24,9 +25,18 @@ use super::inline::BlockEntry;
 /// `pre` takes over `bb`'s predecessors (and `blockaddress` uses); `bb` keeps its terminator,
 /// so its successors' PHIs still name their real predecessor. Runs last, because the other
 /// insertions find terminators and anchors through the original blocks.
+///
+/// The block of a loop recorded in runs (`entry.run`) tests whether the countdown ran out or its
+/// run is full; its cold block writes the run so far and calls the hook only when it is due:
+///
+/// ```text
+/// cold: loop-run records (kept unless the run is empty); br countdown, hook, bb
+/// hook: call __rdt_block_countdown(); br bb
+/// ```
 pub(crate) fn split_block_entries<'ctx>(
     builder: &Builder<'ctx>,
     hooks: &Hooks<'ctx>,
+    inline: Option<&InlineRecords<'ctx>>,
     entries: &[BlockEntry<'ctx>],
 ) -> Result<(), PassError> {
     if entries.is_empty() {
@@ -81,6 +91,29 @@ pub(crate) fn split_block_entries<'ctx>(
         br.set_metadata(weights, prof)
             .map_err(|e| PassError::Build(e.to_string()))?;
         position_after_end(builder, cold, due);
+        let (Some(run), Some(inline)) = (&entry.run, inline) else {
+            hooks.call(builder, hooks.block_countdown, &[])?;
+            builder.build_unconditional_branch(bb)?;
+            continue;
+        };
+        let branch = hooks.global_id(builder, IdKind::Branch, run.branch)?;
+        let mut mis = Vec::with_capacity(run.last.len());
+        for &(mi, _) in &run.last {
+            mis.push(hooks.global_id(builder, IdKind::MemInstr, mi)?);
+        }
+        let addrs: Vec<_> = run.last.iter().map(|&(_, a)| a).collect();
+        inline.emit_run(
+            builder,
+            hooks,
+            branch,
+            (run.count, false),
+            &mis,
+            &addrs,
+            true,
+        )?;
+        let hook = ctx.append_basic_block(function, "rdt.countdown.hook");
+        builder.build_conditional_branch(run.countdown, hook, bb)?;
+        position_after_end(builder, hook, due);
         hooks.call(builder, hooks.block_countdown, &[])?;
         builder.build_unconditional_branch(bb)?;
     }

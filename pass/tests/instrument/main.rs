@@ -17,6 +17,7 @@ mod derived;
 mod files;
 mod hooks;
 mod inline_records;
+mod loop_runs;
 mod metadata;
 
 /// What the uninstrumented input contains, counted independently of the pass.

@@ -29,7 +29,7 @@ impl ThreadState {
             self.encode_into(enc, &self.bufs[buf][..n]);
             self.free.fetch_or(1 << buf, Ordering::SeqCst);
         }
-        let full = enc.chunk_events() as usize >= config::get().chunk_events
+        let full = enc.chunk_decoded_events() >= config::get().chunk_events as u64
             || enc.chunk_bytes() >= close_at_bytes();
         if (full || close) && enc.chunk_events() > 0 {
             let seq = self.seq.fetch_add(1, Ordering::Relaxed);
@@ -81,7 +81,7 @@ impl ThreadState {
         // Safety: without a writer, `busy` gives exclusive access to the encoder and compressor.
         let enc = unsafe { &mut *self.encoder.get() };
         self.encode_into(enc, &self.events()[..n]);
-        let full = enc.chunk_events() as usize >= config::get().chunk_events
+        let full = enc.chunk_decoded_events() >= config::get().chunk_events as u64
             || enc.chunk_bytes() >= close_at_bytes();
         if (full || close) && enc.chunk_events() > 0 {
             let seq = self.seq.fetch_add(1, Ordering::Relaxed);

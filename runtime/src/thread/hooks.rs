@@ -125,7 +125,7 @@ pub fn countdown_zero() {
         s.stamp_left.set(config::get().stamp_every);
     } else {
         s.stamp_left.set(left);
-        s.check();
     }
+    s.check();
     s.arm();
 }

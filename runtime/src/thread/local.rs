@@ -1,4 +1,5 @@
-//! The calling thread's thread-local variables: its record cursor and block countdown (defined
+//! The calling thread's thread-local variables: its record cursor, block countdown and loop-run
+//! expansion (defined
 //! in `tls.c`, reached through `extern` functions), which state it records into (`CURRENT`, and
 //! `PAUSED` while it is outside the region of interest), and the discard buffer that takes the
 //! inline records of a thread that does not record.
@@ -13,6 +14,15 @@ extern "C" {
     pub(super) fn __rdt_cursor_address() -> *mut AtomicPtr<RawEvent>;
     /// Address of the calling thread's `__rdt_countdown` (defined in `tls.c`).
     fn __rdt_countdown_address() -> *mut Cell<i32>;
+    /// Address of the calling thread's `__rdt_expanded` (defined in `tls.c`).
+    fn __rdt_expanded_address() -> *mut Cell<i64>;
+}
+
+/// The events the calling thread's loop runs stood for since its buffer was last handed over
+/// (`rdtrace::abi::EXPANDED_TLS`).
+pub(super) fn expanded_var() -> &'static Cell<i64> {
+    // Safety: as for `countdown_var`.
+    unsafe { &*__rdt_expanded_address() }
 }
 
 /// The calling thread's block countdown (`rdtrace::abi::COUNTDOWN_TLS`).

@@ -2,7 +2,7 @@
 //! arming the block countdown for the next stamp, and parking and unparking (live streams).
 
 use super::floors::pack_park;
-use super::local::{countdown_var, BLOCKS_BETWEEN_HOOKS};
+use super::local::{countdown_var, expanded_var, BLOCKS_BETWEEN_HOOKS};
 use super::ThreadState;
 use crate::{clock, config};
 use rdtrace::raw::{RawEvent, TAG_STAMP};
@@ -77,11 +77,16 @@ impl ThreadState {
         countdown_var().set(1);
     }
 
-    /// Flushes when the buffer is past its threshold (the slack is for inline records).
+    /// Flushes when the buffer is past its threshold (the slack is for inline records), or when
+    /// its loop runs stand for as many events as the threshold (`rdtrace::abi::EXPANDED_TLS`).
     #[inline(always)]
     pub(super) fn check(&self) {
         if let Some(cursor) = self.cursor_var() {
-            if self.past_limit(cursor.load(Ordering::Relaxed), 0) {
+            let expanded = expanded_var();
+            if self.past_limit(cursor.load(Ordering::Relaxed), 0)
+                || expanded.get() >= self.threshold as i64
+            {
+                expanded.set(0);
                 self.flush(false, false);
             }
         }

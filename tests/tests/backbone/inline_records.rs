@@ -256,9 +256,13 @@ fn derived_accesses_are_where_a_full_trace_puts_them() {
     ];
     for (source, flags, threads) in cases {
         let mut traces = Vec::new();
-        for (i, extra) in [&[][..], &["--rd-no-derived-accesses"][..]]
-            .iter()
-            .enumerate()
+        // Loop runs (which take whole loop blocks, derived accesses and all) off in both.
+        for (i, extra) in [
+            &["--rd-no-loop-runs"][..],
+            &["--rd-no-loop-runs", "--rd-no-derived-accesses"][..],
+        ]
+        .iter()
+        .enumerate()
         {
             let exe = dir.path().join(format!("d{i}"));
             let mut f = flags.to_vec();
@@ -312,6 +316,209 @@ fn derived_accesses_are_where_a_full_trace_puts_them() {
         assert!(
             traces[0].stored_events() < traces[1].stored_events(),
             "{source}"
+        );
+    }
+}
+
+#[test]
+fn loop_runs_give_every_iteration_exactly() {
+    // A single-block loop whose accesses move by constant strides is recorded in runs: one
+    // record with the iteration count and the last iteration's addresses per run (between two
+    // countdown hooks, and at the exit), from which the decoder re-creates every iteration's
+    // accesses, branch and block. A build that records every iteration (--rd-no-loop-runs, the
+    // same ids) must give the same events, stamps in the same places: a matrix multiply (an
+    // unrolled inner loop of strided loads), a Jacobi stencil (neighbouring loads, vectorised
+    // bodies), branchy C (app_mix) and C++ templates (one OpenMP thread, so both runs do the
+    // same), at the default stamp interval and at intervals below and above
+    // the countdown's reach. Addresses are compared per instruction, relative to its first,
+    // but on app_mix, whose heap blocks land where the runtime's own allocations leave room.
+    let dir = tempfile::tempdir().unwrap();
+    let app_mix = [
+        "-O2",
+        "-DROUNDS=1",
+        "-DVM_N=40",
+        "-DKEYS=300",
+        "-DTREE_N=300",
+    ];
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        ("bench/matmul.c", &["-O2", "-DN=48"], &["16", "5", "37"]),
+        (
+            "bench/stencil.c",
+            &["-O2", "-DN=64", "-DT=2"],
+            &["16", "37"],
+        ),
+        ("bench/app_mix.c", &app_mix, &["16"]),
+        ("cxx/particles.cpp", &["-O2", "-fopenmp"], &["16"]),
+    ];
+    for (source, flags, intervals) in cases {
+        let mut exes = Vec::new();
+        for (i, extra) in [&[][..], &["--rd-no-loop-runs"][..]].iter().enumerate() {
+            let exe = dir.path().join(format!("r{i}"));
+            let mut f = flags.to_vec();
+            f.extend_from_slice(extra);
+            let compiler = if source.ends_with(".cpp") {
+                &tools().rdcxx
+            } else {
+                &tools().rdcc
+            };
+            let o = std::process::Command::new(compiler)
+                .current_dir(dir.path())
+                .args(&f)
+                .arg(program(source))
+                .arg("-o")
+                .arg(&exe)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            exes.push(exe);
+        }
+        for stamp_every in *intervals {
+            let what = format!("{source} RDTRACE_STAMP_EVERY={stamp_every}");
+            let mut runs = Vec::new();
+            for (i, exe) in exes.iter().enumerate() {
+                let tp = dir.path().join(format!("r{i}.rdtrace"));
+                let mut cmd = std::process::Command::new(exe);
+                cmd.current_dir(dir.path())
+                    .env("RDTRACE_QUIET", "1")
+                    .env("OMP_NUM_THREADS", "1")
+                    .env("RDTRACE_STAMP_EVERY", stamp_every);
+                assert!(output_traced(&mut cmd, &tp).status.success(), "{what}");
+                let trace = rdtrace::Trace::open(&tp).unwrap();
+                let mut threads = Vec::new();
+                for t in trace.thread_indices() {
+                    let mut events = Vec::new();
+                    trace.visit_thread(t, &mut events).unwrap();
+                    let mut first: std::collections::HashMap<u32, u64> = Default::default();
+                    let norm: Vec<Event> = (events.into_iter())
+                        .map(|e| match e {
+                            Event::Stamp { .. } => Event::Stamp { time: 0 },
+                            Event::Access { mi, addr, len } => {
+                                let base = *first.entry(mi).or_insert(addr);
+                                let addr = if source.contains("app_mix") {
+                                    0
+                                } else {
+                                    addr.wrapping_sub(base)
+                                };
+                                Event::Access { mi, addr, len }
+                            }
+                            other => other,
+                        })
+                        .collect();
+                    threads.push(norm);
+                }
+                let loops = (trace.meta.branches.iter())
+                    .filter(|b| b.loop_run.is_some())
+                    .count();
+                runs.push((threads, trace.stored_events(), loops));
+            }
+            let (runs_threads, runs_stored, loops) = &runs[0];
+            let (full_threads, full_stored, none) = &runs[1];
+            assert!(
+                *loops > 0 && *none == 0,
+                "{what}: {loops} / {none} loops in runs"
+            );
+            assert_eq!(runs_threads.len(), full_threads.len(), "{what}");
+            for (a, b) in runs_threads.iter().zip(full_threads) {
+                assert!(b.len() > 2000, "{what}: {}", b.len());
+                if let Some(at) = (0..a.len().max(b.len())).find(|&k| a.get(k) != b.get(k)) {
+                    panic!(
+                        "{what}: event {at} of {} / {} differs: runs {:?}, every iteration {:?}",
+                        a.len(),
+                        b.len(),
+                        &a[at.saturating_sub(3)..(at + 3).min(a.len())],
+                        &b[at.saturating_sub(3)..(at + 3).min(b.len())]
+                    );
+                }
+            }
+            assert!(
+                runs_stored < full_stored,
+                "{what}: {runs_stored} / {full_stored}"
+            );
+        }
+    }
+}
+
+#[test]
+fn loop_runs_put_every_access_at_its_address() {
+    // The test above compares addresses relative to each instruction's first, which would not
+    // see every address of an instruction off by the same amount (a run's first iteration
+    // misplaced by a stride, say). This program prints where its arrays are, so each heap
+    // access becomes (array, offset) and both builds' traces must give exactly the same: loops
+    // forwards and backwards, strides of 8, 12 and 56 bytes, an unrolled and a vectorised body,
+    // runs that end at the exit and runs cut by the countdown.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("strides.c");
+    std::fs::write(
+        &src,
+        r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 3000;
+    double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+    float *c = malloc(3 * n * sizeof(float));
+    if (!a || !b || !c) return 1;
+    printf("%p %p %p\n", (void *)a, (void *)b, (void *)c);
+    for (int i = 0; i < n; i++) a[i] = i;
+    for (int i = 0; i + 1 < n; i++) b[i] = a[i] * 2 + a[i + 1];
+    for (int i = n - 1; i >= 0; i--) c[3 * i + 1] = (float)b[i];
+    double s = 0;
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < n; i += 7) s += a[i] * c[3 * i + 1];
+    printf("%f\n", s);
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let mut seqs = Vec::new();
+    let mut loops = Vec::new();
+    for (i, extra) in [&[][..], &["--rd-no-loop-runs"][..]].iter().enumerate() {
+        let exe = dir.path().join(format!("s{i}"));
+        let mut flags = vec!["-O2"];
+        flags.extend_from_slice(extra);
+        rdcc(std::slice::from_ref(&src), &flags, &exe);
+        let tp = dir.path().join(format!("s{i}.rdtrace"));
+        let out = output_traced(
+            std::process::Command::new(&exe).env("RDTRACE_QUIET", "1"),
+            &tp,
+        );
+        assert!(out.status.success());
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let bases: Vec<u64> = (stdout.lines().next().unwrap().split(' '))
+            .map(|p| u64::from_str_radix(p.trim_start_matches("0x"), 16).unwrap())
+            .collect();
+        let sizes = [3000 * 8, 3000 * 8, 3000 * 12];
+        let trace = rdtrace::Trace::open(&tp).unwrap();
+        let mut events = Vec::new();
+        trace.visit_thread(0, &mut events).unwrap();
+        let mut heap = 0;
+        let norm: Vec<(Event, Option<(usize, u64)>)> = (events.into_iter())
+            .filter(|e| !matches!(e, Event::Stamp { .. }))
+            .map(|e| match e {
+                Event::Access { mi, addr, len } => {
+                    let at = (0..3).find(|&k| addr >= bases[k] && addr < bases[k] + sizes[k]);
+                    heap += at.is_some() as u64;
+                    let place = at.map(|k| (k, addr - bases[k]));
+                    (Event::Access { mi, addr: 0, len }, place)
+                }
+                other => (other, None),
+            })
+            .collect();
+        assert!(heap > 10_000, "{heap} heap accesses");
+        loops.push(
+            (trace.meta.branches.iter())
+                .filter(|b| b.loop_run.is_some())
+                .count(),
+        );
+        seqs.push(norm);
+    }
+    assert!(loops[0] >= 3 && loops[1] == 0, "{loops:?} loops in runs");
+    assert_eq!(seqs[0].len(), seqs[1].len());
+    if let Some(at) = (0..seqs[0].len()).find(|&k| seqs[0][k] != seqs[1][k]) {
+        panic!(
+            "event {at} differs: runs {:?}, every iteration {:?}",
+            &seqs[0][at.saturating_sub(3)..(at + 3).min(seqs[0].len())],
+            &seqs[1][at.saturating_sub(3)..(at + 3).min(seqs[1].len())]
         );
     }
 }

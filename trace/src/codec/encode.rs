@@ -29,6 +29,9 @@ pub struct ChunkEncoder {
     pub(super) run: u32,
     /// Events in the chunk being built.
     pub(super) count: u32,
+    /// Events the chunk's loop runs stand for beyond themselves (at most, per run: its
+    /// iterations' accesses, branches and blocks), so chunks can close by what they decode to.
+    pub(super) expanded: u64,
     /// Calls of [`ChunkEncoder::append`] left that skip the candidate periods (see
     /// [`PERIODS_RARE`]).
     pub(super) periods_off_for: u32,
@@ -59,6 +62,7 @@ impl ChunkEncoder {
             out: Vec::with_capacity(bytes),
             run: 0,
             count: 0,
+            expanded: 0,
             periods_off_for: 0,
         };
         e.start_chunk();
@@ -88,11 +92,19 @@ impl ChunkEncoder {
         self.predictor.start_chunk();
         self.run = 0;
         self.count = 0;
+        self.expanded = 0;
     }
 
     /// Events in the chunk so far.
     pub fn chunk_events(&self) -> u32 {
         self.count
+    }
+
+    /// Events the chunk so far decodes to, at most: its events plus what its loop runs stand
+    /// for. The runtime closes chunks by this count, so that one chunk's decoded events (which
+    /// readers may hold while other chunks decode) stay bounded whatever loops it holds.
+    pub fn chunk_decoded_events(&self) -> u64 {
+        self.count as u64 + self.expanded
     }
 
     /// Payload bytes of the chunk so far (a pending run adds at most one).
@@ -162,6 +174,7 @@ impl ChunkEncoder {
         let mut expected = p.expected_mi;
         let mut prev_mi = p.prev_mi;
         let mut prev_time = p.prev_time;
+        let mut expanded = self.expanded;
         // Records consumed that are not events (EXT records, skipped ones): the events of this
         // call are the records consumed less these, so no path counts events one by one.
         let mut not_events = 0usize;
@@ -456,6 +469,27 @@ impl ChunkEncoder {
                         flush_run!();
                         w.byte(OP_GAP);
                     }
+                    // A loop run and its `m` access records (see `TAG_LOOP_RUN`): one event.
+                    // Without all its access records (a truncated or scribbled buffer) it is
+                    // skipped like an unknown record, and the accesses encode as plain ones.
+                    TAG_LOOP_RUN if loop_run_accesses(events, i).is_some() => {
+                        let m = e.aux() as usize;
+                        dirty_end = i + m + 1;
+                        flush_run!();
+                        w.byte(OP_LOOP_RUN);
+                        w.varint(zigzag(id.wrapping_sub(prev_br) as i32 as i64));
+                        w.varint(e.value);
+                        let iterations = (e.value >> 1).min(u32::MAX as u64);
+                        expanded = expanded.wrapping_add(iterations * (m as u64 + 2));
+                        prev_br = id;
+                        for a in &events[i + 1..i + 1 + m] {
+                            let (was_expected, predicted, _) = access!(a.id(), a.value);
+                            w.varint(zigzag(a.id().wrapping_sub(was_expected) as i32 as i64));
+                            w.varint(zigzag(a.value.wrapping_sub(predicted) as i64));
+                        }
+                        i += m;
+                        not_events += m;
+                    }
                     TAG_STAMP => {
                         dirty_end = i + 1;
                         flush_run!();
@@ -478,6 +512,7 @@ impl ChunkEncoder {
         // `w.len` is within the capacity (checked above; see `Out`).
         unsafe { self.out.set_len(w.len) };
         self.run = run;
+        self.expanded = expanded;
         self.count = self.count.wrapping_add((i - not_events) as u32);
         p.prev_bb = prev_bb;
         p.prev_br = prev_br;
@@ -486,6 +521,20 @@ impl ChunkEncoder {
         p.prev_time = prev_time;
         repeated
     }
+}
+
+/// The access records of the loop-run record at `at` (`events[at]`, a [`TAG_LOOP_RUN`]
+/// record): the `aux` records after it, if they are all there and plain [`TAG_ACCESS`] records
+/// (aux 0), as the runtime writes them.
+#[inline(always)]
+pub(super) fn loop_run_accesses(events: &[RawEvent], at: usize) -> Option<&[RawEvent]> {
+    let m = events[at].aux() as usize;
+    let accesses = events.get(at + 1..at + 1 + m)?;
+    let plain = crate::raw::head_of(TAG_ACCESS, 0) >> 32;
+    accesses
+        .iter()
+        .all(|a| a.head >> 32 == plain)
+        .then_some(accesses)
 }
 
 /// Grows the predictor table to cover `id` (cold: only for modules registered after the
@@ -499,7 +548,9 @@ fn grow_table(p: &mut Predictor, id: u32) {
 
 /// Most payload bytes [`ChunkEncoder::append`] writes per raw record (an access: opcode, 5-byte
 /// instruction delta, 10-byte address delta; every other event is at most that per record it
-/// takes), not counting one run byte pending from before the call.
+/// takes: a loop run writes at most 16 bytes for its own record, opcode, 5-byte branch delta
+/// and 10-byte count, and 15 per access record after it), not counting one run byte pending
+/// from before the call.
 pub const MAX_BYTES_PER_RECORD: usize = 16;
 
 /// Payload capacity [`ChunkEncoder::append`] needs free for `records` records: at most

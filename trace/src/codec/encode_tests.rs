@@ -4,10 +4,11 @@ use super::*;
 use proptest::prelude::*;
 
 /// Records from a small program-like alphabet: loop iterations (a block, strided accesses
-/// by consecutive instructions, a branch) mixed with random accesses, ranges, OpenMP events
-/// and stamps, so runs, broken predictions, RUN_MAX and every opcode all occur.
+/// by consecutive instructions, a branch) mixed with random accesses, ranges, OpenMP events,
+/// stamps and loop runs, well-formed or not, so runs, broken predictions, RUN_MAX and every
+/// opcode all occur.
 fn records() -> impl Strategy<Value = Vec<RawEvent>> {
-    let piece = (0u8..10, 0u32..6, any::<u64>(), 1u64..5);
+    let piece = (0u8..12, 0u32..6, any::<u64>(), 1u64..5);
     proptest::collection::vec(piece, 1..300).prop_map(|pieces| {
         let mut out = Vec::new();
         for (k, (kind, id, v, reps)) in pieces.into_iter().enumerate() {
@@ -57,6 +58,8 @@ fn records() -> impl Strategy<Value = Vec<RawEvent>> {
                     }
                 }
                 8 => out.push(RawEvent::new(TAG_STAMP, 0, 0, k as u64 * 1000 + v % 100)),
+                10 => loop_run_group(&mut out, id, v, reps),
+                11 => malformed_loop_run(&mut out, id, v),
                 _ => out.push(RawEvent::new(
                     [TAG_FORK, TAG_JOIN, TAG_BARRIER, TAG_REGION_EXIT, TAG_GAP][id as usize % 5],
                     0,
@@ -67,6 +70,62 @@ fn records() -> impl Strategy<Value = Vec<RawEvent>> {
         }
         out
     })
+}
+
+/// `reps` loop runs of branch `id` over `1 + id % 3` consecutive instructions, as the runtime
+/// writes them: counts and exits from `v`, addresses strided (sometimes at 0 or random), so
+/// that the accesses after them are predicted or not.
+fn loop_run_group(out: &mut Vec<RawEvent>, id: u32, v: u64, reps: u64) {
+    let m = 1 + id % 3;
+    let mut r = Rng(v | 1);
+    for rep in 0..reps {
+        let count = match r.below(4) {
+            0 => 0,
+            1 => 256,
+            _ => r.below(40),
+        };
+        let exit = r.below(2);
+        out.push(RawEvent::new(TAG_LOOP_RUN, m, id, count << 1 | exit));
+        for q in 0..m {
+            let addr = match r.below(8) {
+                0 => 0,
+                1 => r.next(),
+                _ => 0x1000 * (q as u64 + 1) + 8 * (rep + 1) * count,
+            };
+            out.push(RawEvent::new(TAG_ACCESS, 0, q + (v % 2) as u32, addr));
+        }
+    }
+}
+
+/// A loop-run record without its access records as the encoder wants them: cut off by
+/// another record, followed by an access with aux set or by a range, claiming more accesses
+/// than follow (up to the 24-bit aux), or at the end of the buffer (`v % 5`).
+fn malformed_loop_run(out: &mut Vec<RawEvent>, id: u32, v: u64) {
+    let m = 1 + id % 3;
+    match v % 5 {
+        0 => {
+            out.push(RawEvent::new(TAG_LOOP_RUN, m, id, v >> 40));
+            out.push(RawEvent::new(TAG_ACCESS, 0, 0, 0x100));
+            out.push(RawEvent::new(TAG_BLOCK, 0, id, 0));
+        }
+        1 => {
+            out.push(RawEvent::new(TAG_LOOP_RUN, m, id, 6));
+            out.push(RawEvent::new(TAG_ACCESS, 1 + (v >> 8) as u32 % 3, 0, 0x100));
+            for q in 1..m {
+                out.push(RawEvent::new(TAG_ACCESS, 0, q, 0x200));
+            }
+        }
+        2 => {
+            out.push(RawEvent::new(TAG_LOOP_RUN, m, id, 4));
+            out.push(RawEvent::new(TAG_ACCESS_RANGE, 0, 0, 0x100));
+            out.push(RawEvent::new(TAG_EXT, 0, 0, 16));
+        }
+        3 => {
+            out.push(RawEvent::new(TAG_LOOP_RUN, 0xff_ffff, id, v));
+            out.push(RawEvent::new(TAG_ACCESS, 0, 0, 0x100));
+        }
+        _ => out.push(RawEvent::new(TAG_LOOP_RUN, m, id, v)),
+    }
 }
 
 /// A small deterministic generator (xorshift), so that one proptest value describes a whole
@@ -284,6 +343,52 @@ fn rare_periods_turn_off_and_the_bytes_stay_the_same() {
     for piece in [PERIODS_PROBE_RECORDS, 5000, raw.len()] {
         let (fast, slow) = both(&raw, piece);
         assert_eq!(fast, slow, "pieces of {piece}");
+    }
+}
+
+/// Loop-run groups, whole and malformed, among loops: the fast encoder writes the reference's
+/// bytes and counts a whole group as one event and a malformed loop-run record as none, in
+/// any pieces (a piece boundary inside a group makes it malformed for both).
+#[test]
+fn loop_runs_equal_the_reference() {
+    let mut raw = Vec::new();
+    for k in 0..60u64 {
+        for it in 0..10u64 {
+            raw.push(RawEvent::new(TAG_BLOCK, 0, 1, 0));
+            raw.push(RawEvent::new(TAG_ACCESS, 0, 3, 0x8000 + 8 * it));
+            raw.push(RawEvent::new(TAG_BRANCH, 0, 2, 0));
+        }
+        loop_run_group(
+            &mut raw,
+            k as u32 % 6,
+            k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            3,
+        );
+        if k % 4 == 3 {
+            malformed_loop_run(&mut raw, k as u32 % 6, k * 7);
+        }
+    }
+    let mut whole = ChunkEncoder::new(4, 16);
+    let (_, count) = whole.encode(&raw);
+    let runs = raw.iter().filter(|r| r.tag() == TAG_LOOP_RUN).count();
+    assert!(count as usize > raw.len() - 4 * runs && (count as usize) < raw.len() - runs);
+    for piece in [raw.len(), 1000, 61, 7, 2, 1] {
+        let (fast, slow) = both(&raw, piece);
+        assert_eq!(fast, slow, "pieces of {piece}");
+    }
+    // A whole group: its records less its accesses; a malformed one: none.
+    let mut one = Vec::new();
+    loop_run_group(&mut one, 2, 5, 1);
+    assert_eq!(whole.encode(&one).1, 1);
+    for v in 0..5 {
+        let mut bad = Vec::new();
+        malformed_loop_run(&mut bad, 2, v);
+        let exts = bad.iter().filter(|r| r.tag() == TAG_EXT).count();
+        assert_eq!(
+            whole.encode(&bad).1 as usize,
+            bad.len() - 1 - exts,
+            "case {v}"
+        );
     }
 }
 

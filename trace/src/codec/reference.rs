@@ -173,6 +173,29 @@ impl ChunkEncoder {
                     flush_run(out, &mut run);
                     out.push(OP_GAP);
                 }
+                TAG_LOOP_RUN => {
+                    let m = e.aux() as usize;
+                    let accesses = events.get(i + 1..i + 1 + m);
+                    let whole = accesses
+                        .is_some_and(|a| a.iter().all(|a| a.tag() == TAG_ACCESS && a.aux() == 0));
+                    if !whole {
+                        // Not all its access records: skipped like an unknown record.
+                        i += 1;
+                        continue;
+                    }
+                    flush_run(out, &mut run);
+                    out.push(OP_LOOP_RUN);
+                    put_varint(out, zigzag(id.wrapping_sub(p.prev_br) as i32 as i64));
+                    put_varint(out, e.value);
+                    p.prev_br = id;
+                    for a in &events[i + 1..i + 1 + m] {
+                        let expected = p.expected_mi();
+                        let (predicted, _) = p.access(a.id(), |_| a.value);
+                        put_varint(out, zigzag(a.id().wrapping_sub(expected) as i32 as i64));
+                        put_varint(out, zigzag(a.value.wrapping_sub(predicted) as i64));
+                    }
+                    i += m;
+                }
                 TAG_STAMP => {
                     flush_run(out, &mut run);
                     out.push(OP_STAMP);

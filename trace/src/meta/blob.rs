@@ -1,5 +1,6 @@
 //! The module metadata blob the pass embeds and the runtime registers: its bytes (a fixed
-//! header, the postcard encoding of [`ModuleMeta`], and from version 5 the implied blocks),
+//! header, the postcard encoding of [`ModuleMeta`], and from version 5 the implied blocks, from
+//! 7 the derived accesses, from 9 the loop runs),
 //! and the checks every blob passes before a reader indexes anything with its ids.
 
 use super::*;
@@ -25,7 +26,10 @@ impl ModuleMeta {
     /// `Vec<u32>`, ascending), with version [`crate::version::V_IMPLIED_BLOCKS`] in the header,
     /// and when some accesses are derived, that of `(id, anchor, offset)` per derived access (a
     /// `Vec<(u32, u32, i64)>`, ascending ids), with version
-    /// [`crate::version::V_DERIVED_ACCESSES`].
+    /// [`crate::version::V_DERIVED_ACCESSES`]; when some branches' loops are recorded in runs
+    /// ([`BranchMeta::loop_run`]), both lists (possibly empty) and then that of
+    /// `(branch, strides)` per such branch (a `Vec<(u32, Vec<i64>)>`, ascending ids), with
+    /// version [`crate::version::V_LOOP_RUNS`].
     pub fn to_blob(&self) -> Vec<u8> {
         let implied: Vec<u32> = (0..self.blocks.len() as u32)
             .filter(|&b| self.blocks[b as usize].implied)
@@ -33,7 +37,12 @@ impl ModuleMeta {
         let derived: Vec<(u32, u32, i64)> = (self.mem_instrs.iter().enumerate())
             .filter_map(|(i, m)| m.derived.map(|d| (i as u32, d.anchor, d.offset)))
             .collect();
-        let version = if !derived.is_empty() {
+        let loop_runs: Vec<(u32, &[i64])> = (self.branches.iter().enumerate())
+            .filter_map(|(i, b)| (b.loop_run.as_ref()).map(|r| (i as u32, &r.strides[..])))
+            .collect();
+        let version = if !loop_runs.is_empty() {
+            crate::version::V_LOOP_RUNS
+        } else if !derived.is_empty() {
             crate::version::V_DERIVED_ACCESSES
         } else if !implied.is_empty() {
             crate::version::V_IMPLIED_BLOCKS
@@ -53,6 +62,9 @@ impl ModuleMeta {
         if version >= crate::version::V_DERIVED_ACCESSES {
             out.extend_from_slice(&postcard::to_stdvec(&derived).expect("ids serialise"));
         }
+        if version >= crate::version::V_LOOP_RUNS {
+            out.extend_from_slice(&postcard::to_stdvec(&loop_runs).expect("ids serialise"));
+        }
         out
     }
 
@@ -71,8 +83,23 @@ impl ModuleMeta {
             let (implied, rest): (Vec<u32>, &[u8]) =
                 postcard::take_from_bytes(rest).map_err(undecodable)?;
             if version >= crate::version::V_DERIVED_ACCESSES {
-                let derived: Vec<(u32, u32, i64)> =
-                    postcard::from_bytes(rest).map_err(undecodable)?;
+                let (derived, rest): (Vec<(u32, u32, i64)>, &[u8]) =
+                    postcard::take_from_bytes(rest).map_err(undecodable)?;
+                if version >= crate::version::V_LOOP_RUNS {
+                    let loop_runs: Vec<(u32, Vec<i64>)> =
+                        postcard::from_bytes(rest).map_err(undecodable)?;
+                    for (br, strides) in loop_runs {
+                        let Some(b) = meta.tables.branches.get_mut(br as usize) else {
+                            return Err(TraceError::BadMetadata(format!(
+                                "module {}: loop-run branch {br} is not in the module ({} \
+                                 branches)",
+                                meta.name,
+                                meta.tables.branches.len()
+                            )));
+                        };
+                        b.loop_run = Some(LoopRun { strides });
+                    }
+                }
                 for (mi, anchor, offset) in derived {
                     let Some(m) = meta.tables.mem_instrs.get_mut(mi as usize) else {
                         return Err(TraceError::BadMetadata(format!(
@@ -167,6 +194,11 @@ impl ModuleMeta {
             {
                 return bad(format!("branch {i} refers outside the module"));
             }
+            if let Some(run) = &b.loop_run {
+                if let Err(why) = self.loop_run_ok(b, run) {
+                    return bad(format!("loop run of branch {i} (block {}): {why}", b.block));
+                }
+            }
         }
         for (i, l) in self.loops.iter().enumerate() {
             // Depth one more than the parent's keeps the parent links a forest (no cycles).
@@ -218,6 +250,52 @@ impl ModuleMeta {
         }
         if anchor.derived.is_some() {
             return Err("the anchor is derived itself");
+        }
+        Ok(())
+    }
+}
+
+impl ModuleMeta {
+    /// Whether branch `b`'s loop may be recorded in runs (see [`BranchMeta::loop_run`]): it has
+    /// two successors, exactly one of them its own block (the back outcome), which is implied
+    /// and has one stride per memory instruction (at least one, at most
+    /// [`crate::abi::LOOP_RUN_MAX_ACCESSES`]), every one of fixed size and recorded (not
+    /// derived). `b`'s ids are in the module ([`ModuleMeta::validate`] checked them first).
+    fn loop_run_ok(&self, b: &BranchMeta, run: &LoopRun) -> Result<(), String> {
+        if b.successors.len() != 2 {
+            return Err(format!(
+                "the branch has {} successors, not two",
+                b.successors.len()
+            ));
+        }
+        if b.successors.iter().filter(|&&s| s == b.block).count() != 1 {
+            return Err("not exactly one successor is the branch's own block".into());
+        }
+        let block = &self.blocks[b.block as usize];
+        if !block.implied {
+            return Err("the loop's block is not implied".into());
+        }
+        let n = block.num_mem_instrs as usize;
+        if !(1..=crate::abi::LOOP_RUN_MAX_ACCESSES).contains(&n) {
+            return Err(format!(
+                "the loop's block has {n} memory instructions; a loop run has 1 to {}",
+                crate::abi::LOOP_RUN_MAX_ACCESSES
+            ));
+        }
+        if run.strides.len() != n {
+            return Err(format!(
+                "{} strides for the block's {n} memory instructions",
+                run.strides.len()
+            ));
+        }
+        let first = block.first_mem_instr as usize;
+        for (k, m) in self.mem_instrs[first..first + n].iter().enumerate() {
+            if m.size == 0 {
+                return Err(format!("memory instruction {} is ranged", first + k));
+            }
+            if m.derived.is_some() {
+                return Err(format!("memory instruction {} is derived", first + k));
+            }
         }
         Ok(())
     }

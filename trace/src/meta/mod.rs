@@ -184,6 +184,24 @@ pub struct BranchMeta {
     pub back_edge_of: Vec<Option<u32>>,
     /// Source location.
     pub loc: Option<SourceLoc>,
+    /// The branch ends a single-block loop whose iterations are recorded in runs
+    /// ([`crate::version::V_LOOP_RUNS`]). Carried in the blob after the tables, not in this
+    /// struct's postcard encoding (pinned by `tests/meta_format.rs`).
+    #[serde(skip)]
+    pub loop_run: Option<LoopRun>,
+}
+
+/// A single-block loop recorded in runs: the branch's block is a successor of itself and
+/// implied, its memory instructions are all fixed-size, and each moves by a constant stride per
+/// iteration. One loop-run event (`docs/trace-format.md`, "Loop runs") gives a run's iteration
+/// count and the addresses of its last iteration; the decoder emits every iteration's accesses
+/// (iteration `j` of `count`: the last address minus `(count - 1 - j)` strides), the branch
+/// event and the implied block after it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LoopRun {
+    /// Bytes each memory instruction of the block moves per iteration, in the block's order
+    /// (one per instruction, at most [`crate::abi::LOOP_RUN_MAX_ACCESSES`]).
+    pub strides: Vec<i64>,
 }
 
 /// One natural loop (computed by the pass from the dominator tree).

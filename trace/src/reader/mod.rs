@@ -319,7 +319,9 @@ impl Trace {
 
     /// Events stored in the trace's chunks (their headers' counts): [`Trace::total_events`]
     /// less the implied blocks, which the decoder emits after their branches
-    /// ([`crate::version::V_IMPLIED_BLOCKS`]).
+    /// ([`crate::version::V_IMPLIED_BLOCKS`]), the derived accesses
+    /// ([`crate::version::V_DERIVED_ACCESSES`]), and the iterations of loop runs, each run
+    /// stored as one event ([`crate::version::V_LOOP_RUNS`]).
     pub fn stored_events(&self) -> u64 {
         self.chunks.iter().map(|c| c.events as u64).sum()
     }

@@ -51,7 +51,7 @@ fn derived_accesses_are_not_stored_and_read_back_at_their_addresses() {
         let chunks: Vec<Vec<Event>> = events.chunks(chunk).map(|c| c.to_vec()).collect();
         rdtrace::testing::write_trace_chunks(&path, &m, &[(0, chunks)]).unwrap();
         let trace = Trace::open(&path).unwrap();
-        assert_eq!(trace.version, rdtrace::version::V_DERIVED_ACCESSES);
+        assert_eq!(trace.version, rdtrace::version::CURRENT);
         assert_eq!(read_thread(&trace, 0), events, "chunks of {chunk}");
         // Three derived accesses per round were not stored; the reader counts them.
         let stored = events.len() as u64 - 3 * 7;

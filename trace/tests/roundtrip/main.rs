@@ -10,6 +10,7 @@ use std::path::Path;
 mod damaged;
 mod derived_accesses;
 mod implied_blocks;
+mod loop_runs;
 mod ordering;
 mod round_trips;
 
@@ -25,6 +26,7 @@ fn module(name: &str, n: u32) -> ModuleMeta {
             successors: vec![0; 4],
             back_edge_of: vec![None; 4],
             loc: None,
+            loop_run: None,
         })
         .collect();
     m.regions = (0..2)

@@ -1,0 +1,92 @@
+; Loop runs (rdtrace::version::V_LOOP_RUNS): single-block loops whose accesses all move by
+; constant strides per iteration. The expected decisions are in pass/tests/instrument/loop_runs.rs.
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+declare void @opaque()
+declare double @llvm.fmuladd.f64(double, double, double)
+
+; Loop 0 (qualifies): i64 IV step 2, a[i] (+16), b[i * 3 + 1] (+48), a fixed *c (0), and an
+; intrinsic that records nothing. Its exit block %done has another predecessor.
+define double @wide(ptr %a, ptr %b, ptr %c, i64 %n, i1 %skip) {
+entry:
+  br i1 %skip, label %done, label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  %pa = getelementptr inbounds double, ptr %a, i64 %i
+  %x = load double, ptr %pa
+  %k = mul nsw i64 %i, 3
+  %k1 = or disjoint i64 %k, 1
+  %pb = getelementptr inbounds double, ptr %b, i64 %k1
+  %y = load double, ptr %pb
+  %z = load double, ptr %c
+  %m = call double @llvm.fmuladd.f64(double %x, double %y, double %z)
+  %s.next = fadd double %s, %m
+  %i.next = add nuw nsw i64 %i, 2
+  %more = icmp slt i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  %r = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  ret double %r
+}
+
+; Loop 1 (qualifies): an i32 IV with `add nsw`, sign-extended, and a store through a pointer
+; IV that steps back 4 bytes: +4 and -4. Loop 2 (no): the same with an i32 IV that may wrap.
+define void @narrow(ptr %a, ptr %end, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %p = phi ptr [ %end, %entry ], [ %p.next, %loop ]
+  %w = sext i32 %i to i64
+  %pa = getelementptr inbounds i32, ptr %a, i64 %w
+  store i32 %i, ptr %pa
+  store i32 %i, ptr %p
+  %p.next = getelementptr inbounds i8, ptr %p, i64 -4
+  %i.next = add nsw i32 %i, 1
+  %more = icmp slt i32 %i.next, %n
+  br i1 %more, label %loop, label %mid
+mid:
+  br label %loop2
+loop2:
+  %j = phi i32 [ 0, %mid ], [ %j.next, %loop2 ]
+  %v = sext i32 %j to i64
+  %pv = getelementptr inbounds i32, ptr %a, i64 %v
+  store i32 %j, ptr %pv
+  %j.next = add i32 %j, 1
+  %more2 = icmp ne i32 %j.next, %n
+  br i1 %more2, label %loop2, label %out
+out:
+  ret void
+}
+
+; Loop 3 (no): a call runs hooks. Loop 4 (no): a loaded pointer. Loop 5 (no): two blocks.
+define void @others(ptr %a, ptr %pp, i64 %n) {
+entry:
+  br label %calls
+calls:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %calls ]
+  %pa = getelementptr inbounds i64, ptr %a, i64 %i
+  store i64 %i, ptr %pa
+  call void @opaque()
+  %i.next = add i64 %i, 1
+  %c1 = icmp ult i64 %i.next, %n
+  br i1 %c1, label %calls, label %chase
+chase:
+  %q = phi ptr [ %pp, %calls ], [ %q.next, %chase ]
+  %q.next = load ptr, ptr %q
+  %c2 = icmp eq ptr %q.next, null
+  br i1 %c2, label %two, label %chase
+two:
+  %j = phi i64 [ 0, %chase ], [ %j.next, %two.latch ]
+  %pj = getelementptr inbounds i64, ptr %a, i64 %j
+  store i64 %j, ptr %pj
+  br label %two.latch
+two.latch:
+  %j.next = add i64 %j, 1
+  %c3 = icmp ult i64 %j.next, %n
+  br i1 %c3, label %two, label %end
+end:
+  ret void
+}
