@@ -164,8 +164,12 @@ fn info_counts_the_events_and_the_metadata() {
     assert_eq!(s["shared_mem_instrs"], 3);
     assert_eq!((&s["regions"], &s["loops"]), (&json!(0), &json!(0)));
     assert_eq!(
-        (&s["implied_blocks"], &s["derived_mem_instrs"]),
-        (&json!(0), &json!(0))
+        (
+            &s["implied_blocks"],
+            &s["derived_mem_instrs"],
+            &s["loops_in_runs"]
+        ),
+        (&json!(0), &json!(0), &json!(0))
     );
 }
 

@@ -2,7 +2,10 @@
 //! source at `-O2`, built once with `clang-19` and once with `rdcc`. Prints wall-clock slowdown
 //! and trace bytes per memory access and per event, in one table from one run. Two regular
 //! kernels (few, long blocks), a pointer chase, and `app_mix.c`: interpreter, hash table and
-//! tree code with many small blocks and calls, where block records weigh most.
+//! tree code with many small blocks and calls, where block records weigh most; and three array
+//! kernels (STREAM, a Jacobi sweep, a transpose). Each program is also built with
+//! `--rd-no-loop-runs`, so the table shows what recording constant-stride loops in runs saves,
+//! side by side in the same run.
 //!
 //! `cargo bench -p rdtools-e2e --bench trace_overhead`; `RD_BENCH_QUICK=1` shrinks the inputs
 //! (about 10x) for a smoke run.
@@ -49,6 +52,24 @@ const CASES: &[Case] = &[
             "-DTREE_N=40000",
         ],
     },
+    Case {
+        name: "STREAM (array sweeps)",
+        source: "kernels/stream.c",
+        defines: &["-DN=4000000", "-DREPS=10"],
+        quick: &["-DN=2000000", "-DREPS=5"],
+    },
+    Case {
+        name: "jacobi2d (stencil)",
+        source: "kernels/jacobi2d.c",
+        defines: &["-DN=2000", "-DTSTEPS=10"],
+        quick: &["-DN=1000", "-DTSTEPS=5"],
+    },
+    Case {
+        name: "transpose (strided)",
+        source: "kernels/transpose.c",
+        defines: &["-DN=4000", "-DREPS=4"],
+        quick: &["-DN=2000", "-DREPS=2"],
+    },
 ];
 
 #[derive(Default)]
@@ -84,11 +105,13 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let _ = tools();
     println!(
-        "{:<26} {:>12} {:>9} {:>9} {:>9} {:>10} {:>11} {:>10}",
+        "{:<26} {:>12} {:>9} {:>9} {:>9} {:>10} {:>10} {:>10} {:>11} {:>10}",
         "program",
         "accesses",
         "native s",
         "traced s",
+        "slowdown",
+        "no runs s",
         "slowdown",
         "trace MiB",
         "B/access",
@@ -115,19 +138,25 @@ fn main() {
         let mut flags = vec!["-O2"];
         flags.extend_from_slice(defines);
         rdcc(std::slice::from_ref(&src), &flags, &traced);
+        let every_iteration = traced.with_extension("every-iteration");
+        flags.push("--rd-no-loop-runs");
+        rdcc(std::slice::from_ref(&src), &flags, &every_iteration);
         let trace_path = dir.path().join("t.rdtrace");
-        let (t_native, out_native) = best_of(3, || time_run(&mut Command::new(&native)));
-        let (t_traced, out_traced) = best_of(2, || {
+        let run = |exe: &std::path::Path| {
             time_run(
-                Command::new(&traced)
+                Command::new(exe)
                     .env("RDTRACE", &trace_path)
                     .env("RDTRACE_QUIET", "1"),
             )
-        });
+        };
+        let (t_native, out_native) = best_of(3, || time_run(&mut Command::new(&native)));
+        let (t_every, out_every) = best_of(2, || run(&every_iteration));
+        let (t_traced, out_traced) = best_of(2, || run(&traced));
         assert_eq!(
             out_native, out_traced,
             "traced program must compute the same result"
         );
+        assert_eq!(out_native, out_every, "so must the build without loop runs");
         let bytes = std::fs::metadata(&trace_path).unwrap().len();
         let trace = Trace::open(&trace_path).unwrap();
         let mut c = Count::default();
@@ -136,12 +165,14 @@ fn main() {
         }
         let events = trace.total_events();
         println!(
-            "{:<26} {:>12} {:>9.3} {:>9.3} {:>8.1}x {:>10.1} {:>11.3} {:>10.3}",
+            "{:<26} {:>12} {:>9.3} {:>9.3} {:>8.1}x {:>10.3} {:>9.1}x {:>10.1} {:>11.3} {:>10.3}",
             case.name,
             c.accesses,
             t_native.as_secs_f64(),
             t_traced.as_secs_f64(),
             t_traced.as_secs_f64() / t_native.as_secs_f64(),
+            t_every.as_secs_f64(),
+            t_every.as_secs_f64() / t_native.as_secs_f64(),
             bytes as f64 / (1 << 20) as f64,
             bytes as f64 / c.accesses.max(1) as f64,
             bytes as f64 / events.max(1) as f64,

@@ -135,6 +135,8 @@ struct StaticCounts {
     derived_mem_instrs: usize,
     branches: usize,
     loops: usize,
+    /// Single-block loops recorded in runs (`rdtrace::meta::BranchMeta::loop_run`).
+    loops_in_runs: usize,
     regions: usize,
     workshares: usize,
 }
@@ -259,6 +261,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         derived_mem_instrs: m.mem_instrs.iter().filter(|i| i.derived.is_some()).count(),
         branches: m.branches.len(),
         loops: m.loops.len(),
+        loops_in_runs: m.branches.iter().filter(|b| b.loop_run.is_some()).count(),
         regions: m.regions.len(),
         workshares: m.workshares.len(),
     };
@@ -385,6 +388,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         ("derived (no record)", s.derived_mem_instrs),
         ("branches", s.branches),
         ("loops", s.loops),
+        ("recorded in runs", s.loops_in_runs),
         ("parallel regions", s.regions),
         ("worksharing loops", s.workshares),
     ] {
