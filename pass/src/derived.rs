@@ -23,14 +23,9 @@
 
 use std::collections::HashMap;
 
-use inkwell::llvm_sys::core::{
-    LLVMGetElementType, LLVMGetGEPSourceElementType, LLVMGetNumOperands, LLVMStructGetTypeAtIndex,
-};
-use inkwell::llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
-use inkwell::llvm_sys::target::{
-    LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMTargetDataRef,
-};
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::llvm_sys::prelude::LLVMValueRef;
+use inkwell::llvm_sys::target::{LLVMGetModuleDataLayout, LLVMTargetDataRef};
+use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, InstructionOpcode};
 use rdtrace::abi;
@@ -98,7 +93,7 @@ impl DerivedAccesses {
                 for inst in bb.get_instructions() {
                     let raw = inst.as_value_ref();
                     if inst.get_opcode() == InstructionOpcode::Call {
-                        if runs_a_hook(inst) {
+                        if ir::runs_a_hook(inst) {
                             anchors.clear();
                         }
                         continue;
@@ -142,27 +137,12 @@ impl DerivedAccesses {
     }
 }
 
-/// Whether a call runs a hook or instrumented code when the program runs: every call but the
-/// intrinsics that record nothing (`llvm.memcpy` and its kind are ranged accesses, recorded by
-/// a hook; indirect calls and inline assembly count as hooks).
-pub(crate) fn runs_a_hook(call: inkwell::values::InstructionValue<'_>) -> bool {
-    match ir::called_function(call) {
-        Some(f) if ir::is_intrinsic(f) => {
-            let name = ir::function_name(f);
-            ["llvm.memcpy", "llvm.memmove", "llvm.memset"]
-                .iter()
-                .any(|p| name.starts_with(p))
-        }
-        _ => true,
-    }
-}
-
 /// The pointer `ptr` is computed from by constant-offset `getelementptr`s (instructions or
 /// constant expressions), and the sum of their offsets in bytes.
 fn base_and_offset(mut ptr: LLVMValueRef, data_layout: LLVMTargetDataRef) -> (ValueRef, i64) {
     let mut offset = 0i64;
     while ir::opcode(ptr) == Some(LLVMOpcode::LLVMGetElementPtr) {
-        let Some(step) = constant_gep_offset(ptr, data_layout) else {
+        let Some(step) = ir::constant_gep_offset(ptr, data_layout) else {
             break;
         };
         let Some(inner) = ir::operand(ptr, 0) else {
@@ -172,39 +152,4 @@ fn base_and_offset(mut ptr: LLVMValueRef, data_layout: LLVMTargetDataRef) -> (Va
         ptr = inner;
     }
     (ptr, offset)
-}
-
-/// The offset in bytes a `getelementptr` whose indices are all constants adds to its pointer
-/// (`None` for a variable index or a vector step).
-pub(crate) fn constant_gep_offset(
-    gep: LLVMValueRef,
-    data_layout: LLVMTargetDataRef,
-) -> Option<i64> {
-    // Safety: `gep` is a live GEP instruction or constant expression (checked by opcode); its
-    // source element type and the types it steps through are sized (LLVM requires it of GEP
-    // operands), and struct indices are in range (the verifier requires it).
-    unsafe {
-        let operands = LLVMGetNumOperands(gep) as u32;
-        let mut ty: LLVMTypeRef = LLVMGetGEPSourceElementType(gep);
-        let first = ir::const_int(ir::operand(gep, 1)?)?;
-        let mut offset = first.wrapping_mul(LLVMABISizeOfType(data_layout, ty) as i64);
-        for i in 2..operands {
-            let index = ir::const_int(ir::operand(gep, i)?)?;
-            match ir::type_kind(ty) {
-                LLVMTypeKind::LLVMStructTypeKind => {
-                    let field = u32::try_from(index).ok()?;
-                    offset =
-                        offset.wrapping_add(LLVMOffsetOfElement(data_layout, ty, field) as i64);
-                    ty = LLVMStructGetTypeAtIndex(ty, field);
-                }
-                LLVMTypeKind::LLVMArrayTypeKind => {
-                    ty = LLVMGetElementType(ty);
-                    let step = LLVMABISizeOfType(data_layout, ty) as i64;
-                    offset = offset.wrapping_add(index.wrapping_mul(step));
-                }
-                _ => return None,
-            }
-        }
-        Some(offset)
-    }
 }

@@ -11,7 +11,10 @@
 use inkwell::basic_block::BasicBlock;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
-use inkwell::llvm_sys::target::{LLVMGetModuleDataLayout, LLVMStoreSizeOfType};
+use inkwell::llvm_sys::target::{
+    LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMOffsetOfElement, LLVMStoreSizeOfType,
+    LLVMTargetDataRef,
+};
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue, InstructionOpcode, InstructionValue};
 
@@ -356,4 +359,54 @@ pub(crate) fn first_insertion_point(
         }
     }
     None
+}
+
+/// Whether a call runs a hook or instrumented code when the program runs: every call but the
+/// intrinsics that record nothing (`llvm.memcpy` and its kind are ranged accesses, recorded by
+/// a hook; indirect calls and inline assembly count as hooks).
+pub(crate) fn runs_a_hook(call: inkwell::values::InstructionValue<'_>) -> bool {
+    match called_function(call) {
+        Some(f) if is_intrinsic(f) => {
+            let name = function_name(f);
+            ["llvm.memcpy", "llvm.memmove", "llvm.memset"]
+                .iter()
+                .any(|p| name.starts_with(p))
+        }
+        _ => true,
+    }
+}
+
+/// The offset in bytes a `getelementptr` whose indices are all constants adds to its pointer
+/// (`None` for a variable index or a vector step).
+pub(crate) fn constant_gep_offset(
+    gep: LLVMValueRef,
+    data_layout: LLVMTargetDataRef,
+) -> Option<i64> {
+    // Safety: `gep` is a live GEP instruction or constant expression (checked by opcode); its
+    // source element type and the types it steps through are sized (LLVM requires it of GEP
+    // operands), and struct indices are in range (the verifier requires it).
+    unsafe {
+        let operands = LLVMGetNumOperands(gep) as u32;
+        let mut ty: LLVMTypeRef = LLVMGetGEPSourceElementType(gep);
+        let first = const_int(operand(gep, 1)?)?;
+        let mut offset = first.wrapping_mul(LLVMABISizeOfType(data_layout, ty) as i64);
+        for i in 2..operands {
+            let index = const_int(operand(gep, i)?)?;
+            match type_kind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    let field = u32::try_from(index).ok()?;
+                    offset =
+                        offset.wrapping_add(LLVMOffsetOfElement(data_layout, ty, field) as i64);
+                    ty = LLVMStructGetTypeAtIndex(ty, field);
+                }
+                LLVMTypeKind::LLVMArrayTypeKind => {
+                    ty = LLVMGetElementType(ty);
+                    let step = LLVMABISizeOfType(data_layout, ty) as i64;
+                    offset = offset.wrapping_add(index.wrapping_mul(step));
+                }
+                _ => return None,
+            }
+        }
+        Some(offset)
+    }
 }

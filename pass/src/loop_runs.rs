@@ -33,7 +33,6 @@ use inkwell::values::InstructionOpcode;
 use rdtrace::abi;
 use rdtrace::meta::{AccessKind, BranchKind};
 
-use crate::derived::{constant_gep_offset, runs_a_hook};
 use crate::ids::ModuleLayout;
 use crate::implied::ImpliedEntries;
 use crate::ir;
@@ -124,7 +123,8 @@ fn qualify(
         return None;
     }
     let bb = layout.blocks[block as usize];
-    if (bb.get_instructions()).any(|i| i.get_opcode() == InstructionOpcode::Call && runs_a_hook(i))
+    if (bb.get_instructions())
+        .any(|i| i.get_opcode() == InstructionOpcode::Call && ir::runs_a_hook(i))
     {
         return None;
     }
@@ -347,7 +347,7 @@ fn induction_step(
             flags(),
         ),
         LLVMOpcode::LLVMGetElementPtr if operand_is_phi(0) => {
-            (constant_gep_offset(next, dl)?, (true, true))
+            (ir::constant_gep_offset(next, dl)?, (true, true))
         }
         _ => return None,
     };

@@ -51,13 +51,15 @@ fn build_with_lock(dir: &Path, src: &str, name: &str, flags: &[&str]) -> std::pa
     exe
 }
 
-/// The events of thread `t` that the file stores: all it decodes to but the implied blocks,
-/// which the decoder emits after their branches (the runtime counts what it stores).
+/// The events of thread `t` that the file stores (the runtime counts what it stores): what
+/// its chunks' headers say, which the reader checked against their decoding when it opened the
+/// file (implied blocks, derived accesses and loop runs' iterations, which the decoder emits,
+/// are not stored).
 fn events_in_file(trace: &rdtrace::Trace, t: u32) -> u64 {
-    let mut events = Vec::new();
-    trace.visit_thread(t, &mut events).unwrap();
-    let implied = rdtrace::codec::ImpliedBlocks::of(&trace.meta);
-    implied.stored(&events, &mut None).count() as u64
+    (trace.event_chunks().iter())
+        .filter(|c| c.thread == t)
+        .map(|c| c.events as u64)
+        .sum()
 }
 
 /// Stores by the one store instruction at `needle` of `src`, counted per thread index.

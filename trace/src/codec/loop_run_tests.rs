@@ -10,54 +10,79 @@ use crate::raw::*;
 /// strides 8, -4 and 16); `loop` ends in branch 1 (the loop run's: outcome 0 exits to
 /// `exit`, block 2, implied, instruction 3; outcome 1 loops); `other` (block 3, recorded,
 /// instruction 4) ends in branch 2, outcome 0 looping, 1 to `exit`.
-pub(crate) fn loop_run_module() -> crate::meta::ModuleMeta {
+fn loop_run_module() -> crate::meta::ModuleMeta {
     use crate::meta::*;
-    use crate::testing::*;
-    let mut m = one_block_module("runs", 5);
-    m.functions = vec![function("main", 0, 4)];
-    m.blocks = vec![
-        BlockMeta {
-            successors: vec![1, 2],
-            ..block(0, "entry")
-        },
-        BlockMeta {
-            successors: vec![2, 1],
-            num_mem_instrs: 3,
-            implied: true,
-            ..block(0, "loop")
-        },
-        BlockMeta {
-            successors: vec![3],
-            first_mem_instr: 3,
-            num_mem_instrs: 1,
-            implied: true,
-            ..block(0, "exit")
-        },
-        BlockMeta {
-            successors: vec![3, 2],
-            first_mem_instr: 4,
-            num_mem_instrs: 1,
-            ..block(0, "other")
-        },
-    ];
-    m.mem_instrs = [(1, 8), (1, 4), (1, 8), (2, 8), (3, 8)]
-        .into_iter()
-        .map(|(b, size)| MemInstrMeta {
-            size,
-            ..load8(b, None)
-        })
-        .collect();
-    m.branches = vec![
-        branch(0, vec![1, 2], vec![None, None]),
-        BranchMeta {
-            loop_run: Some(LoopRun {
-                strides: vec![8, -4, 16],
-            }),
-            ..branch(1, vec![2, 1], vec![None, None])
-        },
-        branch(3, vec![3, 2], vec![None, None]),
-    ];
-    m
+    // Built here rather than with the shared test fixtures, which write traces through the writer,
+    // which encodes through this module.
+    let block = |name: &str, successors: Vec<u32>, (first, num): (u32, u32), implied| BlockMeta {
+        function: 0,
+        name: name.into(),
+        loc: None,
+        parallel: false,
+        successors,
+        loop_id: None,
+        first_mem_instr: first,
+        num_mem_instrs: num,
+        implied,
+    };
+    let load = |block, size| MemInstrMeta {
+        block,
+        kind: AccessKind::Load,
+        size,
+        vector: false,
+        loc: None,
+        class: VarClass::Shared,
+        derivation: "global @A".into(),
+        derived: None,
+    };
+    let branch = |block, successors: Vec<u32>, strides: Option<Vec<i64>>| BranchMeta {
+        block,
+        kind: BranchKind::Conditional,
+        back_edge_of: vec![None; successors.len()],
+        successors,
+        loc: None,
+        loop_run: strides.map(|strides| LoopRun { strides }),
+    };
+    let tables = MetaTables {
+        files: vec!["runs.c".into()],
+        functions: vec![FunctionMeta {
+            name: "main".into(),
+            loc: None,
+            outlined: false,
+            parallel: false,
+            first_block: 0,
+            num_blocks: 4,
+        }],
+        blocks: vec![
+            block("entry", vec![1, 2], (0, 0), false),
+            block("loop", vec![2, 1], (0, 3), true),
+            block("exit", vec![3], (3, 1), true),
+            block("other", vec![3, 2], (4, 1), false),
+        ],
+        mem_instrs: [(1, 8), (1, 4), (1, 8), (2, 8), (3, 8)]
+            .into_iter()
+            .map(|(b, size)| load(b, size))
+            .collect(),
+        branches: vec![
+            branch(0, vec![1, 2], None),
+            branch(1, vec![2, 1], Some(vec![8, -4, 16])),
+            branch(3, vec![3, 2], None),
+        ],
+        ..Default::default()
+    };
+    ModuleMeta {
+        name: "runs".into(),
+        content_hash: 7,
+        tables,
+    }
+}
+
+/// The program of [`loop_run_module`] alone (its ids are the global ids).
+fn loop_run_program() -> crate::meta::ProgramMeta {
+    let mut p = crate::meta::ProgramMeta::default();
+    p.add_module(loop_run_module(), [0; crate::abi::IdKind::COUNT])
+        .expect("a valid module at bases zero");
+    p
 }
 
 /// The records of a run of `count` iterations of `loop_run_module`'s loop whose last
@@ -139,7 +164,7 @@ fn expand(meta: &crate::meta::ProgramMeta, raw: &[RawEvent]) -> Vec<Event> {
 /// the records less three per run's access records), decodes it (exactly the header's
 /// count) and returns all events.
 fn loop_run_round_trip(chunks: &[&[RawEvent]]) -> Vec<Event> {
-    let meta = crate::testing::program(loop_run_module());
+    let meta = loop_run_program();
     let bounds = EventBounds::of(&meta);
     assert!(bounds.loop_runs.any());
     let mut events = Vec::new();
@@ -259,7 +284,7 @@ fn loop_runs_round_trip() {
 /// events reach the visitor.
 #[test]
 fn loop_run_decoder_errors() {
-    let meta = crate::testing::program(loop_run_module());
+    let meta = loop_run_program();
     let bounds = EventBounds::of(&meta);
     let good: &[u8] = &[0x00, 0x80, 0x40, 0x00, 0x80, 0x40, 0x00, 0x80, 0x40];
     let with = |head: &[u8], rest: &[u8]| [head, rest].concat();
