@@ -151,12 +151,16 @@ pub fn instrument_module(
         mi.derived = derived;
     }
     for (br, run) in runs.iter() {
-        let strides = run.strides.clone();
+        let strides = run.strides.iter().map(|s| s.constant()).collect();
         meta.branches[br as usize].loop_run = Some(rdtrace::meta::LoopRun { strides });
         let (first, _) = layout.block_mem_range[run.block as usize];
         for (k, stride) in run.strides.iter().enumerate() {
             if let Some(line) = explain.get_mut(first as usize + k) {
-                line.push_str(&format!(" (no record: loop run, {stride:+} per iteration)"));
+                let per = match stride.constant() {
+                    Some(c) => format!("{c:+}"),
+                    None => "a run-time stride".to_string(),
+                };
+                line.push_str(&format!(" (no record: loop run, {per} per iteration)"));
             }
         }
     }

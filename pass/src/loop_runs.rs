@@ -4,10 +4,12 @@
 //! an exit block (not another such loop); `B` is implied (its entries are recorded
 //! by its predecessors and its own branch); it makes no call that runs a hook or instrumented
 //! code; and each of its (1 to `LOOP_RUN_MAX_ACCESSES`) memory instructions is a fixed-size
-//! access whose address moves by a constant number of bytes per iteration: an expression of
-//! values from outside the block, constants and the block's induction variables (PHIs that
-//! step by a constant), through `add`, `sub`, disjoint `or`, `mul` and `shl` by constants,
-//! sign and zero extensions that cannot wrap, and `getelementptr`. Such an iteration records
+//! access whose address moves by the same number of bytes in every iteration: an expression
+//! of values from outside the block, constants and the block's induction variables (PHIs that
+//! step by a constant), through `add`, `sub`, disjoint `or`, `not`, `mul` and `shl` by constants,
+//! sign and zero extensions that cannot wrap, and `getelementptr`; a 64-bit `mul` by a value
+//! from outside the block gives a run-time stride (`a[k * n + j]` over `k`, a Fortran
+//! descriptor's byte stride), which each run record carries. Such an iteration records
 //! the same events every time but for addresses that the metadata can re-create, so the
 //! instrumentation records none of them: it counts iterations in a register, keeps the last
 //! iteration's addresses, and writes one loop-run record (count, addresses) where the block's
@@ -44,7 +46,7 @@ pub(crate) struct LoopRunSite {
     /// Its exit block.
     pub exit: u32,
     /// Per memory instruction of `block`, in order: bytes its address moves per iteration.
-    pub strides: Vec<i64>,
+    pub strides: Vec<Stride>,
 }
 
 /// The pass's decision, by module-local branch id, with the blocks it concerns.
@@ -146,6 +148,12 @@ fn qualify(
         }
         strides.push(affine(m.ptr, raw_block, data_layout, 0)?.stride);
     }
+    // A run's records (itself, an address per instruction, a run-time stride each) are
+    // written together, within a block's share of records between hooks.
+    let records = 1 + strides.len() + strides.iter().filter(|s| s.term.is_some()).count();
+    if records > abi::INLINE_RECORDS_BETWEEN_CHECKS {
+        return None;
+    }
     Some(LoopRunSite {
         block,
         exit,
@@ -153,12 +161,61 @@ fn qualify(
     })
 }
 
+/// Bytes (or units, for an integer) a value moves per iteration: `fixed`, plus `coeff` times
+/// a 64-bit integer computed before the loop (`term`: an array's row length, a descriptor's
+/// byte stride), which the instrumentation evaluates where it writes a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stride {
+    /// The constant part.
+    pub fixed: i64,
+    /// The run-time part: `(value, coeff)`.
+    pub term: Option<(LLVMValueRef, i64)>,
+}
+
+impl Stride {
+    const ZERO: Stride = Stride {
+        fixed: 0,
+        term: None,
+    };
+
+    /// The constant stride, if there is no run-time part.
+    pub(crate) fn constant(&self) -> Option<i64> {
+        self.term.is_none().then_some(self.fixed)
+    }
+
+    fn scaled(self, c: i64) -> Stride {
+        Stride {
+            fixed: self.fixed.wrapping_mul(c),
+            term: self
+                .term
+                .map(|(v, k)| (v, k.wrapping_mul(c)))
+                .filter(|t| t.1 != 0),
+        }
+    }
+
+    /// `self + other * sign`, if the run-time parts are one value's (or absent).
+    fn plus(self, other: Stride, sign: i64) -> Option<Stride> {
+        let other = other.scaled(sign);
+        let term = match (self.term, other.term) {
+            (Some((v, a)), Some((w, b))) if v == w => {
+                Some((v, a.wrapping_add(b))).filter(|t| t.1 != 0)
+            }
+            (Some(_), Some(_)) => return None,
+            (t, None) | (None, t) => t,
+        };
+        Some(Stride {
+            fixed: self.fixed.wrapping_add(other.fixed),
+            term,
+        })
+    }
+}
+
 /// A value's change per iteration of the loop block, and whether its own arithmetic can wrap
 /// (signed, unsigned) over the loop: an extension of a narrow value, or a narrow
 /// `getelementptr` index, is only affine when it cannot.
 #[derive(Clone, Copy)]
 struct Affine {
-    stride: i64,
+    stride: Stride,
     nsw: bool,
     nuw: bool,
 }
@@ -166,7 +223,14 @@ struct Affine {
 /// Deepest expression [`affine`] follows.
 const MAX_DEPTH: u32 = 24;
 
-/// How `v` changes per iteration of `block` (the whole loop), if by a constant.
+/// Whether `v` is computed before the loop block runs (not an instruction of `block`).
+fn outside(v: LLVMValueRef, block: LLVMBasicBlockRef) -> bool {
+    // Safety: `v` is a live value; the parent is only asked of instructions.
+    unsafe { LLVMIsAInstruction(v).is_null() || LLVMGetInstructionParent(v) != block }
+}
+
+/// How `v` changes per iteration of `block` (the whole loop), if by a constant or by a
+/// multiple of one value fixed before the loop.
 fn affine(
     v: LLVMValueRef,
     block: LLVMBasicBlockRef,
@@ -174,14 +238,11 @@ fn affine(
     depth: u32,
 ) -> Option<Affine> {
     const FIXED: Affine = Affine {
-        stride: 0,
+        stride: Stride::ZERO,
         nsw: true,
         nuw: true,
     };
-    // Safety: `v` is a live value; the parent is only asked of instructions.
-    let inside =
-        unsafe { !LLVMIsAInstruction(v).is_null() && LLVMGetInstructionParent(v) == block };
-    if !inside {
+    if outside(v, block) {
         // Computed before the loop was entered (or a constant): the same in every iteration.
         return Some(FIXED);
     }
@@ -190,7 +251,7 @@ fn affine(
     }
     let wide = is_wide(v);
     let flags = |a: &Affine, b: &Affine, nsw: bool, nuw: bool| Affine {
-        stride: 0,
+        stride: Stride::ZERO,
         nsw: wide || (a.nsw && b.nsw && nsw),
         nuw: wide || (a.nuw && b.nuw && nuw),
     };
@@ -210,13 +271,13 @@ fn affine(
         LLVMOpcode::LLVMPHI => induction_step(v, block, dl),
         LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub => {
             let (a, b) = (sub(op(0)?)?, sub(op(1)?)?);
-            let stride = if ir::opcode(v)? == LLVMOpcode::LLVMAdd {
-                a.stride.wrapping_add(b.stride)
+            let sign = if ir::opcode(v)? == LLVMOpcode::LLVMAdd {
+                1
             } else {
-                a.stride.wrapping_sub(b.stride)
+                -1
             };
             Some(Affine {
-                stride,
+                stride: a.stride.plus(b.stride, sign)?,
                 ..flags(&a, &b, nsw, nuw)
             })
         }
@@ -228,22 +289,71 @@ fn affine(
             }
             let (a, b) = (sub(op(0)?)?, sub(op(1)?)?);
             Some(Affine {
-                stride: a.stride.wrapping_add(b.stride),
+                stride: a.stride.plus(b.stride, 1)?,
                 ..flags(&a, &b, true, true)
             })
         }
-        LLVMOpcode::LLVMMul | LLVMOpcode::LLVMShl => {
-            let a = sub(op(0)?)?;
-            let c = ir::const_int(op(1)?)?;
-            let factor = if ir::opcode(v)? == LLVMOpcode::LLVMMul {
-                c
-            } else if (0..63).contains(&c) {
-                1i64 << c
-            } else {
+        LLVMOpcode::LLVMXor => {
+            // `x ^ -1` is `-x - 1` (what optimisers make of `n - 1 - i`), and `x ^ -2^k` is
+            // `-x - 2^k` where the low `k` bits of `x` are 0 (the same, unrolled).
+            let (x, y) = (op(0)?, op(1)?);
+            let (x, c) = match (ir::const_int(x), ir::const_int(y)) {
+                (_, Some(c)) => (x, c),
+                (Some(c), _) => (y, c),
+                _ => return None,
+            };
+            let k = c
+                .checked_neg()
+                .filter(|m| *m > 0 && m.count_ones() == 1)?
+                .trailing_zeros();
+            if k > 0 && low_zero_bits(x, block) < k {
                 return None;
+            }
+            let a = sub(x)?;
+            Some(Affine {
+                stride: a.stride.scaled(-1),
+                nsw: wide || a.nsw,
+                nuw: wide,
+            })
+        }
+        LLVMOpcode::LLVMMul => {
+            let (x, y) = (op(0)?, op(1)?);
+            let (a, b) = (sub(x)?, sub(y)?);
+            let stride = if let Some(c) = ir::const_int(y) {
+                a.stride.scaled(c)
+            } else if let Some(c) = ir::const_int(x) {
+                b.stride.scaled(c)
+            } else {
+                // One side fixed before the loop (a run-time factor), the other moving by a
+                // constant: a run-time stride, for 64-bit arithmetic only (a narrow product
+                // could wrap where the trace cannot see it).
+                let by = |f: LLVMValueRef, m: &Affine| {
+                    let c = m.stride.constant()?;
+                    (wide && is_wide(f) && outside(f, block) && c != 0).then_some(Stride {
+                        fixed: 0,
+                        term: Some((f, c)),
+                    })
+                };
+                match (a.stride == Stride::ZERO, b.stride == Stride::ZERO) {
+                    (true, true) => Stride::ZERO,
+                    (true, false) => by(x, &b)?,
+                    (false, true) => by(y, &a)?,
+                    (false, false) => return None,
+                }
             };
             Some(Affine {
-                stride: a.stride.wrapping_mul(factor),
+                stride,
+                ..flags(&a, &b, nsw, nuw)
+            })
+        }
+        LLVMOpcode::LLVMShl => {
+            let a = sub(op(0)?)?;
+            let c = ir::const_int(op(1)?)?;
+            if !(0..63).contains(&c) {
+                return None;
+            }
+            Some(Affine {
+                stride: a.stride.scaled(1i64 << c),
                 ..flags(&a, &FIXED, nsw, nuw)
             })
         }
@@ -289,8 +399,8 @@ fn gep_stride(
     unsafe {
         let mut stride = affine(ir::operand(v, 0)?, block, dl, depth + 1)?.stride;
         let mut ty = LLVMGetGEPSourceElementType(v);
-        let first = index(1)?;
-        stride = stride.wrapping_add(first.wrapping_mul(LLVMABISizeOfType(dl, ty) as i64));
+        let size = |ty| LLVMABISizeOfType(dl, ty) as i64;
+        stride = stride.plus(index(1)?.scaled(size(ty)), 1)?;
         for i in 2..LLVMGetNumOperands(v) as u32 {
             match ir::type_kind(ty) {
                 LLVMTypeKind::LLVMStructTypeKind => {
@@ -299,9 +409,7 @@ fn gep_stride(
                 }
                 LLVMTypeKind::LLVMArrayTypeKind => {
                     ty = LLVMGetElementType(ty);
-                    let step = index(i)?;
-                    stride =
-                        stride.wrapping_add(step.wrapping_mul(LLVMABISizeOfType(dl, ty) as i64));
+                    stride = stride.plus(index(i)?.scaled(size(ty)), 1)?;
                 }
                 _ => return None,
             }
@@ -335,7 +443,7 @@ fn induction_step(
     let operand_is_phi = |i| ir::operand(next, i) == Some(phi);
     // Safety: the flag getters are only called on `add`/`sub` instructions.
     let flags = || unsafe { (wide || LLVMGetNSW(next) != 0, wide || LLVMGetNUW(next) != 0) };
-    let (stride, (nsw, nuw)) = match ir::opcode(next)? {
+    let (step, (nsw, nuw)) = match ir::opcode(next)? {
         LLVMOpcode::LLVMAdd if operand_is_phi(0) => {
             (ir::const_int(ir::operand(next, 1)?)?, flags())
         }
@@ -351,7 +459,45 @@ fn induction_step(
         }
         _ => return None,
     };
-    Some(Affine { stride, nsw, nuw })
+    Some(Affine {
+        stride: Stride {
+            fixed: step,
+            term: None,
+        },
+        nsw,
+        nuw,
+    })
+}
+
+/// How many low bits of `v` are 0 in every iteration of `block`: of a constant, or of an
+/// induction PHI whose start (every value from outside the block) and constant step have them.
+fn low_zero_bits(v: LLVMValueRef, block: LLVMBasicBlockRef) -> u32 {
+    if let Some(c) = ir::const_int(v) {
+        return c.trailing_zeros();
+    }
+    if outside(v, block) || ir::opcode(v) != Some(LLVMOpcode::LLVMPHI) {
+        return 0;
+    }
+    let mut bits = 64;
+    // Safety: `v` is a PHI node; indexes stay below its incoming count.
+    unsafe {
+        for i in 0..LLVMCountIncoming(v) {
+            let value = LLVMGetIncomingValue(v, i);
+            let known = if LLVMGetIncomingBlock(v, i) == block {
+                // The step: `v + c` only.
+                let is_step = ir::opcode(value) == Some(LLVMOpcode::LLVMAdd)
+                    && ir::operand(value, 0) == Some(v);
+                match ir::operand(value, 1).and_then(ir::const_int) {
+                    Some(c) if is_step => c.trailing_zeros(),
+                    _ => 0,
+                }
+            } else {
+                ir::const_int(value).map_or(0, |c| c.trailing_zeros())
+            };
+            bits = bits.min(known);
+        }
+    }
+    bits
 }
 
 /// Whether `v` is 64 bits wide or a pointer: arithmetic that wraps there still moves an address

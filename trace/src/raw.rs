@@ -68,11 +68,12 @@ pub const TAG_STAMP: u8 = 13;
 pub const TAG_EXT: u8 = 14;
 /// Recording stops here until the thread enters the region of interest again: no id, no value.
 pub const TAG_GAP: u8 = 15;
-/// Loop run ([`crate::version::V_LOOP_RUNS`]): id = the loop's branch, aux = the number `m` of
-/// memory instructions of the loop's block, value = `count << 1 | exit` (`count` iterations
-/// since the loop's entry or its previous run; `exit`: the last of them left the loop); then
-/// `m` [`TAG_ACCESS`] records, in the block's order, with the addresses of the run's last
-/// iteration.
+/// Loop run ([`crate::version::V_LOOP_RUNS`]): id = the loop's branch, aux = `m | r << 8` (`m`
+/// memory instructions in the loop's block, `r` of them with run-time strides), value =
+/// `count << 1 | exit` (`count` iterations since the loop's entry or its previous run; `exit`:
+/// the last of them left the loop); then `m` [`TAG_ACCESS`] records, in the block's order, with
+/// the addresses of the run's last iteration, and `r` [`TAG_EXT`] records with the run-time
+/// strides, in the same order.
 pub const TAG_LOOP_RUN: u8 = 16;
 
 impl RawEvent {

@@ -8,7 +8,7 @@ use inkwell::module::Module;
 use inkwell::values::{FunctionValue, GlobalValue, InstructionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
 use rdtrace::abi::{RECORD_ALIGN, RECORD_SIZE};
-use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_LOOP_RUN};
+use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_EXT, TAG_LOOP_RUN};
 
 use crate::error::PassError;
 use crate::hooks::Hooks;
@@ -54,6 +54,8 @@ pub(crate) struct RunEntry<'ctx> {
     /// The block's memory instructions (module-local ids) and their last addresses (`i64`
     /// PHIs).
     pub(super) last: Vec<(u32, IntValue<'ctx>)>,
+    /// The block's memory instructions' strides (the run-time ones go with each run).
+    pub(super) strides: Vec<crate::loop_runs::Stride>,
 }
 
 impl<'ctx> InlineRecords<'ctx> {
@@ -127,8 +129,9 @@ impl<'ctx> InlineRecords<'ctx> {
     /// Appends a loop run's records (see `rdtrace::raw::TAG_LOOP_RUN`): the run of `count`
     /// (`i32`) iterations of the loop ending in `branch` (a global id), which left the loop
     /// when `exit`, then one access record per memory instruction (`mis`: global ids) at its
-    /// address in the run's last iteration (`addrs`, `i64`). With `skip_empty`, a run of no
-    /// iterations is written past the cursor but not kept (the cursor stays).
+    /// address in the run's last iteration (`addrs`, `i64`), then one record per run-time
+    /// stride (`strides`, `i64`). With `skip_empty`, a run of no iterations is written past the
+    /// cursor but not kept (the cursor stays).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn emit_run(
         &self,
@@ -136,8 +139,8 @@ impl<'ctx> InlineRecords<'ctx> {
         hooks: &Hooks<'ctx>,
         branch: IntValue<'ctx>,
         (count, exit): (IntValue<'ctx>, bool),
-        mis: &[IntValue<'ctx>],
-        addrs: &[IntValue<'ctx>],
+        (mis, addrs): (&[IntValue<'ctx>], &[IntValue<'ctx>]),
+        strides: &[IntValue<'ctx>],
         skip_empty: bool,
     ) -> Result<(), PassError> {
         let ctx = hooks.i64().get_context();
@@ -164,11 +167,8 @@ impl<'ctx> InlineRecords<'ctx> {
             Ok(builder.build_or(wide, i64t.const_int(bits, false), "rdt.head")?)
         };
         let record = RECORD_SIZE as u64;
-        store(
-            0,
-            head(TAG_LOOP_RUN, mis.len() as u64, branch)?,
-            RECORD_ALIGN,
-        )?;
+        let aux = mis.len() as u64 | (strides.len() as u64) << 8;
+        store(0, head(TAG_LOOP_RUN, aux, branch)?, RECORD_ALIGN)?;
         let wide = builder.build_int_z_extend(count, i64t, "rdt.runw")?;
         let shifted = builder.build_left_shift(wide, i64t.const_int(1, false), "rdt.runc")?;
         let value = builder.build_or(shifted, i64t.const_int(exit as u64, false), "rdt.run")?;
@@ -178,7 +178,13 @@ impl<'ctx> InlineRecords<'ctx> {
             store(at, head(TAG_ACCESS, 0, mi)?, RECORD_ALIGN)?;
             store(at + 8, addr, 8)?;
         }
-        let len = record * (mis.len() as u64 + 1);
+        let ext = hooks.i32().const_zero();
+        for (k, &stride) in strides.iter().enumerate() {
+            let at = record * (mis.len() as u64 + k as u64 + 1);
+            store(at, head(TAG_EXT, 0, ext)?, RECORD_ALIGN)?;
+            store(at + 8, stride, 8)?;
+        }
+        let len = record * (mis.len() as u64 + strides.len() as u64 + 1);
         let len = if skip_empty {
             let i32t = hooks.i32();
             let empty = builder.build_int_compare(

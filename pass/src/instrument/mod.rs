@@ -93,7 +93,9 @@ pub(crate) fn insert_hooks<'ctx>(
             let branch = hooks.global_id(builder, IdKind::Branch, br)?;
             let mis = global_mem_ids(builder, hooks, &values.last)?;
             let count = (values.next, true);
-            inline.emit_run(builder, hooks, branch, count, &mis, &values.addrs, false)?;
+            let strides = runtime_strides(builder, hooks, &run.strides)?;
+            let records = (&mis[..], &values.addrs[..]);
+            inline.emit_run(builder, hooks, branch, count, records, &strides, false)?;
             builder.build_unconditional_branch(layout.blocks[run.exit as usize])?;
             run_values.insert(run.block, (br, values));
         }
@@ -110,7 +112,11 @@ pub(crate) fn insert_hooks<'ctx>(
                     let implied = implied.implied[block];
                     let mut entry = inline.emit_block_entry(builder, hooks, id, implied)?;
                     if let Some((br, values)) = run_values.remove(&(block as u32)) {
-                        entry = run_block_entry(builder, hooks, entry, br, values)?;
+                        let strides = runs.by_branch[br as usize]
+                            .as_ref()
+                            .map(|r| r.strides.clone())
+                            .unwrap_or_default();
+                        entry = run_block_entry(builder, hooks, entry, (br, strides), values)?;
                     }
                     entries.push(entry);
                 }
@@ -353,6 +359,29 @@ fn position_at_end_like<'ctx>(
     };
 }
 
+/// The run-time strides among `strides`, evaluated at the builder's position (which their
+/// values, computed before the loop, dominate): `fixed + coeff * value` each.
+pub(super) fn runtime_strides<'ctx>(
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+    strides: &[crate::loop_runs::Stride],
+) -> Result<Vec<IntValue<'ctx>>, PassError> {
+    let i64t = hooks.i64();
+    let mut out = Vec::new();
+    for s in strides {
+        let Some((value, coeff)) = s.term else {
+            continue;
+        };
+        // Safety: the loop-run analysis only takes 64-bit integer values as run-time factors.
+        let value = unsafe { IntValue::new(value) };
+        let k = i64t.const_int(coeff as u64, true);
+        let scaled = builder.build_int_mul(value, k, "rdt.run.stride")?;
+        let fixed = i64t.const_int(s.fixed as u64, true);
+        out.push(builder.build_int_add(scaled, fixed, "rdt.run.stride")?);
+    }
+    Ok(out)
+}
+
 /// The global ids of a loop run's memory instructions.
 fn global_mem_ids<'ctx>(
     builder: &Builder<'ctx>,
@@ -371,7 +400,7 @@ fn run_block_entry<'ctx>(
     builder: &Builder<'ctx>,
     hooks: &Hooks<'ctx>,
     entry: BlockEntry<'ctx>,
-    branch: u32,
+    (branch, strides): (u32, Vec<crate::loop_runs::Stride>),
     values: RunValues<'ctx>,
 ) -> Result<BlockEntry<'ctx>, PassError> {
     let i32t = hooks.i32();
@@ -403,6 +432,7 @@ fn run_block_entry<'ctx>(
             branch,
             count: values.count,
             last: values.last,
+            strides,
         }),
     })
 }

@@ -102,13 +102,15 @@ pub(crate) fn split_block_entries<'ctx>(
             mis.push(hooks.global_id(builder, IdKind::MemInstr, mi)?);
         }
         let addrs: Vec<_> = run.last.iter().map(|&(_, a)| a).collect();
+        let strides = super::runtime_strides(builder, hooks, &run.strides)?;
+        let count = (run.count, false);
         inline.emit_run(
             builder,
             hooks,
             branch,
-            (run.count, false),
-            &mis,
-            &addrs,
+            count,
+            (&mis, &addrs),
+            &strides,
             true,
         )?;
         let hook = ctx.append_basic_block(function, "rdt.countdown.hook");

@@ -15,15 +15,16 @@ fn loop_runs_take_single_block_loops_with_constant_strides() {
     module.verify().unwrap();
     let m = &report.meta;
     // Each loop's strides, by the name of its block (see the comments in the input).
-    let runs: Vec<(String, Vec<i64>)> = (m.branches.iter())
+    let runs: Vec<(String, Vec<Option<i64>>)> = (m.branches.iter())
         .filter_map(|b| {
             let name = m.blocks[b.block as usize].name.clone();
             b.loop_run.as_ref().map(|r| (name, r.strides.clone()))
         })
         .collect();
     let expected = [
-        ("loop".to_string(), vec![16, 48, 0]),
-        ("loop".to_string(), vec![4, -4]),
+        ("loop".to_string(), vec![Some(16), Some(48), Some(0)]),
+        ("loop".to_string(), vec![Some(4), Some(-4)]),
+        ("rows".to_string(), vec![None, Some(8)]),
     ];
     assert_eq!(runs, expected);
     // `rdcc --rd-explain` says so.

@@ -61,6 +61,25 @@ out:
   ret void
 }
 
+; Loop 6 (qualifies): a column walk, a[i * %w] (a run-time stride of %w * 8 bytes) beside
+; b[i] (+8).
+define void @columns(ptr %a, ptr %b, i64 %w, i64 %n) {
+entry:
+  br label %rows
+rows:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %rows ]
+  %k = mul nsw i64 %i, %w
+  %pa = getelementptr inbounds double, ptr %a, i64 %k
+  %x = load double, ptr %pa
+  %pb = getelementptr inbounds double, ptr %b, i64 %i
+  store double %x, ptr %pb
+  %i.next = add nuw nsw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %rows, label %done
+done:
+  ret void
+}
+
 ; Loop 3 (no): a call runs hooks. Loop 4 (no): a loaded pointer. Loop 5 (no): two blocks.
 define void @others(ptr %a, ptr %pp, i64 %n) {
 entry:

@@ -444,8 +444,9 @@ fn loop_runs_put_every_access_at_its_address() {
     // see every address of an instruction off by the same amount (a run's first iteration
     // misplaced by a stride, say). This program prints where its arrays are, so each heap
     // access becomes (array, offset) and both builds' traces must give exactly the same: loops
-    // forwards and backwards, strides of 8, 12 and 56 bytes, an unrolled and a vectorised body,
-    // runs that end at the exit and runs cut by the countdown.
+    // forwards and backwards, strides of 8, 12 and 56 bytes and strides known only at run time
+    // (a column walk, down and up), an unrolled and a vectorised body, runs that end at the
+    // exit and runs cut by the countdown.
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("strides.c");
     std::fs::write(
@@ -464,6 +465,10 @@ int main(int argc, char **argv) {
     double s = 0;
     for (int r = 0; r < 3; r++)
         for (int i = 0; i < n; i += 7) s += a[i] * c[3 * i + 1];
+    /* Strides known only at run time: rows of w doubles, walked down a column. */
+    int w = argc > 2 ? atoi(argv[2]) : 30, rows = n / w;
+    for (int j = 0; j < w; j++)
+        for (int i = 0; i < rows; i++) s += a[i * w + j] * b[(rows - 1 - i) * w + j];
     printf("%f\n", s);
     return 0;
 }
@@ -472,6 +477,7 @@ int main(int argc, char **argv) {
     .unwrap();
     let mut seqs = Vec::new();
     let mut loops = Vec::new();
+    let mut runtime_strides = 0;
     for (i, extra) in [&[][..], &["--rd-no-loop-runs"][..]].iter().enumerate() {
         let exe = dir.path().join(format!("s{i}"));
         let mut flags = vec!["-O2"];
@@ -510,9 +516,15 @@ int main(int argc, char **argv) {
                 .filter(|b| b.loop_run.is_some())
                 .count(),
         );
+        runtime_strides += (trace.meta.branches.iter())
+            .filter_map(|b| b.loop_run.as_ref())
+            .flat_map(|r| r.strides.iter())
+            .filter(|s| s.is_none())
+            .count();
         seqs.push(norm);
     }
-    assert!(loops[0] >= 3 && loops[1] == 0, "{loops:?} loops in runs");
+    assert!(loops[0] >= 4 && loops[1] == 0, "{loops:?} loops in runs");
+    assert!(runtime_strides > 0, "no loop with a run-time stride");
     assert_eq!(seqs[0].len(), seqs[1].len());
     if let Some(at) = (0..seqs[0].len()).find(|&k| seqs[0][k] != seqs[1][k]) {
         panic!(

@@ -529,10 +529,18 @@ fn decode_loop_run(
         let daddr = unzigzag(c.varint()?) as u64;
         (_, *last) = p.access(mi, |predicted| predicted.wrapping_add(daddr));
     }
+    // The run-time strides follow the addresses, in block order.
+    let mut strides = [0i64; crate::abi::LOOP_RUN_MAX_ACCESSES];
+    for (stride, fixed) in strides[..m].iter_mut().zip(&run.strides) {
+        *stride = match fixed {
+            Some(s) => *s,
+            None => unzigzag(c.varint()?),
+        };
+    }
     p.prev_br = br;
     for j in 0..count {
         let back = count - 1 - j;
-        let each = last[..m].iter().zip(&run.strides).zip(&run.sizes);
+        let each = last[..m].iter().zip(&strides[..m]).zip(&run.sizes);
         for (k, ((&last, &stride), &size)) in each.enumerate() {
             let addr = last.wrapping_sub(back.wrapping_mul(stride as u64));
             v.access(run.first_mi + k as u32, addr, size as u64);

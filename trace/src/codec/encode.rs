@@ -472,9 +472,9 @@ impl ChunkEncoder {
                     // A loop run and its `m` access records (see `TAG_LOOP_RUN`): one event.
                     // Without all its access records (a truncated or scribbled buffer) it is
                     // skipped like an unknown record, and the accesses encode as plain ones.
-                    TAG_LOOP_RUN if loop_run_accesses(events, i).is_some() => {
-                        let m = e.aux() as usize;
-                        dirty_end = i + m + 1;
+                    TAG_LOOP_RUN if loop_run_records(events, i).is_some() => {
+                        let (m, r) = ((e.aux() & 0xff) as usize, (e.aux() >> 8) as usize);
+                        dirty_end = i + m + r + 1;
                         flush_run!();
                         w.byte(OP_LOOP_RUN);
                         w.varint(zigzag(id.wrapping_sub(prev_br) as i32 as i64));
@@ -487,8 +487,11 @@ impl ChunkEncoder {
                             w.varint(zigzag(a.id().wrapping_sub(was_expected) as i32 as i64));
                             w.varint(zigzag(a.value.wrapping_sub(predicted) as i64));
                         }
-                        i += m;
-                        not_events += m;
+                        for x in &events[i + 1 + m..i + 1 + m + r] {
+                            w.varint(zigzag(x.value as i64));
+                        }
+                        i += m + r;
+                        not_events += m + r;
                     }
                     TAG_STAMP => {
                         dirty_end = i + 1;
@@ -523,18 +526,23 @@ impl ChunkEncoder {
     }
 }
 
-/// The access records of the loop-run record at `at` (`events[at]`, a [`TAG_LOOP_RUN`]
-/// record): the `aux` records after it, if they are all there and plain [`TAG_ACCESS`] records
-/// (aux 0), as the runtime writes them.
+/// The records that follow the loop-run record at `at` (`events[at]`, a [`TAG_LOOP_RUN`]
+/// record whose aux is `m | r << 8`): its `m` access records and `r` stride records, if they
+/// are all there as the runtime writes them (plain [`TAG_ACCESS`] records, aux 0, then
+/// [`TAG_EXT`] records).
 #[inline(always)]
-pub(super) fn loop_run_accesses(events: &[RawEvent], at: usize) -> Option<&[RawEvent]> {
-    let m = events[at].aux() as usize;
+pub(super) fn loop_run_records(
+    events: &[RawEvent],
+    at: usize,
+) -> Option<(&[RawEvent], &[RawEvent])> {
+    let aux = events[at].aux() as usize;
+    let (m, r) = (aux & 0xff, aux >> 8);
     let accesses = events.get(at + 1..at + 1 + m)?;
+    let strides = events.get(at + 1 + m..at + 1 + m + r)?;
     let plain = crate::raw::head_of(TAG_ACCESS, 0) >> 32;
-    accesses
-        .iter()
-        .all(|a| a.head >> 32 == plain)
-        .then_some(accesses)
+    let whole = accesses.iter().all(|a| a.head >> 32 == plain)
+        && strides.iter().all(|x| x.tag() == TAG_EXT);
+    whole.then_some((accesses, strides))
 }
 
 /// Grows the predictor table to cover `id` (cold: only for modules registered after the

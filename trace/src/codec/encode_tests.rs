@@ -74,9 +74,11 @@ fn records() -> impl Strategy<Value = Vec<RawEvent>> {
 
 /// `reps` loop runs of branch `id` over `1 + id % 3` consecutive instructions, as the runtime
 /// writes them: counts and exits from `v`, addresses strided (sometimes at 0 or random), so
-/// that the accesses after them are predicted or not.
+/// that the accesses after them are predicted or not, and `v % 3` run-time strides (at most
+/// one per instruction).
 fn loop_run_group(out: &mut Vec<RawEvent>, id: u32, v: u64, reps: u64) {
     let m = 1 + id % 3;
+    let strides = (v % 3) as u32 % (m + 1);
     let mut r = Rng(v | 1);
     for rep in 0..reps {
         let count = match r.below(4) {
@@ -85,7 +87,12 @@ fn loop_run_group(out: &mut Vec<RawEvent>, id: u32, v: u64, reps: u64) {
             _ => r.below(40),
         };
         let exit = r.below(2);
-        out.push(RawEvent::new(TAG_LOOP_RUN, m, id, count << 1 | exit));
+        out.push(RawEvent::new(
+            TAG_LOOP_RUN,
+            m | strides << 8,
+            id,
+            count << 1 | exit,
+        ));
         for q in 0..m {
             let addr = match r.below(8) {
                 0 => 0,
@@ -93,6 +100,10 @@ fn loop_run_group(out: &mut Vec<RawEvent>, id: u32, v: u64, reps: u64) {
                 _ => 0x1000 * (q as u64 + 1) + 8 * (rep + 1) * count,
             };
             out.push(RawEvent::new(TAG_ACCESS, 0, q + (v % 2) as u32, addr));
+        }
+        for _ in 0..strides {
+            let stride = [8, -8i64 as u64, 4096, r.next()][r.below(4) as usize];
+            out.push(RawEvent::new(TAG_EXT, 0, 0, stride));
         }
     }
 }

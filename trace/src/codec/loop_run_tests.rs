@@ -7,7 +7,7 @@ use crate::raw::*;
 
 /// A loop recorded in runs (`version::V_LOOP_RUNS`): `entry` (block 0) ends in branch 0,
 /// whose outcome 0 enters `loop` (block 1, implied; instructions 0-2 of 8, 4 and 8 bytes,
-/// strides 8, -4 and 16); `loop` ends in branch 1 (the loop run's: outcome 0 exits to
+/// strides 8, -4 (a run-time stride, which each run carries) and 16); `loop` ends in branch 1 (the loop run's: outcome 0 exits to
 /// `exit`, block 2, implied, instruction 3; outcome 1 loops); `other` (block 3, recorded,
 /// instruction 4) ends in branch 2, outcome 0 looping, 1 to `exit`.
 fn loop_run_module() -> crate::meta::ModuleMeta {
@@ -35,7 +35,7 @@ fn loop_run_module() -> crate::meta::ModuleMeta {
         derivation: "global @A".into(),
         derived: None,
     };
-    let branch = |block, successors: Vec<u32>, strides: Option<Vec<i64>>| BranchMeta {
+    let branch = |block, successors: Vec<u32>, strides: Option<Vec<Option<i64>>>| BranchMeta {
         block,
         kind: BranchKind::Conditional,
         back_edge_of: vec![None; successors.len()],
@@ -65,7 +65,7 @@ fn loop_run_module() -> crate::meta::ModuleMeta {
             .collect(),
         branches: vec![
             branch(0, vec![1, 2], None),
-            branch(1, vec![2, 1], Some(vec![8, -4, 16])),
+            branch(1, vec![2, 1], Some(vec![Some(8), None, Some(16)])),
             branch(3, vec![3, 2], None),
         ],
         ..Default::default()
@@ -88,10 +88,16 @@ fn loop_run_program() -> crate::meta::ProgramMeta {
 /// The records of a run of `count` iterations of `loop_run_module`'s loop whose last
 /// iteration accessed `last`.
 fn loop_run(raw: &mut Vec<RawEvent>, count: u64, exit: bool, last: [u64; 3]) {
-    raw.push(RawEvent::new(TAG_LOOP_RUN, 3, 1, count << 1 | exit as u64));
+    raw.push(RawEvent::new(
+        TAG_LOOP_RUN,
+        3 | 1 << 8,
+        1,
+        count << 1 | exit as u64,
+    ));
     for (k, addr) in last.into_iter().enumerate() {
         raw.push(RawEvent::new(TAG_ACCESS, 0, k as u32, addr));
     }
+    raw.push(RawEvent::new(TAG_EXT, 0, 0, -4i64 as u64));
 }
 
 /// The events `raw` stands for, expanded by hand from the metadata: each loop run's
@@ -126,9 +132,15 @@ fn expand(meta: &crate::meta::ProgramMeta, raw: &[RawEvent]) -> Vec<Event> {
             TAG_STAMP => out.push(Event::Stamp { time: r.value }),
             TAG_LOOP_RUN => {
                 let br = &meta.branches[r.id() as usize];
-                let strides = &br.loop_run.as_ref().unwrap().strides;
+                let fixed = &br.loop_run.as_ref().unwrap().strides;
                 let back = br.successors.iter().position(|&s| s == br.block).unwrap() as u32;
-                let m = r.aux() as usize;
+                let (m, r_) = ((r.aux() & 0xff) as usize, (r.aux() >> 8) as usize);
+                let mut carried = raw[i + 1 + m..i + 1 + m + r_]
+                    .iter()
+                    .map(|x| x.value as i64);
+                let strides: Vec<i64> = (fixed.iter())
+                    .map(|s| s.unwrap_or_else(|| carried.next().unwrap()))
+                    .collect();
                 let (count, exit) = (r.value >> 1, r.value & 1 == 1);
                 for j in 0..count {
                     for k in 0..m {
@@ -151,7 +163,7 @@ fn expand(meta: &crate::meta::ProgramMeta, raw: &[RawEvent]) -> Vec<Event> {
                     });
                     implied_after(&mut out, r.id(), outcome);
                 }
-                i += m;
+                i += m + r_;
             }
             other => panic!("no expansion for tag {other}"),
         }
@@ -161,7 +173,7 @@ fn expand(meta: &crate::meta::ProgramMeta, raw: &[RawEvent]) -> Vec<Event> {
 }
 
 /// Encodes each chunk with the fast and the reference encoder (the same bytes and count:
-/// the records less three per run's access records), decodes it (exactly the header's
+/// the records less a run's three access records and one stride record), decodes it (exactly the header's
 /// count) and returns all events.
 fn loop_run_round_trip(chunks: &[&[RawEvent]]) -> Vec<Event> {
     let meta = loop_run_program();
@@ -179,7 +191,7 @@ fn loop_run_round_trip(chunks: &[&[RawEvent]]) -> Vec<Event> {
         let (reference, reference_count) = slow.finish_chunk();
         assert_eq!((&bytes[..], count), (reference, reference_count));
         let runs = chunk.iter().filter(|r| r.tag() == TAG_LOOP_RUN).count();
-        assert_eq!(count as usize, chunk.len() - 3 * runs);
+        assert_eq!(count as usize, chunk.len() - 4 * runs);
         assert!(bytes.len() <= MAX_BYTES_PER_RECORD * chunk.len() + 1);
         let n = decoder
             .decode(&bytes, &bounds, count as u64, &mut events)
@@ -207,6 +219,7 @@ fn loop_run_bytes() {
             0x00, 0x80, 0x40, // mi 0 as expected, 0x1000 from the prediction 0
             0x00, 0x80, 0x80, 0x01, // mi 1, 0x2000
             0x00, 0x80, 0xc0, 0x01, // mi 2, 0x3000
+            0x07, // mi 1's run-time stride, -4
         ]
     );
     let events = loop_run_round_trip(&[&raw]);
@@ -286,7 +299,8 @@ fn loop_runs_round_trip() {
 fn loop_run_decoder_errors() {
     let meta = loop_run_program();
     let bounds = EventBounds::of(&meta);
-    let good: &[u8] = &[0x00, 0x80, 0x40, 0x00, 0x80, 0x40, 0x00, 0x80, 0x40];
+    // Three addresses, then mi 1's run-time stride (-4).
+    let good: &[u8] = &[0x00, 0x80, 0x40, 0x00, 0x80, 0x40, 0x00, 0x80, 0x40, 0x07];
     let with = |head: &[u8], rest: &[u8]| [head, rest].concat();
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (

@@ -17,8 +17,9 @@ pub struct LoopRuns {
 pub(super) struct LoopRunBounds {
     /// The block's first memory instruction (the others follow it).
     pub(super) first_mi: u32,
-    /// Per memory instruction of the block: its stride per iteration and its static size.
-    pub(super) strides: Vec<i64>,
+    /// Per memory instruction of the block: its stride per iteration (`None`: carried by each
+    /// event, after the addresses) and its static size.
+    pub(super) strides: Vec<Option<i64>>,
     pub(super) sizes: Vec<u32>,
     /// The outcome that stays in the loop (its own block) and the one that leaves it.
     pub(super) back: u32,

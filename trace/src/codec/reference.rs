@@ -174,12 +174,14 @@ impl ChunkEncoder {
                     out.push(OP_GAP);
                 }
                 TAG_LOOP_RUN => {
-                    let m = e.aux() as usize;
+                    let (m, r) = ((e.aux() & 0xff) as usize, (e.aux() >> 8) as usize);
                     let accesses = events.get(i + 1..i + 1 + m);
+                    let strides = events.get(i + 1 + m..i + 1 + m + r);
                     let whole = accesses
-                        .is_some_and(|a| a.iter().all(|a| a.tag() == TAG_ACCESS && a.aux() == 0));
+                        .is_some_and(|a| a.iter().all(|a| a.tag() == TAG_ACCESS && a.aux() == 0))
+                        && strides.is_some_and(|x| x.iter().all(|x| x.tag() == TAG_EXT));
                     if !whole {
-                        // Not all its access records: skipped like an unknown record.
+                        // Not all its records: skipped like an unknown record.
                         i += 1;
                         continue;
                     }
@@ -194,7 +196,10 @@ impl ChunkEncoder {
                         put_varint(out, zigzag(a.id().wrapping_sub(expected) as i32 as i64));
                         put_varint(out, zigzag(a.value.wrapping_sub(predicted) as i64));
                     }
-                    i += m;
+                    for x in &events[i + 1 + m..i + 1 + m + r] {
+                        put_varint(out, zigzag(x.value as i64));
+                    }
+                    i += m + r;
                 }
                 TAG_STAMP => {
                     flush_run(out, &mut run);

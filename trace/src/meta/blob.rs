@@ -28,7 +28,7 @@ impl ModuleMeta {
     /// `Vec<(u32, u32, i64)>`, ascending ids), with version
     /// [`crate::version::V_DERIVED_ACCESSES`]; when some branches' loops are recorded in runs
     /// ([`BranchMeta::loop_run`]), both lists (possibly empty) and then that of
-    /// `(branch, strides)` per such branch (a `Vec<(u32, Vec<i64>)>`, ascending ids), with
+    /// `(branch, strides)` per such branch (a `Vec<(u32, Vec<Option<i64>>)>`, ascending ids), with
     /// version [`crate::version::V_LOOP_RUNS`].
     pub fn to_blob(&self) -> Vec<u8> {
         let implied: Vec<u32> = (0..self.blocks.len() as u32)
@@ -37,7 +37,7 @@ impl ModuleMeta {
         let derived: Vec<(u32, u32, i64)> = (self.mem_instrs.iter().enumerate())
             .filter_map(|(i, m)| m.derived.map(|d| (i as u32, d.anchor, d.offset)))
             .collect();
-        let loop_runs: Vec<(u32, &[i64])> = (self.branches.iter().enumerate())
+        let loop_runs: Vec<(u32, &[Option<i64>])> = (self.branches.iter().enumerate())
             .filter_map(|(i, b)| (b.loop_run.as_ref()).map(|r| (i as u32, &r.strides[..])))
             .collect();
         let version = if !loop_runs.is_empty() {
@@ -86,7 +86,7 @@ impl ModuleMeta {
                 let (derived, rest): (Vec<(u32, u32, i64)>, &[u8]) =
                     postcard::take_from_bytes(rest).map_err(undecodable)?;
                 if version >= crate::version::V_LOOP_RUNS {
-                    let loop_runs: Vec<(u32, Vec<i64>)> =
+                    let loop_runs: Vec<(u32, Vec<Option<i64>>)> =
                         postcard::from_bytes(rest).map_err(undecodable)?;
                     for (br, strides) in loop_runs {
                         let Some(b) = meta.tables.branches.get_mut(br as usize) else {

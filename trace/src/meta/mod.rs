@@ -192,16 +192,18 @@ pub struct BranchMeta {
 }
 
 /// A single-block loop recorded in runs: the branch's block is a successor of itself and
-/// implied, its memory instructions are all fixed-size, and each moves by a constant stride per
-/// iteration. One loop-run event (`docs/trace-format.md`, "Loop runs") gives a run's iteration
-/// count and the addresses of its last iteration; the decoder emits every iteration's accesses
-/// (iteration `j` of `count`: the last address minus `(count - 1 - j)` strides), the branch
-/// event and the implied block after it.
+/// implied, its memory instructions are all fixed-size, and each moves by the same stride in
+/// every iteration of a loop instance. One loop-run event (`docs/trace-format.md`, "Loop runs")
+/// gives a run's iteration count and the addresses of its last iteration (and the run-time
+/// strides); the decoder emits every iteration's accesses (iteration `j` of `count`: the last
+/// address minus `(count - 1 - j)` strides), the branch event and the implied block after it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct LoopRun {
     /// Bytes each memory instruction of the block moves per iteration, in the block's order
-    /// (one per instruction, at most [`crate::abi::LOOP_RUN_MAX_ACCESSES`]).
-    pub strides: Vec<i64>,
+    /// (one per instruction, at most [`crate::abi::LOOP_RUN_MAX_ACCESSES`]): a constant, or
+    /// `None` for a value fixed before the loop starts (an array's row length, a Fortran
+    /// descriptor's byte stride), which each loop-run event carries.
+    pub strides: Vec<Option<i64>>,
 }
 
 /// One natural loop (computed by the pass from the dominator tree).

@@ -41,7 +41,7 @@ fn loop_run_module() -> ModuleMeta {
         branch(0, vec![1, 2], vec![None, None]),
         BranchMeta {
             loop_run: Some(LoopRun {
-                strides: vec![8, -4, 16],
+                strides: vec![Some(8), Some(-4), Some(16)],
             }),
             ..branch(1, vec![2, 1], vec![None, None])
         },
@@ -203,7 +203,7 @@ fn corrupt_loop_runs_are_refused() {
                 let extra = rdtrace::testing::load8(1, None);
                 m.mem_instrs.extend(std::iter::repeat_n(extra, 30));
                 m.blocks[1].num_mem_instrs = 33;
-                m.branches[1].loop_run.as_mut().unwrap().strides = vec![8; 33];
+                m.branches[1].loop_run.as_mut().unwrap().strides = vec![Some(8); 33];
             },
             "the loop's block has 33 memory instructions",
         ),
@@ -234,9 +234,9 @@ fn corrupt_loop_runs_are_refused() {
     }
     // A loop-run list naming a branch outside the module.
     let mut blob = loop_run_module().to_blob();
-    let tail = blob.len() - 6;
-    // One entry: branch 1, three strides (z(8), z(-4), z(16)).
-    assert_eq!(blob[tail..], [1, 1, 3, 16, 7, 32]);
+    let tail = blob.len() - 9;
+    // One entry: branch 1, three strides (each `Some`, then z(8), z(-4), z(16)).
+    assert_eq!(blob[tail..], [1, 1, 3, 1, 16, 1, 7, 1, 32]);
     blob[tail + 1] = 9;
     let err = ModuleMeta::from_blob(&blob).unwrap_err().to_string();
     assert!(
