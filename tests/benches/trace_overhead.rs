@@ -2,7 +2,8 @@
 //! source at `-O2`, built once with `clang-19` and once with `rdcc`. Prints wall-clock slowdown
 //! and trace bytes per memory access and per event, in one table from one run. Two regular
 //! kernels (few, long blocks), a pointer chase, and `app_mix.c`: interpreter, hash table and
-//! tree code with many small blocks and calls, where block records weigh most; and three array
+//! tree code with many small blocks and calls, where block records weigh most; a matrix
+//! multiply sized at run time (strides only the running program knows); and three array
 //! kernels (STREAM, a Jacobi sweep, a transpose). Each program is also built with
 //! `--rd-no-loop-runs`, so the table shows what recording constant-stride loops in runs saves,
 //! side by side in the same run.
@@ -34,6 +35,12 @@ const CASES: &[Case] = &[
         source: "bench/matmul.c",
         defines: &[],
         quick: &["-DN=200"],
+    },
+    Case {
+        name: "matmul, run-time n",
+        source: "bench/matmul_dyn.c",
+        defines: &[],
+        quick: &[],
     },
     Case {
         name: "pointer chase (irregular)",
