@@ -15,7 +15,7 @@ __thread int __rdt_countdown = 1;
 void **__rdt_cursor_address(void) { return &__rdt_cursor; }
 
 /* Events the thread's loop runs stood for since its buffer was last handed to the writer
- * (rdtrace::abi::EXPANDED_TLS): its hooks hand the buffer over once this is as large as the
+ * (rdtrace::abi::EXPANDED_TLS): its hooks hand the buffer over once this is a few times the
  * buffer's record threshold. */
 __thread long long __rdt_expanded;
 

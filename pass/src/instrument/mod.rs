@@ -89,7 +89,7 @@ pub(crate) fn insert_hooks<'ctx>(
         for (br, run) in runs.iter() {
             let values = loop_run_values(builder, hooks, layout, run)?;
             let edge = split_exit_edge(layout, run)?;
-            position_at_end_like(builder, edge, layout.branches[br as usize].inst);
+            split::position_after_end(builder, edge, layout.branches[br as usize].inst);
             let branch = hooks.global_id(builder, IdKind::Branch, br)?;
             let mis = global_mem_ids(builder, hooks, &values.last)?;
             let count = (values.next, true);
@@ -341,22 +341,6 @@ fn split_exit_edge<'ctx>(
         llvm::LLVMDisposeBuilder(builder);
     }
     Ok(edge)
-}
-
-/// Positions `builder` at the end of `bb` with the debug location of `like`.
-fn position_at_end_like<'ctx>(
-    builder: &Builder<'ctx>,
-    bb: inkwell::basic_block::BasicBlock<'ctx>,
-    like: InstructionValue<'ctx>,
-) {
-    builder.position_at_end(bb);
-    // Safety: the builder and instruction are live; a null location clears the builder's.
-    unsafe {
-        inkwell::llvm_sys::core::LLVMSetCurrentDebugLocation2(
-            builder.as_mut_ptr(),
-            inkwell::llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(like.as_value_ref()),
-        )
-    };
 }
 
 /// The run-time strides among `strides`, evaluated at the builder's position (which their

@@ -133,7 +133,7 @@ fn insert_keeping_name<'ctx>(mover: &Builder<'ctx>, inst: InstructionValue<'ctx>
 }
 
 /// Positions `builder` at the end of `bb` with the debug location of `like`.
-fn position_after_end<'ctx>(
+pub(super) fn position_after_end<'ctx>(
     builder: &Builder<'ctx>,
     bb: inkwell::basic_block::BasicBlock<'ctx>,
     like: InstructionValue<'ctx>,

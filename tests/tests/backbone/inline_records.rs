@@ -201,6 +201,25 @@ fn inline_records_survive_huge_blocks_and_deep_returns() {
     );
 }
 
+/// Builds the test program `source` (C, C++ or Fortran) with `flags` into `exe`, in `dir`
+/// (flang writes the program's module files where it runs).
+fn build_in(dir: &std::path::Path, source: &str, flags: &[&str], exe: &std::path::Path) {
+    let compiler = if source.ends_with(".cpp") {
+        &tools().rdcxx
+    } else {
+        &tools().rdcc
+    };
+    let o = std::process::Command::new(compiler)
+        .current_dir(dir)
+        .args(flags)
+        .arg(program(source))
+        .arg("-o")
+        .arg(exe)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn derived_accesses_are_where_a_full_trace_puts_them() {
     // A derived access is left unrecorded because the pass proved its address is its anchor's
@@ -265,23 +284,7 @@ fn derived_accesses_are_where_a_full_trace_puts_them() {
         .enumerate()
         {
             let exe = dir.path().join(format!("d{i}"));
-            let mut f = flags.to_vec();
-            f.extend_from_slice(extra);
-            let compiler = if source.ends_with(".cpp") {
-                &tools().rdcxx
-            } else {
-                &tools().rdcc
-            };
-            // In the scratch directory: flang writes the program's module files there.
-            let o = std::process::Command::new(compiler)
-                .current_dir(dir.path())
-                .args(&f)
-                .arg(program(source))
-                .arg("-o")
-                .arg(&exe)
-                .output()
-                .unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            build_in(dir.path(), source, &[*flags, *extra].concat(), &exe);
             let tp = dir.path().join(format!("d{i}.rdtrace"));
             let mut cmd = std::process::Command::new(&exe);
             cmd.env("RDTRACE_QUIET", "1")
@@ -354,22 +357,7 @@ fn loop_runs_give_every_iteration_exactly() {
         let mut exes = Vec::new();
         for (i, extra) in [&[][..], &["--rd-no-loop-runs"][..]].iter().enumerate() {
             let exe = dir.path().join(format!("r{i}"));
-            let mut f = flags.to_vec();
-            f.extend_from_slice(extra);
-            let compiler = if source.ends_with(".cpp") {
-                &tools().rdcxx
-            } else {
-                &tools().rdcc
-            };
-            let o = std::process::Command::new(compiler)
-                .current_dir(dir.path())
-                .args(&f)
-                .arg(program(source))
-                .arg("-o")
-                .arg(&exe)
-                .output()
-                .unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            build_in(dir.path(), source, &[*flags, *extra].concat(), &exe);
             exes.push(exe);
         }
         for stamp_every in *intervals {
