@@ -44,7 +44,9 @@ fn run(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn issue27_salvage_reads_past_a_zeroed_region_in_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = small_chunk_vecadd_trace(dir.path(), 64);
+    // 4096 elements: loop runs make 64-record buffers stand for up to 4 x 64 events, and
+    // the test needs many chunks.
+    let seed = vecadd_trace(dir.path(), "seed.rdtrace", 2, 64, 4096);
     let mut bytes = std::fs::read(&seed).unwrap();
     let all = chunks(&bytes);
     let events: Vec<_> = all
@@ -93,7 +95,9 @@ fn issue27_salvage_reads_past_a_zeroed_region_in_every_command() {
 #[test]
 fn issue27_replayed_chunk_is_not_counted_twice() {
     let dir = tempfile::tempdir().unwrap();
-    let seed = small_chunk_vecadd_trace(dir.path(), 64);
+    // 4096 elements: loop runs make 64-record buffers stand for up to 4 x 64 events, and
+    // the test needs many chunks.
+    let seed = vecadd_trace(dir.path(), "seed.rdtrace", 2, 64, 4096);
     let bytes = std::fs::read(&seed).unwrap();
     let all = chunks(&bytes);
     let (at, len, _) = all
