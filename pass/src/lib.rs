@@ -192,7 +192,7 @@ pub fn instrument_module(
     } else {
         None
     };
-    let entries = instrument::insert_hooks(
+    let (entries, exits) = instrument::insert_hooks(
         &builder,
         &hooks,
         &layout,
@@ -201,6 +201,8 @@ pub fn instrument_module(
         (&implied, &derived, &runs),
     )?;
     fortran::insert_array_accesses(module, &builder, &hooks, &layout)?;
+    // The layout's raw references are not used after this (see `instrument::exit_edges`).
+    instrument::connect_exit_edges(&exits)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     instrument::split_block_entries(&builder, &hooks, inline.as_ref(), &entries)?;
     module

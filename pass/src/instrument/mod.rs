@@ -26,6 +26,7 @@
 //! between hooks). The call sits in a block of its own: [`split_block_entries`] splits every
 //! instrumented block after its countdown test, once everything else is inserted.
 
+mod exit_edges;
 mod inline;
 mod omp_hooks;
 mod split;
@@ -46,6 +47,7 @@ use crate::ir::{self, ValueRef};
 use crate::loop_runs::LoopRuns;
 use crate::openmp::OmpAnalysis;
 
+pub(crate) use exit_edges::{connect_exit_edges, ExitEdge};
 use inline::RunEntry;
 pub(crate) use inline::{BlockEntry, InlineRecords};
 pub(crate) use split::split_block_entries;
@@ -53,7 +55,8 @@ pub(crate) use split::split_block_entries;
 use omp_hooks::{insert_openmp, region_enter};
 
 /// Inserts every hook call (and, with `inline`, the inline records and their checks). Returns
-/// the inline block entries, for [`split_block_entries`] once everything else is inserted.
+/// the inline block entries, for [`split_block_entries`] once everything else is inserted, and
+/// the loop runs' exit edges, for [`connect_exit_edges`] before that.
 pub(crate) fn insert_hooks<'ctx>(
     builder: &Builder<'ctx>,
     hooks: &Hooks<'ctx>,
@@ -61,7 +64,7 @@ pub(crate) fn insert_hooks<'ctx>(
     omp: &OmpAnalysis<'ctx>,
     inline: Option<&InlineRecords<'ctx>>,
     (implied, derived, runs): (&ImpliedEntries, &DerivedAccesses, &LoopRuns),
-) -> Result<Vec<BlockEntry<'ctx>>, PassError> {
+) -> Result<(Vec<BlockEntry<'ctx>>, Vec<ExitEdge<'ctx>>), PassError> {
     // Anchors are taken before anything is inserted: the region-enter code goes before the
     // entry block's anchor, and the block hook after it.
     let anchors: Vec<Option<InstructionValue<'ctx>>> = layout
@@ -85,11 +88,12 @@ pub(crate) fn insert_hooks<'ctx>(
     // Loops recorded in runs: their counters and last addresses, and the run record on each
     // exit edge.
     let mut run_values = std::collections::HashMap::new();
+    let mut exits = Vec::new();
     if let Some(inline) = inline {
         for (br, run) in runs.iter() {
             let values = loop_run_values(builder, hooks, layout, run)?;
-            let edge = split_exit_edge(layout, run)?;
-            split::position_after_end(builder, edge, layout.branches[br as usize].inst);
+            let edge = ExitEdge::new(layout, run);
+            split::position_after_end(builder, edge.block(), layout.branches[br as usize].inst);
             let branch = hooks.global_id(builder, IdKind::Branch, br)?;
             let mis = global_mem_ids(builder, hooks, &values.last)?;
             let count = (values.next, true);
@@ -97,6 +101,7 @@ pub(crate) fn insert_hooks<'ctx>(
             let records = (&mis[..], &values.addrs[..]);
             inline.emit_run(builder, hooks, branch, count, records, &strides, false)?;
             builder.build_unconditional_branch(layout.blocks[run.exit as usize])?;
+            exits.push(edge);
             run_values.insert(run.block, (br, values));
         }
     }
@@ -208,7 +213,7 @@ pub(crate) fn insert_hooks<'ctx>(
     }
     insert_openmp(builder, hooks, layout, omp)?;
     insert_roi_exits(builder, hooks, layout)?;
-    Ok(entries)
+    Ok((entries, exits))
 }
 
 /// The values a loop recorded in runs carries from iteration to iteration.
@@ -282,65 +287,6 @@ fn loop_run_values<'ctx>(
         last,
         addrs,
     })
-}
-
-/// A new, empty block on the edge from a loop recorded in runs to its exit (the caller
-/// terminates it with a branch to the exit): the loop's branch leads there, and the exit's
-/// PHIs take their values from the loop through it.
-fn split_exit_edge<'ctx>(
-    layout: &ModuleLayout<'ctx>,
-    run: &crate::loop_runs::LoopRunSite,
-) -> Result<inkwell::basic_block::BasicBlock<'ctx>, PassError> {
-    use inkwell::context::AsContextRef;
-    use inkwell::llvm_sys::core as llvm;
-    let (bb, exit) = (
-        layout.blocks[run.block as usize],
-        layout.blocks[run.exit as usize],
-    );
-    let term = (bb.get_terminator())
-        .ok_or_else(|| PassError::Build("a loop run's block lost its branch".into()))?;
-    let ctx = bb.get_context();
-    let edge = ctx.insert_basic_block_after(bb, "rdt.run.exit");
-    let (raw_bb, raw_exit, raw_edge) =
-        (ir::block_ref(bb), ir::block_ref(exit), ir::block_ref(edge));
-    // Safety: `term` is the block's conditional `br` (two successors); each PHI of the exit is
-    // rebuilt with the same incoming values, the loop's edge now coming from `edge`, and
-    // replaces the old one, which is then erased (the pass holds no reference to PHIs).
-    unsafe {
-        let raw_term = term.as_value_ref();
-        for i in 0..llvm::LLVMGetNumSuccessors(raw_term) {
-            if llvm::LLVMGetSuccessor(raw_term, i) == raw_exit {
-                llvm::LLVMSetSuccessor(raw_term, i, raw_edge);
-            }
-        }
-        let builder = llvm::LLVMCreateBuilderInContext(ctx.as_ctx_ref());
-        let mut inst = llvm::LLVMGetFirstInstruction(raw_exit);
-        while !inst.is_null() && ir::opcode(inst) == Some(inkwell::llvm_sys::LLVMOpcode::LLVMPHI) {
-            let next = llvm::LLVMGetNextInstruction(inst);
-            let n = llvm::LLVMCountIncoming(inst);
-            let mut values: Vec<ValueRef> = (0..n)
-                .map(|i| llvm::LLVMGetIncomingValue(inst, i))
-                .collect();
-            let mut blocks: Vec<_> = (0..n)
-                .map(|i| match llvm::LLVMGetIncomingBlock(inst, i) {
-                    b if b == raw_bb => raw_edge,
-                    b => b,
-                })
-                .collect();
-            llvm::LLVMPositionBuilderBefore(builder, inst);
-            let mut len = 0usize;
-            let name = llvm::LLVMGetValueName2(inst, &mut len);
-            let name = std::slice::from_raw_parts(name as *const u8, len).to_vec();
-            let phi = llvm::LLVMBuildPhi(builder, llvm::LLVMTypeOf(inst), c"".as_ptr());
-            llvm::LLVMAddIncoming(phi, values.as_mut_ptr(), blocks.as_mut_ptr(), n);
-            llvm::LLVMReplaceAllUsesWith(inst, phi);
-            llvm::LLVMInstructionEraseFromParent(inst);
-            llvm::LLVMSetValueName2(phi, name.as_ptr() as *const _, name.len());
-            inst = next;
-        }
-        llvm::LLVMDisposeBuilder(builder);
-    }
-    Ok(edge)
 }
 
 /// The run-time strides among `strides`, evaluated at the builder's position (which their

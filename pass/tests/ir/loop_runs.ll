@@ -62,7 +62,7 @@ out:
 }
 
 ; Loop 6 (qualifies): a column walk, a[i * %w] (a run-time stride of %w * 8 bytes) beside
-; b[i] (+8).
+; b[i] (+8); its exit stores through a PHI of the loop's last pointer.
 define void @columns(ptr %a, ptr %b, i64 %w, i64 %n) {
 entry:
   br label %rows
@@ -77,6 +77,10 @@ rows:
   %more = icmp ult i64 %i.next, %n
   br i1 %more, label %rows, label %done
 done:
+  ; The exit's PHIs are rebuilt when its edge gets the run's block: this one is also the
+  ; pointer of a recorded access.
+  %last = phi ptr [ %pb, %rows ]
+  store double 0.0, ptr %last
   ret void
 }
 
