@@ -126,6 +126,6 @@ pub fn countdown_zero() {
     } else {
         s.stamp_left.set(left);
     }
-    s.check();
+    s.check_with_runs();
     s.arm();
 }

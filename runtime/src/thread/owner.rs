@@ -84,11 +84,22 @@ impl ThreadState {
         countdown_var().set(1);
     }
 
-    /// Flushes when the buffer is past its threshold (the slack is for inline records), or when
-    /// its loop runs stand for [`EXPANDED_PER_THRESHOLD`] times as many events as the threshold
-    /// (`rdtrace::abi::EXPANDED_TLS`).
+    /// Flushes when the buffer is past its threshold (the slack is for inline records).
     #[inline(always)]
     pub(super) fn check(&self) {
+        if let Some(cursor) = self.cursor_var() {
+            if self.past_limit(cursor.load(Ordering::Relaxed), 0) {
+                self.flush(false, false);
+            }
+        }
+    }
+
+    /// [`ThreadState::check`], flushing also when the buffer's loop runs stand for
+    /// [`EXPANDED_PER_THRESHOLD`] times as many events as the threshold
+    /// (`rdtrace::abi::EXPANDED_TLS`). For the countdown hook, which runs at least every
+    /// `INLINE_BLOCKS_BETWEEN_HOOKS` blocks: often enough for the runs, and the check after
+    /// every call stays one compare.
+    pub(super) fn check_with_runs(&self) {
         if let Some(cursor) = self.cursor_var() {
             let expanded = expanded_var();
             if self.past_limit(cursor.load(Ordering::Relaxed), 0)
