@@ -72,29 +72,25 @@ impl LoopRuns {
         layout: &ModuleLayout<'_>,
         implied: &ImpliedEntries,
     ) -> Self {
-        let mut out = Self::none(layout);
         // Safety: the data layout belongs to the module, which outlives this call.
         let data_layout = unsafe { LLVMGetModuleDataLayout(module.as_mut_ptr()) };
-        for (br, site) in layout.branches.iter().enumerate() {
-            if let Some(run) = qualify(layout, implied, site, data_layout) {
-                out.run_branch[run.block as usize] = Some(br as u32);
-                out.by_branch[br] = Some(run);
-            }
+        let candidates: Vec<Option<LoopRunSite>> = (layout.branches.iter())
+            .map(|site| qualify(layout, implied, site, data_layout))
+            .collect();
+        let mut is_loop = vec![false; layout.blocks.len()];
+        for run in candidates.iter().flatten() {
+            is_loop[run.block as usize] = true;
         }
-        // A run's exit edge gets a block of its own, which rebuilds the exit's PHIs: an exit
-        // that is another such loop (whose PHIs the instrumentation adds to) is left alone.
-        for br in 0..out.by_branch.len() {
-            let exit = out.by_branch[br].as_ref().map(|r| r.exit as usize);
-            if exit.is_some_and(|x| out.run_branch[x].is_some()) {
-                out.by_branch[br] = None;
-            }
-        }
-        for (b, br) in out.run_branch.iter_mut().enumerate() {
-            *br = br.filter(|&br| {
-                out.by_branch[br as usize]
-                    .as_ref()
-                    .is_some_and(|r| r.block as usize == b)
-            });
+        let mut out = Self::none(layout);
+        for (br, run) in candidates.into_iter().enumerate() {
+            // A run's exit edge gets a block of its own, which rebuilds the exit's PHIs: an
+            // exit that is another such loop (whose PHIs the instrumentation adds to) is left
+            // alone.
+            let Some(run) = run.filter(|r| !is_loop[r.exit as usize]) else {
+                continue;
+            };
+            out.run_branch[run.block as usize] = Some(br as u32);
+            out.by_branch[br] = Some(run);
         }
         out
     }

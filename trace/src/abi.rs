@@ -181,9 +181,9 @@ pub const RECORD_ALIGN: u32 = 16;
 pub const COUNTDOWN_TLS: &str = "__rdt_countdown";
 /// Name of the thread-local `int64_t` that instrumented code adds to at every loop-run record
 /// (see [`LOOP_RUN_MAX_ACCESSES`]): the events its iterations stand for beyond the record
-/// itself. The runtime hands the thread's buffer to its writer at a hook once this reaches a
-/// few times the buffer's record threshold, as it does when the records do, and sets it back
-/// to 0: so a
+/// itself. The runtime's countdown hook hands the thread's buffer to its writer once this
+/// reaches a few times the buffer's record threshold, as it does when the records do, and sets
+/// it back to 0: so a
 /// buffer, and the chunk it ends in, decodes to a bounded number of events however many
 /// iterations its runs hold (readers hold a chunk's events while others decode).
 pub const EXPANDED_TLS: &str = "__rdt_expanded";

@@ -99,6 +99,20 @@ impl<'ctx> InlineRecords<'ctx> {
             .into_pointer_value())
     }
 
+    /// The calling thread's cursor: its thread-local slot and the record address it holds.
+    fn cursor(
+        &self,
+        builder: &Builder<'ctx>,
+        hooks: &Hooks<'ctx>,
+    ) -> Result<(PointerValue<'ctx>, PointerValue<'ctx>), PassError> {
+        let ptr = hooks.i64().get_context().ptr_type(AddressSpace::default());
+        let slot = self.tls_address(builder, self.cursor)?;
+        let cur = builder
+            .build_load(ptr, slot, "rdt.cur")?
+            .into_pointer_value();
+        Ok((slot, cur))
+    }
+
     /// A block entry: decrements the countdown and tests whether it ran out (the branch to the
     /// hook is added by [`split_block_entries`](super::split_block_entries)), then appends the block record unless the
     /// block is implied (see [`crate::implied`]: its entry is recorded by its predecessors).
@@ -143,13 +157,8 @@ impl<'ctx> InlineRecords<'ctx> {
         strides: &[IntValue<'ctx>],
         skip_empty: bool,
     ) -> Result<(), PassError> {
-        let ctx = hooks.i64().get_context();
-        let (i8t, i64t) = (ctx.i8_type(), hooks.i64());
-        let ptr = ctx.ptr_type(AddressSpace::default());
-        let slot = self.tls_address(builder, self.cursor)?;
-        let cur = builder
-            .build_load(ptr, slot, "rdt.cur")?
-            .into_pointer_value();
+        let (i8t, i64t) = (hooks.i64().get_context().i8_type(), hooks.i64());
+        let (slot, cur) = self.cursor(builder, hooks)?;
         let store = |at: u64, value: IntValue<'ctx>, align: u32| -> Result<(), PassError> {
             // Safety: the runtime guarantees room for the run's records at `cur` (its length
             // is bounded by `LOOP_RUN_MAX_ACCESSES`, counted with the block's records).
@@ -230,13 +239,8 @@ impl<'ctx> InlineRecords<'ctx> {
         id: IntValue<'ctx>,
         value: IntValue<'ctx>,
     ) -> Result<(), PassError> {
-        let ctx = hooks.i64().get_context();
-        let (i8t, i64t) = (ctx.i8_type(), hooks.i64());
-        let ptr = ctx.ptr_type(AddressSpace::default());
-        let slot = self.tls_address(builder, self.cursor)?;
-        let cur = builder
-            .build_load(ptr, slot, "rdt.cur")?
-            .into_pointer_value();
+        let (i8t, i64t) = (hooks.i64().get_context().i8_type(), hooks.i64());
+        let (slot, cur) = self.cursor(builder, hooks)?;
         let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
         let head = builder.build_or(
             wide,
