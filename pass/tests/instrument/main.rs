@@ -20,6 +20,26 @@ mod inline_records;
 mod loop_runs;
 mod metadata;
 
+/// Asserts that clang-19 (part of the README's set-up) compiles the instrumented `module` to an
+/// object file.
+fn assert_compiles(module: &inkwell::module::Module<'_>) {
+    let dir = tempfile::tempdir().unwrap();
+    let bc = dir.path().join("m.bc");
+    assert!(module.write_bitcode_to_path(&bc));
+    let out = Command::new("clang-19")
+        .arg("-c")
+        .arg(&bc)
+        .arg("-o")
+        .arg(dir.path().join("m.o"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// What the uninstrumented input contains, counted independently of the pass.
 #[derive(Debug, Default, PartialEq)]
 struct InputCounts {
