@@ -25,21 +25,12 @@
 //! exact-window count stays [`HistorySummary::aliased`].
 
 use crate::bins::Bins;
-use crate::history::{window_bits, window_exact_key};
+use crate::keys::InstructionKeys;
+pub use crate::keys::PathKey;
 use crate::patterns::{form_patterns, Pattern, PatternConfig};
 use crate::profile::PathProfile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// An n-bit branch history: `bits` holds the outcome bits (bit 0 the most recent) and `depth`
-/// how many of them exist (`depth < n` when the stack was shallower than `n`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct PathKey {
-    /// Outcome bits, most recent in bit 0.
-    pub bits: u64,
-    /// Number of valid bits.
-    pub depth: u32,
-}
 
 /// Distances of one instruction along one n-bit path.
 #[derive(Clone, Debug)]
@@ -52,14 +43,6 @@ pub struct PathDistances {
     pub cold: u64,
 }
 
-/// The n-bit path of record `r` (`n == 0`: the one empty path).
-fn path_key(profile: &PathProfile, r: usize, n: u32) -> PathKey {
-    PathKey {
-        bits: window_bits(profile.window(r), n),
-        depth: profile.records[r].depth.min(n),
-    }
-}
-
 /// The records of each instruction (indices into [`PathProfile::records`]), by instruction.
 pub fn records_by_instruction(profile: &PathProfile) -> BTreeMap<u32, Vec<u32>> {
     let mut out: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
@@ -69,23 +52,11 @@ pub fn records_by_instruction(profile: &PathProfile) -> BTreeMap<u32, Vec<u32>> 
     out
 }
 
-/// The records among `records` that lie on a known n-bit path, each with its path, sorted by
-/// path (then record).
-fn keyed_by_path(profile: &PathProfile, records: &[u32], n: u32) -> Vec<(PathKey, u32)> {
-    let mut keyed: Vec<(PathKey, u32)> = records
-        .iter()
-        .filter(|&&r| profile.records[r as usize].projects_to(n))
-        .map(|&r| (path_key(profile, r as usize, n), r))
-        .collect();
-    keyed.sort_unstable();
-    keyed
-}
-
 /// One instruction's n-bit paths (from its `records`) with their distances, sorted by key.
 /// Records shortened past the path limit that hold fewer than `n` entries are left out
 /// ([`crate::profile::PathRecord::projects_to`]).
 pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<PathDistances> {
-    let keyed = keyed_by_path(profile, records, n);
+    let keyed = InstructionKeys::bits(profile, records).by_path(n);
     let mut out: Vec<PathDistances> = Vec::new();
     for (key, r) in keyed {
         let rec = &profile.records[r as usize];
@@ -104,16 +75,14 @@ pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<
     out
 }
 
-/// One instruction's n-bit paths with their patterns, sorted by key: [`paths_of`] over
-/// [`instruction_paths`] without copying the distances of a path that has one record (most
-/// paths of the longest histories).
+/// One instruction's n-bit paths (its records `keyed` by path) with their patterns, sorted by
+/// key: [`paths_of`] over [`instruction_paths`] without copying the distances of a path that
+/// has one record (most paths of the longest histories).
 fn path_patterns(
     profile: &PathProfile,
-    records: &[u32],
-    n: u32,
+    keyed: &[(PathKey, u32)],
     cfg: &PatternConfig,
 ) -> Vec<PathPatterns> {
-    let keyed = keyed_by_path(profile, records, n);
     let mut scratch = Bins::new();
     keyed
         .chunk_by(|a, b| a.0 == b.0)
@@ -153,26 +122,14 @@ pub fn group_by_history(profile: &PathProfile, n: u32) -> BTreeMap<u32, Vec<Path
         .collect()
 }
 
-/// Whether every exact n-entry window of one instruction carries at most one pattern (the
-/// windows' distances merged one window at a time into one scratch distribution).
+/// Whether every exact window of one instruction (its records `keyed` by window) carries at
+/// most one pattern (the windows' distances merged one window at a time into one scratch
+/// distribution).
 fn exact_windows_differentiable(
     profile: &PathProfile,
-    records: &[u32],
-    n: u32,
+    keyed: &[(u64, u32)],
     cfg: &PatternConfig,
 ) -> bool {
-    let mut keyed: Vec<(u64, u32)> = records
-        .iter()
-        .filter(|&&r| profile.records[r as usize].projects_to(n))
-        .map(|&r| {
-            let rec = &profile.records[r as usize];
-            (
-                window_exact_key(profile.window(r as usize), rec.depth as usize, n),
-                r,
-            )
-        })
-        .collect();
-    keyed.sort_unstable();
     let mut scratch = Bins::new();
     for run in keyed.chunk_by(|a, b| a.0 == b.0) {
         let bins = match run {
@@ -192,9 +149,8 @@ fn exact_windows_differentiable(
     true
 }
 
-/// Number of distinct n-bit paths of one instruction.
-fn count_paths(profile: &PathProfile, records: &[u32], n: u32) -> u64 {
-    let keyed = keyed_by_path(profile, records, n);
+/// Number of distinct paths among records `keyed` by path.
+fn count_paths(keyed: &[(PathKey, u32)]) -> u64 {
     keyed.chunk_by(|a, b| a.0 == b.0).count() as u64
 }
 
@@ -353,12 +309,20 @@ pub fn paths_of(paths: &[PathDistances], cfg: &PatternConfig) -> Vec<PathPattern
         .collect()
 }
 
-/// How one instruction (its `records`) fares with `n`-bit paths.
-fn history_of(profile: &PathProfile, records: &[u32], n: u32) -> InstructionHistory {
+/// How one instruction (its `records`, `keys`) fares with `n`-bit paths, `n` the `k`-th
+/// length of the keys' exact windows.
+fn history_of(
+    profile: &PathProfile,
+    records: &[u32],
+    keys: &InstructionKeys,
+    k: usize,
+    n: u32,
+) -> InstructionHistory {
     let cfg = &profile.config;
-    let paths = path_patterns(profile, records, n, &cfg.patterns);
+    let paths = path_patterns(profile, &keys.by_path(n), &cfg.patterns);
     let differentiable = paths.iter().all(|p| p.patterns.len() <= 1);
-    let exact_differentiable = exact_windows_differentiable(profile, records, n, &cfg.patterns);
+    let exact_differentiable =
+        exact_windows_differentiable(profile, &keys.by_exact_window(k), &cfg.patterns);
     let aliased = !differentiable && exact_differentiable;
     let mixes_short_long =
         !differentiable && paths.iter().any(|p| mixes(&p.patterns, cfg.long_threshold));
@@ -376,21 +340,22 @@ fn history_of(profile: &PathProfile, records: &[u32], n: u32) -> InstructionHist
 /// The history length the paper's aliasing figure refers to (Section 4.2).
 const PAPER_REFERENCE: u32 = 16;
 
-/// One job of [`analyse`]'s second step: an instruction and a history length.
+/// One job of [`analyse`]'s second step: one instruction, every history length (its records
+/// keyed once for all of them, [`InstructionKeys`]).
 enum Job {
-    /// A multi-pattern instruction's verdict for the `k`-th configured length.
-    History { ins: usize, k: usize },
-    /// A multi-pattern instruction's verdict for 16 bits, when 16 is not configured.
-    Reference { ins: usize },
-    /// The number of paths and unclassified references of any instruction's records.
-    Count { group: usize, k: usize },
+    /// A multi-pattern instruction's verdicts for the configured lengths, and for 16 bits when
+    /// 16 is not configured but the paper's aliasing figure needs it.
+    Multi { ins: usize },
+    /// The number of paths and unclassified references per length of any other instruction.
+    Count { group: usize },
 }
 
 /// What a [`Job`] found.
 enum Found {
-    History(InstructionHistory),
-    Reference(bool, bool),
-    Count(u64, u64),
+    /// Per configured length, and the 16-bit (differentiable, aliased) when computed apart.
+    Multi(Vec<InstructionHistory>, Option<(bool, bool)>),
+    /// Per configured length: paths, unclassified references.
+    Count(Vec<(u64, u64)>),
 }
 
 /// Computes the metrics of Section 4.2 from a profile.
@@ -435,31 +400,46 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
     let mut is_multi = vec![false; groups.len()];
     for &i in &multi {
         is_multi[group_of[i]] = true;
-        jobs.extend((0..cfg.histories.len()).map(|k| Job::History { ins: i, k }));
-        if with_reference && reference_configured.is_none() {
-            jobs.push(Job::Reference { ins: i });
-        }
+        jobs.push(Job::Multi { ins: i });
     }
     for (group, _) in groups.iter().enumerate().filter(|&(g, _)| !is_multi[g]) {
-        jobs.extend((0..cfg.histories.len()).map(|k| Job::Count { group, k }));
+        jobs.push(Job::Count { group });
+    }
+    // The lengths with exact keys: the configured ones, then 16 when computed apart.
+    let mut exact_lengths = cfg.histories.clone();
+    let separate_reference = with_reference && reference_configured.is_none();
+    if separate_reference {
+        exact_lengths.push(PAPER_REFERENCE);
     }
     let found: Vec<Found> = jobs
         .par_iter()
         .map(|job| match *job {
-            Job::History { ins, k } => Found::History(history_of(
-                profile,
-                &groups[group_of[ins]].1,
-                cfg.histories[k],
-            )),
-            Job::Reference { ins } => {
-                let h = history_of(profile, &groups[group_of[ins]].1, PAPER_REFERENCE);
-                Found::Reference(h.differentiable, h.aliased)
+            Job::Multi { ins } => {
+                let records = &groups[group_of[ins]].1;
+                let keys = InstructionKeys::with_exact(profile, records, &exact_lengths);
+                let mut histories: Vec<InstructionHistory> = exact_lengths
+                    .par_iter()
+                    .enumerate()
+                    .map(|(k, &n)| history_of(profile, records, &keys, k, n))
+                    .collect();
+                let reference = separate_reference
+                    .then(|| histories.pop().expect("the reference length was added"))
+                    .map(|h| (h.differentiable, h.aliased));
+                Found::Multi(histories, reference)
             }
-            Job::Count { group, k } => {
-                let (records, n) = (&groups[group].1, cfg.histories[k]);
+            Job::Count { group } => {
+                let records = &groups[group].1;
+                let keys = InstructionKeys::bits(profile, records);
                 Found::Count(
-                    count_paths(profile, records, n),
-                    unclassified(profile, records, n),
+                    cfg.histories
+                        .iter()
+                        .map(|&n| {
+                            (
+                                count_paths(&keys.by_path(n)),
+                                unclassified(profile, records, n),
+                            )
+                        })
+                        .collect(),
                 )
             }
         })
@@ -470,15 +450,19 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
     let mut reference: Vec<(bool, bool)> = Vec::new();
     for (job, found) in jobs.iter().zip(found) {
         match (job, found) {
-            (&Job::History { ins, k }, Found::History(h)) => {
-                paths_total[k] += h.paths.len() as u64;
-                unclassified_total[k] += h.unclassified;
-                instructions[ins].histories.push(h);
+            (&Job::Multi { ins }, Found::Multi(histories, reference16)) => {
+                for (k, h) in histories.iter().enumerate() {
+                    paths_total[k] += h.paths.len() as u64;
+                    unclassified_total[k] += h.unclassified;
+                }
+                instructions[ins].histories = histories;
+                reference.extend(reference16);
             }
-            (Job::Reference { .. }, Found::Reference(d, a)) => reference.push((d, a)),
-            (&Job::Count { k, .. }, Found::Count(paths, lost)) => {
-                paths_total[k] += paths;
-                unclassified_total[k] += lost;
+            (Job::Count { .. }, Found::Count(counts)) => {
+                for (k, (paths, lost)) in counts.into_iter().enumerate() {
+                    paths_total[k] += paths;
+                    unclassified_total[k] += lost;
+                }
             }
             _ => unreachable!("each job finds its own kind"),
         }

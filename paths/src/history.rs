@@ -423,12 +423,39 @@ pub fn window_bits(window: &[HistoryEntry], n: u32) -> u64 {
 /// [`BranchHistory::exact_key`] had when the window was current, for `n` up to the stored
 /// length, given the stack depth `depth` at that time).
 pub fn window_exact_key(window: &[HistoryEntry], depth: usize, n: u32) -> u64 {
-    let n = (n as usize).min(depth).min(window.len());
-    // Recompute the polynomial hash of the n most recent entries, oldest first.
-    let h = window[..n].iter().rev().fold(0u64, |h, &e| {
-        h.wrapping_mul(HASH_BASE).wrapping_add(mix64(e as u64 + 1))
-    });
-    mix64(h ^ ((n as u64) << 57))
+    let mut key = 0;
+    window_exact_keys(window, depth, &[n], |k| key = k);
+    key
+}
+
+/// [`window_exact_key`] for each of `lengths` (in that order, into `out`), from one pass over
+/// the window: the hash of the `n` most recent entries is the sum of `mix(e_j) * B^j` over
+/// `j < n`, so every length's hash is a prefix of the same sum. Lengths are capped at
+/// [`MAX_HISTORY_BITS`], the longest window a profile keeps.
+pub fn window_exact_keys(
+    window: &[HistoryEntry],
+    depth: usize,
+    lengths: &[u32],
+    mut out: impl FnMut(u64),
+) {
+    let longest = lengths.iter().copied().max().unwrap_or(0) as usize;
+    let cap = |n: usize| {
+        n.min(depth)
+            .min(window.len())
+            .min(MAX_HISTORY_BITS as usize)
+    };
+    let m = cap(longest);
+    let mut prefix = [0u64; MAX_HISTORY_BITS as usize + 1];
+    let (mut sum, mut power) = (0u64, 1u64);
+    for (j, &e) in window[..m].iter().enumerate() {
+        sum = sum.wrapping_add(mix64(e as u64 + 1).wrapping_mul(power));
+        power = power.wrapping_mul(HASH_BASE);
+        prefix[j + 1] = sum;
+    }
+    for &n in lengths {
+        let n = cap(n as usize);
+        out(mix64(prefix[n] ^ ((n as u64) << 57)));
+    }
 }
 
 #[cfg(test)]
@@ -509,6 +536,46 @@ mod tests {
         assert_eq!(h.loop_period(0), Some(2));
         let h = BranchHistory::new(&meta, 32, SquashPeriod::PerLoop);
         assert_eq!(h.loop_period(0), Some(1));
+    }
+
+    /// All lengths at once give each length's key: the live stack's, for windows stored whole
+    /// or shortened, lengths unsorted, repeated and longer than the stack.
+    #[test]
+    fn exact_keys_of_every_length_in_one_pass() {
+        use rdtrace::testing::{block, branch, function};
+        // A chain of 41 blocks, each ending in a conditional branch to the next: no loop, so
+        // every outcome stays on the stack.
+        const N: u32 = 41;
+        let meta = ProgramMeta {
+            modules: vec![],
+            tables: MetaTables {
+                functions: vec![function("main", 0, N + 1)],
+                blocks: (0..=N).map(|_| block(0, "")).collect(),
+                branches: (0..N)
+                    .map(|j| branch(j, vec![j + 1, j + 1], vec![None, None]))
+                    .collect(),
+                ..Default::default()
+            },
+        };
+        let mut h = BranchHistory::new(&meta, 64, SquashPeriod::PerLoop);
+        for j in 0..N {
+            h.block(j);
+            h.branch(j, (j * 7 / 3) % 2);
+        }
+        h.block(N);
+        let depth = h.depth();
+        assert_eq!(depth, 41);
+        let window: Vec<u32> = h.top().collect();
+        let lengths = [32, 1, 56, 7, 41, 7, 2, 40];
+        let mut keys = Vec::new();
+        window_exact_keys(&window, depth, &lengths, |k| keys.push(k));
+        let live: Vec<u64> = lengths.iter().map(|&n| h.exact_key(n)).collect();
+        assert_eq!(keys, live);
+        // A window stored with its 16 most recent entries: the lengths up to 16 keep their keys.
+        let short = &window[..16];
+        let mut keys = Vec::new();
+        window_exact_keys(short, depth, &[1, 16, 7], |k| keys.push(k));
+        assert_eq!(keys, vec![h.exact_key(1), h.exact_key(16), h.exact_key(7)]);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! * [`bins`] and [`patterns`]: log/1K bins and locality patterns by bin merging (Section 3.1);
 //! * [`profile`]: the trace visitor charging each distance to (instruction, path);
 //! * [`analysis`]: multiple patterns, differentiability by n-bit paths, history aliasing,
-//!   short/long mixing (Section 4.2);
+//!   short/long mixing (Section 4.2), over each instruction's records keyed once for every
+//!   history length (`keys`);
 //! * [`predict`]: curve fitting across inputs, coverage and accuracy (Sections 3.3, 4.3).
 //!
 //! Analyses return plain data (serialisable); printing is the CLI's job.
@@ -20,9 +21,11 @@ pub mod analysis;
 pub mod bins;
 pub mod error;
 pub mod history;
+mod keys;
 pub mod patterns;
 pub mod predict;
 pub mod profile;
+mod recent;
 mod reuse;
 
 pub use analysis::{analyse, group_by_history, PathKey, PathReport};

@@ -23,6 +23,7 @@ use crate::bins::Bins;
 use crate::error::{PathsError, Result};
 use crate::history::{BranchHistory, HistoryEntry, SquashPeriod, MAX_HISTORY_BITS};
 use crate::patterns::PatternConfig;
+use crate::recent::RecentRecords;
 use crate::reuse::{RecordReuse, Reuse};
 use rdtrace::meta::ProgramMeta;
 use rdtrace::{Analysis, EventVisitor, Shape, Trace};
@@ -204,10 +205,9 @@ pub struct PathCollector {
     /// (taken at `finish`).
     reuse: Option<RecordReuse>,
     index: FxHashMap<(u32, u64), u32>,
-    /// Per memory instruction, its last window's key and record + 1 (0: none yet): loops
-    /// repeat an instruction's window, and this spares the table lookup, which misses the
-    /// cache once the table holds many paths.
-    recent: Vec<(u64, u32)>,
+    /// The records used lately, in front of `index`, which misses the cache once it holds
+    /// many paths.
+    recent: RecentRecords,
     records: Vec<PathRecord>,
     windows: Vec<HistoryEntry>,
     /// Whole-window records that may still be made (`max_paths` at the start).
@@ -251,7 +251,7 @@ impl PathCollector {
             history: BranchHistory::new(meta, config.line, config.squash),
             reuse: Some(RecordReuse::new(Reuse::new(config.line.trailing_zeros()))),
             index: FxHashMap::default(),
-            recent: vec![(0, 0); meta.mem_instrs.len()],
+            recent: RecentRecords::new(),
             records: Vec::new(),
             windows: Vec::new(),
             full_left,
@@ -280,16 +280,12 @@ impl PathCollector {
         let key = self.history.exact_key(self.max_bits);
         // A window always maps to the same record (the rooms past `max_paths` only shrink,
         // so a window charged to a shorter record never finds a longer one later).
-        let slot = self.recent.get_mut(mi as usize);
-        if let Some(&mut (k, r)) = slot {
-            if r != 0 && k == key {
-                return r as usize - 1;
-            }
+        let slot = self.recent.slot(mi, key);
+        if let Some(r) = self.recent.get(slot, mi, key) {
+            return r as usize;
         }
         let r = self.lookup_or_insert(mi, key);
-        if let Some(slot) = self.recent.get_mut(mi as usize) {
-            *slot = (key, r as u32 + 1);
-        }
+        self.recent.put(slot, mi, key, r as u32);
         r
     }
 
@@ -363,9 +359,8 @@ impl PathCollector {
     /// Ends collection.
     pub fn finish(mut self) -> PathProfile {
         let reuse = self.reuse.take().expect("finished once").finish();
-        for (record, (bins, cold)) in self.records.iter_mut().zip(reuse.bins) {
-            record.bins = bins;
-            record.cold = cold;
+        for (record, collected) in self.records.iter_mut().zip(reuse.bins.into_bins()) {
+            (record.bins, record.cold) = collected;
         }
         PathProfile {
             config: self.config,

@@ -4,9 +4,9 @@
 //! `(record, address, length)` while the collector follows the branch history and finds the
 //! records ([`RecordReuse`]).
 
-use crate::bins::Bins;
+use crate::bins::CollectingBins;
 use rdengines::batched::{BatchSink, Batched};
-use rdengines::FastCore;
+use rdengines::LastLineStack;
 
 /// Accesses per batch sent to the reuse thread.
 const BATCH: usize = 1 << 14;
@@ -17,6 +17,9 @@ const IN_FLIGHT: usize = 4;
 /// The record that stands for "a new thread starts here" in a batch.
 const NEW_THREAD: u32 = u32::MAX;
 
+/// How many references ahead a record's distances are prefetched.
+const RECORD_AHEAD: usize = 8;
+
 /// One access charged to a record: (record, address, length).
 type Charge = (u32, u64, u64);
 
@@ -24,11 +27,14 @@ type Charge = (u32, u64, u64);
 pub(crate) struct Reuse {
     /// Cache-line shift.
     shift: u32,
-    tracker: FastCore,
+    stack: LastLineStack,
     /// Finite distances and first touches of each record (by index).
-    pub(crate) bins: Vec<(Bins, u64)>,
+    pub(crate) bins: CollectingBins,
     pub(crate) references: u64,
     pub(crate) cold: u64,
+    /// The lines of the references taken and not yet run through the stack, and their records.
+    lines: Vec<u64>,
+    records: Vec<u32>,
 }
 
 impl Reuse {
@@ -36,48 +42,69 @@ impl Reuse {
     pub(crate) fn new(shift: u32) -> Self {
         Reuse {
             shift,
-            tracker: FastCore::untracked(0),
-            bins: Vec::new(),
+            stack: LastLineStack::default(),
+            bins: CollectingBins::default(),
             references: 0,
             cold: 0,
+            lines: Vec::new(),
+            records: Vec::new(),
         }
     }
 
     /// A new thread: a fresh reuse stack (the paper's runs are sequential, each thread its own).
     fn begin_thread(&mut self) {
-        self.tracker = FastCore::untracked(0);
+        self.run();
+        self.stack = LastLineStack::default();
     }
 
-    /// An access of `len` bytes at `addr`, charged to record `record`.
-    #[inline]
-    fn access(&mut self, record: u32, addr: u64, len: u64) {
-        let r = record as usize;
-        if r >= self.bins.len() {
-            self.bins.resize_with(r + 1, || (Bins::new(), 0));
-        }
-        let (bins, cold) = &mut self.bins[r];
-        let (tracker, references, total_cold) =
-            (&mut self.tracker, &mut self.references, &mut self.cold);
-        rdengines::granularity::for_each_block(self.shift, addr, len, |line| {
-            *references += 1;
+    /// Runs the references taken through the stack, charging each distance to its record.
+    fn run(&mut self) {
+        charge_distances(
+            &mut self.stack,
+            &mut self.bins,
+            &mut self.cold,
+            &self.lines,
+            &self.records,
+        );
+        self.references += self.lines.len() as u64;
+        self.lines.clear();
+        self.records.clear();
+    }
+}
+
+/// The loop of [`Reuse::run`], compiled for the CPU's best instruction set (the stack's
+/// distance queries are popcounts, which the baseline x86-64 target compiles to a bit trick).
+fn charge_distances(
+    stack: &mut LastLineStack,
+    bins: &mut CollectingBins,
+    cold: &mut u64,
+    lines: &[u64],
+    records: &[u32],
+) {
+    // `dispatch!` returns from this function with the body's value.
+    rdengines::dispatch!((
+        stack: &mut LastLineStack = stack,
+        bins: &mut CollectingBins = bins,
+        cold: &mut u64 = cold,
+        lines: &[u64] = lines,
+        records: &[u32] = records,
+    ) -> () {
+        for (i, &r) in records.iter().enumerate() {
+            let d = stack.access_at(lines, i);
+            // Start loading a later reference's record while this one is counted.
+            if let Some(&ahead) = records.get(i + RECORD_AHEAD) {
+                bins.prefetch(ahead as usize);
+            }
             // See: Section 3.1 — backward reuse distance at cache-line granularity.
-            match tracker.access(line) {
-                Some(d) => bins.add(d),
+            match d {
+                Some(d) => bins.add(r as usize, d),
                 None => {
+                    bins.get(r as usize).cold += 1;
                     *cold += 1;
-                    *total_cold += 1;
                 }
             }
-        });
-    }
-
-    fn charge(&mut self, (record, addr, len): Charge) {
-        if record == NEW_THREAD {
-            self.begin_thread();
-        } else {
-            self.access(record, addr, len);
         }
-    }
+    })
 }
 
 /// The charges arrive in batches ([`rdengines::batched`]), on a thread of their own where there
@@ -86,9 +113,18 @@ impl BatchSink for Reuse {
     type Item = Charge;
 
     fn take(&mut self, charges: &[Charge]) {
-        for &c in charges {
-            self.charge(c);
+        for &(record, addr, len) in charges {
+            if record == NEW_THREAD {
+                self.begin_thread();
+                continue;
+            }
+            let (lines, records) = (&mut self.lines, &mut self.records);
+            rdengines::granularity::for_each_block(self.shift, addr, len, |line| {
+                lines.push(line);
+                records.push(record);
+            });
         }
+        self.run();
     }
 }
 

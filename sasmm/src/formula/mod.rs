@@ -32,8 +32,9 @@ use crate::profile::StackProfile;
 use crate::seq::{Fragment, StreamLimits};
 use crate::window::{Placement, SequentialTrace};
 use rdengines::granularity::for_each_block;
+use rdengines::LastLineStack;
 use rdtrace::Trace;
-use stack::{Batch, LastLineStack, RunProfile};
+use stack::{Batch, RunProfile};
 
 pub use crate::sample::{SampleCursor, WindowSample};
 

@@ -4,7 +4,7 @@
 
 use crate::profile::StackProfile;
 use rdengines::accum::DenseHist;
-use rdengines::{FrontedStack, Histogram};
+use rdengines::{Histogram, LastLineStack};
 
 /// Exact and conditional reuse profiles of one LRU stack set while it runs: the exact
 /// histograms count into flat arrays (a [`rdengines::Histogram`]'s map would cost a tree walk
@@ -58,23 +58,6 @@ impl RunProfile {
             conditional: self.conditional,
             references: self.references,
             instances: self.instances,
-        }
-    }
-}
-
-/// An LRU stack that knows the line it was accessed with last: a repeat of that line (its top)
-/// has distance 0 and moves nothing, so it is not looked up.
-pub(super) struct LastLineStack {
-    stack: FrontedStack,
-    last: Option<u64>,
-}
-
-impl Default for LastLineStack {
-    fn default() -> Self {
-        LastLineStack {
-            // Distances only: no slot-to-line index (less memory traffic per reference).
-            stack: FrontedStack::untracked(0),
-            last: None,
         }
     }
 }
@@ -135,24 +118,8 @@ fn run_references(
         lines: &[u64] = lines,
         tags: &[u64] = tags,
     ) -> () {
-        // Start the cache misses of later references (block-map entry, then the bitmap word
-        // of its slot) while this one is processed, as the engines' fast loop does; prefetches
-        // are hints and change no value.
-        const AHEAD: usize = 32;
-        for (i, (&line, &tag)) in lines.iter().zip(tags).enumerate() {
-            let d = if stack.last == Some(line) {
-                // The top of the stack again: distance 0, nothing moves.
-                Some(0)
-            } else {
-                if let Some(&k) = lines.get(i + AHEAD) {
-                    stack.stack.prefetch(k);
-                }
-                if let Some(&k) = lines.get(i + AHEAD / 2) {
-                    stack.stack.prefetch_slot(k);
-                }
-                stack.last = Some(line);
-                stack.stack.access(line)
-            };
+        for (i, &tag) in tags.iter().enumerate() {
+            let d = stack.access_at(lines, i);
             profile.record(which, (tag >> 1) as usize, tag & 1 == 1, d);
         }
     })
