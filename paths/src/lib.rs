@@ -4,13 +4,13 @@
 //! Follows "Path-Based Reuse Distance Analysis" (Fang, Carr, Önder, Wang; CC 2006), by section:
 //!
 //! * [`history`]: the per-thread branch-history stack with loop squashing (Section 3.2);
-//! * exact cache-line reuse distance of every single reference: [`rdengines::FastCore`];
+//! * exact cache-line reuse distance of every single reference: [`rdengines::LastLineStack`];
 //! * [`bins`] and [`patterns`]: log/1K bins and locality patterns by bin merging (Section 3.1);
 //! * [`profile`]: the trace visitor charging each distance to (instruction, path);
 //! * [`analysis`]: multiple patterns, differentiability by n-bit paths, history aliasing,
 //!   short/long mixing (Section 4.2), over each instruction's records keyed once for every
 //!   history length (`keys`);
-//! * [`predict`]: curve fitting across inputs, coverage and accuracy (Sections 3.3, 4.3).
+//! * [`mod@predict`]: curve fitting across inputs, coverage and accuracy (Sections 3.3, 4.3).
 //!
 //! Analyses return plain data (serialisable); printing is the CLI's job.
 //!

@@ -1,10 +1,11 @@
 //! Collecting per-(instruction, path) reuse distances from a trace.
 //!
-//! [`PathCollector`] is an [`EventVisitor`]: per thread it drives a [`BranchHistory`] and a
-//! [`FastCore`], and charges the cache-line reuse distance of every access to the access's
-//! memory instruction and its exact path window of the longest history asked for. Shorter
-//! histories are projections of that window, made afterwards in [`crate::analysis`], so the hot
-//! path does one hash lookup per access whatever the number of history lengths.
+//! [`PathCollector`] is an [`EventVisitor`]: per thread it drives a [`BranchHistory`] and an
+//! LRU stack of lines (`crate::reuse`, [`rdengines::LastLineStack`]), and charges the
+//! cache-line reuse distance of every access to the access's memory instruction and its exact
+//! path window of the longest history asked for. Shorter histories are projections of that
+//! window, made afterwards in [`crate::analysis`], so the hot path finds one record per access
+//! whatever the number of history lengths.
 //!
 //! Memory grows with the number of distinct (instruction, window) keys, which on branchy code
 //! grows with the trace (an interpreter's or a hash table's 32-branch windows rarely repeat).
