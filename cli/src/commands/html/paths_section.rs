@@ -14,7 +14,7 @@ pub(super) fn paths(
 ) -> Result<String> {
     use crate::commands::paths::{
         explain_paths, history_text, patterns_text, profile_with_bar, separation_text,
-        shown_history, verdict,
+        shown_history, verdict, SequenceText,
     };
     let analysis = crate::commands::paths::AnalysisArgs {
         history: args.history.clone(),
@@ -76,6 +76,7 @@ pub(super) fn paths(
         t.row(row);
     }
     s.push_str(&html::table(&t, true));
+    let text = SequenceText::new(meta);
     for ins in &multi {
         let Some(n) = shown_history(ins, &cfg.histories) else {
             continue;
@@ -102,13 +103,13 @@ pub(super) fn paths(
                 String::new()
             }
         ));
-        let sequences = explain_paths(&prof, meta, ins.mi, n);
+        let sequences = explain_paths(&prof, ins.mi, n);
         for p in paths.iter().take(MAX_PATHS) {
             let seqs = sequences.get(&p.key).map_or(&[][..], Vec::as_slice);
             let mut branches: Vec<String> = seqs
                 .iter()
                 .take(MAX_SEQUENCES)
-                .map(|(b, r)| format!("{b} ({r})"))
+                .map(|&(b, r)| format!("{} ({r})", text.of(b)))
                 .collect();
             if seqs.len() > MAX_SEQUENCES {
                 branches.push(format!("… {} more", seqs.len() - MAX_SEQUENCES));

@@ -153,6 +153,7 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
             t.row(row);
         }
         tables.push(t);
+        let sequence_text = SequenceText::new(meta);
         for ins in &multi {
             let Some(n) = shown_history(ins, &cfg.histories) else {
                 continue;
@@ -171,7 +172,7 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
             paths.sort_by_key(|p| std::cmp::Reverse(p.references));
             let sequences = args
                 .explain_paths
-                .then(|| explain_paths(&profile, meta, ins.mi, n));
+                .then(|| explain_paths(&profile, ins.mi, n));
             for p in paths
                 .iter()
                 .take(if args.instr.is_some() { usize::MAX } else { 12 })
@@ -182,8 +183,12 @@ fn run_paths(args: &PathsArgs) -> Result<()> {
                     patterns_text(&p.patterns),
                 ]);
                 if let Some(sequences) = &sequences {
-                    for (branches, refs) in sequences.get(&p.key).into_iter().flatten() {
-                        t.row([format!("  = {branches}"), refs.to_string(), String::new()]);
+                    for &(branches, refs) in sequences.get(&p.key).into_iter().flatten() {
+                        t.row([
+                            format!("  = {}", sequence_text.of(branches)),
+                            refs.to_string(),
+                            String::new(),
+                        ]);
                     }
                 }
             }
