@@ -6,10 +6,12 @@
 //! code; and each of its (1 to `LOOP_RUN_MAX_ACCESSES`) memory instructions is a fixed-size
 //! access whose address moves by the same number of bytes in every iteration: an expression
 //! of values from outside the block, constants and the block's induction variables (PHIs that
-//! step by a constant), through `add`, `sub`, disjoint `or`, `not`, `mul` and `shl` by constants,
-//! sign and zero extensions that cannot wrap, and `getelementptr`; a 64-bit `mul` by a value
+//! step by a constant), through `add`, `sub`, disjoint `or`, `not`, `x ^ sign bit`, `trunc`,
+//! `mul` and `shl` by constants, sign and zero extensions, and `getelementptr`; a 64-bit `mul` by a value
 //! from outside the block gives a run-time stride (`a[k * n + j]` over `k`, a Fortran
-//! descriptor's byte stride), which each run record carries. Such an iteration records
+//! descriptor's byte stride), which each run record carries. An extension of a narrow value
+//! that the IR does not promise cannot wrap (flang's index arithmetic) is checked in every
+//! iteration instead ([`WrapCheck`]): a run ends before a jump. Such an iteration records
 //! the same events every time but for addresses that the metadata can re-create, so the
 //! instrumentation records none of them: it counts iterations in a register, keeps the last
 //! iteration's addresses, and writes one loop-run record (count, addresses) where the block's
@@ -47,7 +49,29 @@ pub(crate) struct LoopRunSite {
     pub exit: u32,
     /// Per memory instruction of `block`, in order: bytes its address moves per iteration.
     pub strides: Vec<Stride>,
+    /// Narrow values whose extension the strides assume does not wrap from one iteration to
+    /// the next (see [`WrapCheck`]).
+    pub wrap_checks: Vec<WrapCheck>,
 }
+
+/// A narrow integer (`i32` and the like) extended into an address (by `sext`, `zext` or as a
+/// `getelementptr` index) without a no-wrap flag that says its extension moves by `step` in
+/// every iteration: flang computes a loop's index as `lb + iv` in `i32` without `nsw`. Near
+/// the end of its range the next iteration's value would wrap and the address jump; the
+/// instrumentation tests each iteration's value and ends the run after an iteration from
+/// which the next could wrap, so every run's addresses do move by the strides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WrapCheck {
+    /// The narrow value, an instruction of the loop's block.
+    pub value: LLVMValueRef,
+    /// Its change per iteration (fits the value's width, signed).
+    pub step: i64,
+    /// Sign extension (`true`) or zero extension.
+    pub signed: bool,
+}
+
+/// Most [`WrapCheck`]s a loop recorded in runs takes (each costs a compare per iteration).
+const MAX_WRAP_CHECKS: usize = 8;
 
 /// The pass's decision, by module-local branch id, with the blocks it concerns.
 pub(crate) struct LoopRuns {
@@ -132,6 +156,7 @@ fn qualify(
     }
     let raw_block = ir::block_ref(bb);
     let mut strides = Vec::with_capacity(count as usize);
+    let mut wrap_checks = Vec::new();
     for mi in first..first + count {
         let m = &layout.mem_sites[mi as usize];
         let fixed = m.len.is_none()
@@ -142,7 +167,12 @@ fn qualify(
         if !fixed {
             return None;
         }
-        strides.push(affine(m.ptr, raw_block, data_layout, 0)?.stride);
+        strides.push(affine(m.ptr, raw_block, data_layout, 0, &mut wrap_checks)?.stride);
+    }
+    wrap_checks.sort_by_key(|c| (c.value as usize, c.signed));
+    wrap_checks.dedup();
+    if wrap_checks.len() > MAX_WRAP_CHECKS {
+        return None;
     }
     // A run's records (itself, an address per instruction, a run-time stride each) are
     // written together, within a block's share of records between hooks.
@@ -154,6 +184,7 @@ fn qualify(
         block,
         exit,
         strides,
+        wrap_checks,
     })
 }
 
@@ -227,11 +258,15 @@ fn outside(v: LLVMValueRef, block: LLVMBasicBlockRef) -> bool {
 
 /// How `v` changes per iteration of `block` (the whole loop), if by a constant or by a
 /// multiple of one value fixed before the loop.
+///
+/// An extension of a narrow value without a no-wrap flag is taken with a [`WrapCheck`] added
+/// to `checks`.
 fn affine(
     v: LLVMValueRef,
     block: LLVMBasicBlockRef,
     dl: LLVMTargetDataRef,
     depth: u32,
+    checks: &mut Vec<WrapCheck>,
 ) -> Option<Affine> {
     const FIXED: Affine = Affine {
         stride: Stride::ZERO,
@@ -252,7 +287,7 @@ fn affine(
         nuw: wide || (a.nuw && b.nuw && nuw),
     };
     let op = |i| ir::operand(v, i);
-    let sub = |x: LLVMValueRef| affine(x, block, dl, depth + 1);
+    let mut sub = |x: LLVMValueRef| affine(x, block, dl, depth + 1, checks);
     // Safety: the flag getters are only called on the arithmetic instructions they apply to.
     let (nsw, nuw) = unsafe {
         match ir::opcode(v)? {
@@ -298,6 +333,17 @@ fn affine(
                 (Some(c), _) => (y, c),
                 _ => return None,
             };
+            // `x ^ MIN` flips the sign bit: `x + 2^(w-1)` modulo 2^w (`i + INT_MIN` of a
+            // loop whose index starts near INT_MAX).
+            let width = int_width(v)?;
+            if c == i64::MIN >> (64 - width) {
+                let a = sub(x)?;
+                return Some(Affine {
+                    stride: a.stride,
+                    nsw: wide,
+                    nuw: wide,
+                });
+            }
             let k = c
                 .checked_neg()
                 .filter(|m| *m > 0 && m.count_ones() == 1)?
@@ -354,24 +400,70 @@ fn affine(
             })
         }
         LLVMOpcode::LLVMSExt => {
-            let a = sub(op(0)?)?;
-            (is_wide(op(0)?) || a.nsw).then_some(Affine {
+            let x = op(0)?;
+            let a = sub(x)?;
+            extends(x, &a, a.nsw, true, block, checks)?;
+            Some(Affine {
                 stride: a.stride,
                 nsw: true,
                 nuw: wide,
             })
         }
         LLVMOpcode::LLVMZExt => {
-            let a = sub(op(0)?)?;
-            (is_wide(op(0)?) || a.nuw).then_some(Affine {
+            let x = op(0)?;
+            let a = sub(x)?;
+            extends(x, &a, a.nuw, false, block, checks)?;
+            Some(Affine {
                 stride: a.stride,
                 nsw: true,
                 nuw: true,
             })
         }
-        LLVMOpcode::LLVMGetElementPtr => gep_stride(v, block, dl, depth),
+        LLVMOpcode::LLVMTrunc => {
+            // Modulo 2^w the narrow value moves by the wide one's step, truncated (sign
+            // taken); its extensions are checked for wrapping.
+            let a = sub(op(0)?)?;
+            let step = a.stride.constant()?;
+            let shift = 64 - int_width(v)?;
+            Some(Affine {
+                stride: Stride {
+                    fixed: (step << shift) >> shift,
+                    term: None,
+                },
+                nsw: false,
+                nuw: false,
+            })
+        }
+        LLVMOpcode::LLVMGetElementPtr => gep_stride(v, block, dl, depth, checks),
         _ => None,
     }
+}
+
+/// Whether the extension of narrow `x` (moving as `a`, `no_wrap` its own flag) moves by `a`'s
+/// stride in every iteration: when `x` is wide, or flagged, or fixed; or else with a
+/// [`WrapCheck`] added to `checks` (a constant step that fits `x`'s width).
+fn extends(
+    x: LLVMValueRef,
+    a: &Affine,
+    no_wrap: bool,
+    signed: bool,
+    block: LLVMBasicBlockRef,
+    checks: &mut Vec<WrapCheck>,
+) -> Option<()> {
+    if is_wide(x) || no_wrap || a.stride == Stride::ZERO {
+        return Some(());
+    }
+    let step = a.stride.constant()?;
+    // Safety: a value extended (or used as an index) that is not wide is an integer.
+    let width = unsafe { LLVMGetIntTypeWidth(ir::type_of(x)) };
+    let fits = width > 1 && step.unsigned_abs() < 1u64 << (width - 1).min(62);
+    (fits && !outside(x, block)).then(|| {
+        checks.push(WrapCheck {
+            value: x,
+            step,
+            signed,
+        })
+    })
 }
 
 /// A `getelementptr`'s change per iteration: its base's plus each index's times the size it
@@ -381,19 +473,22 @@ fn gep_stride(
     block: LLVMBasicBlockRef,
     dl: LLVMTargetDataRef,
     depth: u32,
+    checks: &mut Vec<WrapCheck>,
 ) -> Option<Affine> {
     if ir::type_kind(ir::type_of(v)) != LLVMTypeKind::LLVMPointerTypeKind {
         return None; // a vector of pointers
     }
-    let index = |i: u32| {
+    let base = affine(ir::operand(v, 0)?, block, dl, depth + 1, checks)?;
+    let mut index = |i: u32| {
         let x = ir::operand(v, i)?;
-        let a = affine(x, block, dl, depth + 1)?;
-        (is_wide(x) || a.nsw).then_some(a.stride)
+        let a = affine(x, block, dl, depth + 1, checks)?;
+        extends(x, &a, a.nsw, true, block, checks)?;
+        Some(a.stride)
     };
     // Safety: `v` is a GEP instruction; its source element type and the types it steps through
     // are sized, struct indices are constants in range (the verifier requires both).
     unsafe {
-        let mut stride = affine(ir::operand(v, 0)?, block, dl, depth + 1)?.stride;
+        let mut stride = base.stride;
         let mut ty = LLVMGetGEPSourceElementType(v);
         let size = |ty| LLVMABISizeOfType(dl, ty) as i64;
         stride = stride.plus(index(1)?.scaled(size(ty)), 1)?;
@@ -494,6 +589,17 @@ fn low_zero_bits(v: LLVMValueRef, block: LLVMBasicBlockRef) -> u32 {
         }
     }
     bits
+}
+
+/// The width of an integer value (1 to 64 bits), `None` for other types and wider integers.
+fn int_width(v: LLVMValueRef) -> Option<u32> {
+    let ty = ir::type_of(v);
+    if ir::type_kind(ty) != LLVMTypeKind::LLVMIntegerTypeKind {
+        return None;
+    }
+    // Safety: `ty` is an integer type.
+    let width = unsafe { LLVMGetIntTypeWidth(ty) };
+    (1..=64).contains(&width).then_some(width)
 }
 
 /// Whether `v` is 64 bits wide or a pointer: arithmetic that wraps there still moves an address

@@ -226,6 +226,9 @@ struct RunValues<'ctx> {
     last: Vec<(u32, IntValue<'ctx>)>,
     /// Per memory instruction: this iteration's address, before the block's terminator.
     addrs: Vec<IntValue<'ctx>>,
+    /// Whether the last iteration's narrow values could wrap in this one (an `i1` PHI, false
+    /// from outside), when the loop has [`crate::loop_runs::WrapCheck`]s: the run ends there.
+    cut: Option<IntValue<'ctx>>,
 }
 
 /// Adds a loop's run counter and last-address PHIs (0 when entering from outside) and, before
@@ -248,6 +251,10 @@ fn loop_run_values<'ctx>(
     let last_phis = (mis.clone())
         .map(|_| builder.build_phi(i64t, "rdt.run.last"))
         .collect::<Result<Vec<_>, _>>()?;
+    let bool_t = i32t.get_context().bool_type();
+    let cut_phi = (!run.wrap_checks.is_empty())
+        .then(|| builder.build_phi(bool_t, "rdt.run.cut"))
+        .transpose()?;
     position_before(builder, term);
     let mut addrs = Vec::with_capacity(last_phis.len());
     for mi in mis.clone() {
@@ -255,6 +262,7 @@ fn loop_run_values<'ctx>(
         let ptr = unsafe { PointerValue::new(layout.mem_sites[mi as usize].ptr) };
         addrs.push(builder.build_ptr_to_int(ptr, i64t, "rdt.run.addr")?);
     }
+    let cut = wraps_next(builder, &run.wrap_checks)?;
     let one = i32t.const_int(1, false);
     let next =
         builder.build_int_nuw_add(count.as_basic_value().into_int_value(), one, "rdt.run.next")?;
@@ -270,10 +278,16 @@ fn loop_run_values<'ctx>(
                 for (phi, addr) in last_phis.iter().zip(&addrs) {
                     phi.add_incoming(&[(addr, from)]);
                 }
+                if let (Some(phi), Some(cut)) = (&cut_phi, cut) {
+                    phi.add_incoming(&[(&cut, from)]);
+                }
             } else {
                 count.add_incoming(&[(&i32t.const_zero(), from)]);
                 for phi in &last_phis {
                     phi.add_incoming(&[(&i64t.const_zero(), from)]);
+                }
+                if let Some(phi) = &cut_phi {
+                    phi.add_incoming(&[(&bool_t.const_zero(), from)]);
                 }
             }
         }
@@ -286,7 +300,46 @@ fn loop_run_values<'ctx>(
         next,
         last,
         addrs,
+        cut: cut_phi.map(|phi| phi.as_basic_value().into_int_value()),
     })
+}
+
+/// Whether any of `checks`' values, as this iteration has them, would wrap in the next one
+/// (`None` without checks): `x + step` leaves `x`'s signed (or unsigned) range, a compare with
+/// a constant each.
+fn wraps_next<'ctx>(
+    builder: &Builder<'ctx>,
+    checks: &[crate::loop_runs::WrapCheck],
+) -> Result<Option<IntValue<'ctx>>, PassError> {
+    let mut any: Option<IntValue<'ctx>> = None;
+    for c in checks {
+        // Safety: the loop-run analysis only checks integer instructions of the loop's block.
+        let x = unsafe { IntValue::new(c.value) };
+        let ty = x.get_type();
+        let width = ty.get_bit_width();
+        // The bounds past which `x + step` leaves the range: the step fits the width (signed),
+        // so these fit it too.
+        let (predicate, bound) = match (c.signed, c.step > 0) {
+            // x > MAX - step
+            (true, true) => (
+                IntPredicate::SGT,
+                ((1i128 << (width - 1)) - 1) - c.step as i128,
+            ),
+            // x < MIN - step
+            (true, false) => (IntPredicate::SLT, -(1i128 << (width - 1)) - c.step as i128),
+            // x > UMAX - step
+            (false, true) => (IntPredicate::UGT, ((1i128 << width) - 1) - c.step as i128),
+            // x < -step
+            (false, false) => (IntPredicate::ULT, -(c.step as i128)),
+        };
+        let bound = ty.const_int(bound as u64, false);
+        let wraps = builder.build_int_compare(predicate, x, bound, "rdt.run.wraps")?;
+        any = Some(match any {
+            Some(a) => builder.build_or(a, wraps, "rdt.run.wraps")?,
+            None => wraps,
+        });
+    }
+    Ok(any)
 }
 
 /// The run-time strides among `strides`, evaluated at the builder's position (which their
@@ -338,7 +391,11 @@ fn run_block_entry<'ctx>(
     let countdown = unsafe { IntValue::new(entry.due.as_value_ref()) };
     let max = i32t.const_int(rdtrace::abi::LOOP_RUN_MAX_ITERATIONS as u64, false);
     let full = builder.build_int_compare(IntPredicate::UGE, values.count, max, "rdt.run.full")?;
-    let due = builder.build_or(countdown, full, "rdt.run.due")?;
+    let ends = match values.cut {
+        Some(cut) => builder.build_or(full, cut, "rdt.run.ends")?,
+        None => full,
+    };
+    let due = builder.build_or(countdown, ends, "rdt.run.due")?;
     let next = values
         .next
         .as_instruction()

@@ -1,6 +1,7 @@
 //! Loop runs: which single-block loops the pass records in runs, with which strides.
 
 use super::*;
+use inkwell::values::AnyValue;
 
 #[test]
 fn loop_runs_take_single_block_loops_with_constant_strides() {
@@ -24,9 +25,31 @@ fn loop_runs_take_single_block_loops_with_constant_strides() {
     let expected = [
         ("loop".to_string(), vec![Some(16), Some(48), Some(0)]),
         ("loop".to_string(), vec![Some(4), Some(-4)]),
+        ("loop2".to_string(), vec![Some(4)]),
         ("rows".to_string(), vec![None, Some(8)]),
+        ("body".to_string(), vec![None, Some(24)]),
     ];
     assert_eq!(runs, expected);
+    // Narrow values extended without a no-wrap flag are tested in every iteration, and a
+    // run ends after an iteration from which the next could wrap: loop 2's `j` (signed, +1),
+    // loop 7's `lb + iv + 1` (signed, +1) and its `trunc k ^ MIN` (unsigned, +3); loop 1's
+    // IV has `nsw` and is not tested.
+    let ir = |f: &str| {
+        module
+            .get_function(f)
+            .unwrap()
+            .print_to_string()
+            .to_string()
+    };
+    let narrow = ir("narrow");
+    let (loop1, loop2) = narrow.split_at(narrow.find("\nmid:").unwrap());
+    assert!(!loop1.contains("rdt.run.cut"), "{loop1}");
+    assert!(loop2.contains("phi i1"), "{loop2}");
+    assert!(loop2.contains("icmp sgt i32 %j, 2147483646"), "{loop2}");
+    let flang = ir("flang_like");
+    assert!(flang.contains("icmp sgt i32 %x1, 2147483646"), "{flang}");
+    assert!(flang.contains("icmp ugt i32 %u, -4"), "{flang}");
+    assert!(flang.contains("rdt.run.ends"), "{flang}");
     // `rdcc --rd-explain` says so.
     assert!(
         report.explain[1].ends_with("(no record: loop run, +48 per iteration)"),

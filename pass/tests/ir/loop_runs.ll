@@ -32,7 +32,8 @@ done:
 }
 
 ; Loop 1 (qualifies): an i32 IV with `add nsw`, sign-extended, and a store through a pointer
-; IV that steps back 4 bytes: +4 and -4. Loop 2 (no): the same with an i32 IV that may wrap.
+; IV that steps back 4 bytes: +4 and -4. Loop 2 (qualifies, with a wrap check): the same with
+; an i32 IV that may wrap: +4, the run ends after an iteration at INT_MAX.
 define void @narrow(ptr %a, ptr %end, i32 %n) {
 entry:
   br label %loop
@@ -111,5 +112,34 @@ two.latch:
   %c3 = icmp ult i64 %j.next, %n
   br i1 %c3, label %two, label %end
 end:
+  ret void
+}
+
+; Loop 7 (qualifies, with two wrap checks): flang's index, `lb + iv` in i32 without nsw, plus
+; 1, sign-extended and scaled by a descriptor's byte stride (run-time); beside it an index
+; truncated from a 64-bit IV stepping by 3 and offset by INT_MIN (`x ^ sign bit`),
+; zero-extended: +24.
+define void @flang_like(ptr %a, ptr %b, i64 %bytes, i32 %lb, i32 %trip) {
+entry:
+  br label %body
+body:
+  %iv = phi i32 [ 0, %entry ], [ %iv.next, %body ]
+  %k = phi i64 [ 0, %entry ], [ %k.next, %body ]
+  %x = add i32 %iv, %lb
+  %x1 = add i32 %x, 1
+  %w = sext i32 %x1 to i64
+  %off = mul nsw i64 %bytes, %w
+  %pa = getelementptr i8, ptr %a, i64 %off
+  %v = load double, ptr %pa
+  %t = trunc i64 %k to i32
+  %u = xor i32 %t, -2147483648
+  %z = zext i32 %u to i64
+  %pb = getelementptr double, ptr %b, i64 %z
+  store double %v, ptr %pb
+  %iv.next = add nuw i32 %iv, 1
+  %k.next = add nuw nsw i64 %k, 3
+  %done = icmp eq i32 %iv, %trip
+  br i1 %done, label %out, label %body
+out:
   ret void
 }

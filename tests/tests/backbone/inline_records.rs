@@ -332,8 +332,8 @@ fn loop_runs_give_every_iteration_exactly() {
     // same ids) must give the same events, stamps in the same places: a matrix multiply (an
     // unrolled inner loop of strided loads), a Jacobi stencil (neighbouring loads, vectorised
     // bodies), branchy C (app_mix) and C++ templates (one OpenMP thread, so both runs do the
-    // same), at the default stamp interval and at intervals below and above
-    // the countdown's reach. Addresses are compared per instruction, relative to its first,
+    // same), Fortran arrays (descriptor strides, narrow indices), at the default stamp
+    // interval and at intervals below and above the countdown's reach. Addresses are compared per instruction, relative to its first,
     // but on app_mix, whose heap blocks land where the runtime's own allocations leave room.
     let dir = tempfile::tempdir().unwrap();
     let app_mix = [
@@ -352,6 +352,8 @@ fn loop_runs_give_every_iteration_exactly() {
         ),
         ("bench/app_mix.c", &app_mix, &["16"]),
         ("cxx/particles.cpp", &["-O2", "-fopenmp"], &["16"]),
+        // flang's loops: `lb + iv` in i32 without nsw, sign-extended (checked for wrapping).
+        ("fortran/heat.f90", &["-O2", "-fopenmp"], &["16", "37"]),
     ];
     for (source, flags, intervals) in cases {
         let mut exes = Vec::new();

@@ -9,6 +9,7 @@ use rdtrace::Event;
 mod builds;
 mod crashes_and_damage;
 mod inline_records;
+mod loop_run_wraps;
 mod report;
 mod trace_contents;
 
