@@ -287,6 +287,35 @@ fn fortran_sources_are_compiled_and_alien_sources_refused() {
 }
 
 #[test]
+fn flang_front_end_flags_reach_flang_only() {
+    // What Fortran makefiles pass (preprocessing, source form, default kinds, module
+    // directories): flang's front end reads them; clang, which compiles the instrumented IR
+    // and links, rejects them, so they go nowhere else. Module directories take their value.
+    let inv = parse_line(
+        "-O2 -cpp -ffree-form -ffixed-line-length=132 -fdefault-real-8 -fconvert=big-endian          -J mods -module-dir out/mods -Jother -fintrinsic-modules-path /opt/mods          -fimplicit-none -fno-automatic -fopenmp solver.f90 -o solver",
+    );
+    assert_eq!(kinds(&inv.inputs), [InputKind::Fortran]);
+    assert_eq!(
+        inv.front_flags,
+        argv(
+            "-O2 -cpp -ffree-form -ffixed-line-length=132 -fdefault-real-8 -fconvert=big-endian \
+             -J mods -module-dir out/mods -Jother -fintrinsic-modules-path /opt/mods \
+             -fimplicit-none -fno-automatic -fopenmp"
+        )
+    );
+    assert_eq!(inv.codegen_flags, argv("-O2"));
+    let link: Vec<&LinkItem> = inv.link_items.iter().collect();
+    assert_eq!(
+        link,
+        [
+            &LinkItem::Flag("-O2".into()),
+            &LinkItem::Flag("-fopenmp".into()),
+            &LinkItem::Input(0)
+        ]
+    );
+}
+
+#[test]
 fn the_program_name_picks_the_personality() {
     use rdcc::personality::Personality;
     let inv = parse_as(Personality::Cxx, &args(&["-c", "a.cpp"])).unwrap();

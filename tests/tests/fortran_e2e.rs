@@ -104,6 +104,38 @@ fn mem_instr(
 }
 
 #[test]
+fn fortran_makefile_flags_build_through_rdflang() {
+    // What Fortran makefiles pass besides optimisation: preprocessing, the source form, a
+    // module directory (flang writes heat_mod.mod there, not in the working directory),
+    // implicit none. rdflang must take them as flang does: they reach flang's front end only.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("mods")).unwrap();
+    let exe = dir.path().join("heat");
+    let out = Command::new(&tools().rdflang)
+        .args([
+            "-O2",
+            "-fopenmp",
+            "-cpp",
+            "-ffree-form",
+            "-fimplicit-none",
+            "-J",
+            "mods",
+        ])
+        .arg(program(HEAT))
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    success_stdout(out, "rdflang with makefile flags");
+    assert!(dir.path().join("mods/heat_mod.mod").exists());
+    assert!(!dir.path().join("heat_mod.mod").exists());
+    let trace = dir.path().join("heat.rdtrace");
+    let out = run_traced(&exe, &trace, &[("OMP_NUM_THREADS", "2")]);
+    assert_eq!(success_stdout(out, "traced heat"), HEAT_OUTPUT);
+}
+
+#[test]
 fn heat_traced_output_equals_native_at_1_and_4_threads() {
     let dir = tempfile::tempdir().unwrap();
     let exe = build(HEAT, &["-fopenmp", "-O2", "-g"], dir.path(), "heat");

@@ -61,6 +61,8 @@ pub(super) const JOINED_OR_SEPARATE: &[(&str, Steps)] = &[
     ("-iframework", FRONT),
     ("-imacros", FRONT),
     ("-include", FRONT),
+    // flang: where `.mod` files are written and searched (`-J dir`, `-Jdir`).
+    ("-J", FRONT),
 ];
 
 /// Flags that always take the next argument as their value, and where they go.
@@ -86,6 +88,10 @@ pub(super) const SEPARATE: &[(&str, Steps)] = &[
     ("-working-directory", ALL),
     ("-dependency-file", FRONT),
     ("-serialize-diagnostics", FRONT),
+    // flang's front end only: module directories, options to its MLIR passes.
+    ("-module-dir", FRONT),
+    ("-fintrinsic-modules-path", FRONT),
+    ("-mmlir", FRONT),
 ];
 
 /// Link-only flags without a value.
@@ -128,7 +134,34 @@ pub(super) const FRONT_ONLY: &[&str] = &[
     "-pipe",
     "-save-temps",
     "-w",
+    // flang's front-end options (source form, preprocessing, default kinds, dialect): clang,
+    // which compiles the instrumented IR and links, rejects them.
+    "-cpp",
+    "-nocpp",
+    "-ffree-form",
+    "-ffixed-form",
+    "-fdefault-real-8",
+    "-fdefault-integer-8",
+    "-fdefault-double-8",
+    "-flarge-sizes",
+    "-fbackslash",
+    "-fno-backslash",
+    "-fimplicit-none",
+    "-fno-implicit-none",
+    "-fxor-operator",
+    "-fno-xor-operator",
+    "-flogical-abbreviations",
+    "-fno-logical-abbreviations",
+    "-falternative-parameter-statement",
+    "-fno-automatic",
+    "-funderscoring",
+    "-fno-underscoring",
+    "-fstack-arrays",
+    "-fno-stack-arrays",
 ];
+
+/// Prefixes of flang's front-end options with a joined value (`-ffixed-line-length=132`).
+pub(super) const FORTRAN_FRONT_PREFIXES: &[&str] = &["-ffixed-line-length", "-fconvert="];
 
 /// Where a flag without a separate value goes, for the flags not in the tables.
 pub(super) fn classify_flag(arg: &str) -> Steps {
@@ -157,6 +190,9 @@ pub(super) fn classify_flag(arg: &str) -> Steps {
         || arg.starts_with("-unwindlib=")
     {
         return LINK;
+    }
+    if FORTRAN_FRONT_PREFIXES.iter().any(|p| arg.starts_with(p)) {
+        return FRONT;
     }
     // `-fopenmp` makes the front end emit OpenMP runtime calls and the link step add libomp;
     // the instrumented IR needs nothing more from it.
