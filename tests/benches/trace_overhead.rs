@@ -3,8 +3,9 @@
 //! and trace bytes per memory access and per event, in one table from one run. Two regular
 //! kernels (few, long blocks), a pointer chase, and `app_mix.c`: interpreter, hash table and
 //! tree code with many small blocks and calls, where block records weigh most; a matrix
-//! multiply sized at run time (strides only the running program knows); and three array
-//! kernels (STREAM, a Jacobi sweep, a transpose). Each program is also built with
+//! multiply sized at run time (strides only the running program knows); three array
+//! kernels (STREAM, a Jacobi sweep, a transpose); and a Fortran OpenMP heat solver (flang's
+//! loops, OpenMP's default of one thread per CPU). Each program is also built with
 //! `--rd-no-loop-runs`, so the table shows what recording constant-stride loops in runs saves,
 //! side by side in the same run.
 //!
@@ -77,6 +78,12 @@ const CASES: &[Case] = &[
         defines: &["-DN=4000", "-DREPS=4"],
         quick: &["-DN=2000", "-DREPS=2"],
     },
+    Case {
+        name: "heat2d (Fortran, OpenMP)",
+        source: "bench/heat2d.f90",
+        defines: &["-cpp", "-fopenmp", "-DN=2000", "-DSTEPS=20"],
+        quick: &["-cpp", "-fopenmp", "-DN=1000", "-DSTEPS=10"],
+    },
 ];
 
 #[derive(Default)]
@@ -133,7 +140,13 @@ fn main() {
         let traced = dir
             .path()
             .join(format!("{}-traced", case.source.replace('/', "_")));
-        let st = Command::new("clang-19")
+        // The native build: clang-19, or flang-19 for Fortran.
+        let compiler = if case.source.ends_with(".f90") {
+            "flang-new-19"
+        } else {
+            "clang-19"
+        };
+        let st = Command::new(compiler)
             .arg("-O2")
             .args(defines)
             .arg(&src)
@@ -141,7 +154,7 @@ fn main() {
             .arg(&native)
             .status()
             .unwrap();
-        assert!(st.success(), "clang-19 failed on {}", src.display());
+        assert!(st.success(), "{compiler} failed on {}", src.display());
         let mut flags = vec!["-O2"];
         flags.extend_from_slice(defines);
         rdcc(std::slice::from_ref(&src), &flags, &traced);
