@@ -154,13 +154,21 @@ pub fn instrument_module(
         let strides = run.strides.iter().map(|s| s.constant()).collect();
         meta.branches[br as usize].loop_run = Some(rdtrace::meta::LoopRun { strides });
         let (first, _) = layout.block_mem_range[run.block as usize];
+        // Runs that end where a narrow index could wrap say so (see `loop_runs::WrapCheck`).
+        let checked = match run.wrap_checks.len() {
+            0 => String::new(),
+            1 => ", ends where a narrow index could wrap".to_string(),
+            n => format!(", ends where one of {n} narrow indices could wrap"),
+        };
         for (k, stride) in run.strides.iter().enumerate() {
             if let Some(line) = explain.get_mut(first as usize + k) {
                 let per = match stride.constant() {
                     Some(c) => format!("{c:+}"),
                     None => "a run-time stride".to_string(),
                 };
-                line.push_str(&format!(" (no record: loop run, {per} per iteration)"));
+                line.push_str(&format!(
+                    " (no record: loop run, {per} per iteration{checked})"
+                ));
             }
         }
     }

@@ -50,6 +50,16 @@ fn loop_runs_take_single_block_loops_with_constant_strides() {
     assert!(flang.contains("icmp sgt i32 %x1, 2147483646"), "{flang}");
     assert!(flang.contains("icmp ugt i32 %u, -4"), "{flang}");
     assert!(flang.contains("rdt.run.ends"), "{flang}");
+    // `--rd-explain` says which runs end where an index could wrap.
+    let says = |text: &str| report.explain.iter().filter(|l| l.contains(text)).count();
+    assert_eq!(
+        says("+4 per iteration, ends where a narrow index could wrap)"),
+        1
+    );
+    assert_eq!(
+        says("per iteration, ends where one of 2 narrow indices could wrap)"),
+        2
+    );
     // `rdcc --rd-explain` says so.
     assert!(
         report.explain[1].ends_with("(no record: loop run, +48 per iteration)"),

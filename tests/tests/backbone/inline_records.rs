@@ -410,15 +410,7 @@ fn loop_runs_give_every_iteration_exactly() {
             assert_eq!(runs_threads.len(), full_threads.len(), "{what}");
             for (a, b) in runs_threads.iter().zip(full_threads) {
                 assert!(b.len() > 2000, "{what}: {}", b.len());
-                if let Some(at) = (0..a.len().max(b.len())).find(|&k| a.get(k) != b.get(k)) {
-                    panic!(
-                        "{what}: event {at} of {} / {} differs: runs {:?}, every iteration {:?}",
-                        a.len(),
-                        b.len(),
-                        &a[at.saturating_sub(3)..(at + 3).min(a.len())],
-                        &b[at.saturating_sub(3)..(at + 3).min(b.len())]
-                    );
-                }
+                assert_runs_match_every_iteration(&what, a, b);
             }
             assert!(
                 runs_stored < full_stored,
@@ -515,12 +507,5 @@ int main(int argc, char **argv) {
     }
     assert!(loops[0] >= 4 && loops[1] == 0, "{loops:?} loops in runs");
     assert!(runtime_strides > 0, "no loop with a run-time stride");
-    assert_eq!(seqs[0].len(), seqs[1].len());
-    if let Some(at) = (0..seqs[0].len()).find(|&k| seqs[0][k] != seqs[1][k]) {
-        panic!(
-            "event {at} differs: runs {:?}, every iteration {:?}",
-            &seqs[0][at.saturating_sub(3)..(at + 3).min(seqs[0].len())],
-            &seqs[1][at.saturating_sub(3)..(at + 3).min(seqs[1].len())]
-        );
-    }
+    assert_runs_match_every_iteration("strides.c", &seqs[0], &seqs[1]);
 }
