@@ -41,11 +41,18 @@ impl Granularity {
 /// definition of "which lines does this access touch" for every analysis.
 #[inline(always)]
 pub fn for_each_block(shift: u32, addr: u64, len: u64, mut f: impl FnMut(u64)) {
-    let first = addr >> shift;
-    let last = addr.saturating_add(len.max(1) - 1) >> shift;
-    for b in first..=last {
+    for b in blocks_of(shift, addr, len) {
         f(b);
     }
+}
+
+/// The blocks of `1 << shift` bytes that an access of `len` bytes at `addr` touches, first to
+/// last ([`for_each_block`]'s).
+#[inline(always)]
+pub fn blocks_of(shift: u32, addr: u64, len: u64) -> std::ops::RangeInclusive<u64> {
+    let first = addr >> shift;
+    let last = addr.saturating_add(len.max(1) - 1) >> shift;
+    first..=last
 }
 
 /// A cache-line size in bytes, checked to be a power of two: the one type for `--line` values

@@ -20,6 +20,10 @@ const NEW_THREAD: u32 = u32::MAX;
 /// How many references ahead a record's distances are prefetched.
 const RECORD_AHEAD: usize = 8;
 
+/// Line references held before they run through the stack (768 KiB with their records): an
+/// access spanning more lines (a whole-array copy) runs in pieces.
+const LINES_HELD: usize = 1 << 16;
+
 /// One access charged to a record: (record, address, length).
 type Charge = (u32, u64, u64);
 
@@ -55,6 +59,26 @@ impl Reuse {
     fn begin_thread(&mut self) {
         self.run();
         self.stack = LastLineStack::default();
+    }
+
+    /// Lines `first..=last` of one access charged to `record`, run in pieces of at most
+    /// [`LINES_HELD`].
+    #[inline(never)]
+    fn take_lines(&mut self, record: u32, mut first: u64, last: u64) {
+        loop {
+            let room = (LINES_HELD - self.lines.len()) as u64;
+            let upto = last.min(first.saturating_add(room - 1));
+            self.lines.extend(first..=upto);
+            let n = self.lines.len() - self.records.len();
+            self.records.extend(std::iter::repeat_n(record, n));
+            if self.lines.len() >= LINES_HELD {
+                self.run();
+            }
+            if upto == last {
+                return;
+            }
+            first = upto + 1;
+        }
     }
 
     /// Runs the references taken through the stack, charging each distance to its record.
@@ -118,11 +142,17 @@ impl BatchSink for Reuse {
                 self.begin_thread();
                 continue;
             }
-            let (lines, records) = (&mut self.lines, &mut self.records);
-            rdengines::granularity::for_each_block(self.shift, addr, len, |line| {
-                lines.push(line);
-                records.push(record);
-            });
+            let (first, last) =
+                rdengines::granularity::blocks_of(self.shift, addr, len).into_inner();
+            if first == last {
+                self.lines.push(first);
+                self.records.push(record);
+                if self.lines.len() >= LINES_HELD {
+                    self.run();
+                }
+            } else {
+                self.take_lines(record, first, last);
+            }
         }
         self.run();
     }
@@ -158,5 +188,57 @@ impl RecordReuse {
         self.0
             .finish()
             .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bins::Bins;
+
+    /// Batches of charges, with accesses longer than the lines held at once (run in pieces)
+    /// and a thread change, give every record the distances of a plain stack over the lines
+    /// in order.
+    #[test]
+    fn pieces_and_threads_give_the_distances_of_one_stack() {
+        let mut rng = rdengines::SplitMix64::new(5);
+        let mut threads: Vec<Vec<Charge>> = vec![Vec::new(), Vec::new()];
+        for charges in &mut threads {
+            for k in 0..3000u64 {
+                let record = (rng.next_u64() % 7) as u32;
+                let addr = 64 * (rng.next_u64() % 5000) + rng.next_u64() % 64;
+                let len = match k % 1000 {
+                    // Longer than LINES_HELD lines, unaligned.
+                    500 => 64 * (LINES_HELD as u64 + 300) + 5,
+                    _ => 1 + rng.next_u64() % 100,
+                };
+                charges.push((record, addr, len));
+            }
+        }
+        let mut want = vec![(Bins::new(), 0u64); 7];
+        let mut references = 0;
+        for charges in &threads {
+            let mut stack = rdengines::FastCore::untracked(0);
+            for &(record, addr, len) in charges {
+                rdengines::granularity::for_each_block(6, addr, len, |line| {
+                    references += 1;
+                    match stack.access(line) {
+                        Some(d) => want[record as usize].0.add(d),
+                        None => want[record as usize].1 += 1,
+                    }
+                });
+            }
+        }
+        let mut reuse = Reuse::new(6);
+        for charges in &threads {
+            reuse.take(&[(NEW_THREAD, 0, 0)]);
+            for batch in charges.chunks(700) {
+                reuse.take(batch);
+            }
+        }
+        assert_eq!(reuse.references, references);
+        assert_eq!(reuse.cold, want.iter().map(|w| w.1).sum::<u64>());
+        let got: Vec<(Bins, u64)> = reuse.bins.into_bins().collect();
+        assert_eq!(got, want);
     }
 }
