@@ -362,9 +362,11 @@ enum Found {
 ///
 /// Works one instruction at a time (its records grouped by path, its paths' distances merged
 /// into fresh distributions and dropped once its patterns are formed), so the analysis adds
-/// about the largest instruction's share of the profile to the memory, not a copy of the
-/// profile per history length. Instructions and history lengths are independent jobs on the
-/// workspace's thread pool (rayon, as the models' jobs), reported in order.
+/// about the largest instruction's share of the profile to the memory (with its records' keys
+/// for every length, `keys::InstructionKeys`), not a copy of the profile per history length.
+/// Instructions are independent jobs on the workspace's thread pool (rayon, as the models'
+/// jobs), a multi-pattern instruction's history lengths jobs within its own; reported in
+/// order.
 pub fn analyse(profile: &PathProfile) -> PathReport {
     use rayon::prelude::*;
     let cfg = &profile.config;
