@@ -144,36 +144,18 @@ impl<'ctx> Hooks<'ctx> {
 
     /// Declares `__thread void *__rdt_cursor` (defined by the runtime) and returns it.
     pub(crate) fn cursor_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
-        if let Some(g) = module.get_global(abi::CURSOR_TLS) {
-            return g;
-        }
         let ptr = self.ctx.ptr_type(AddressSpace::default());
-        let g = module.add_global(ptr, None, abi::CURSOR_TLS);
-        g.set_thread_local(true);
-        g.set_linkage(Linkage::External);
-        g
+        tls_global(module, abi::CURSOR_TLS, ptr.into())
     }
 
     /// Declares `__thread int32_t __rdt_countdown` (defined by the runtime) and returns it.
     pub(crate) fn countdown_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
-        if let Some(g) = module.get_global(abi::COUNTDOWN_TLS) {
-            return g;
-        }
-        let g = module.add_global(self.ctx.i32_type(), None, abi::COUNTDOWN_TLS);
-        g.set_thread_local(true);
-        g.set_linkage(Linkage::External);
-        g
+        tls_global(module, abi::COUNTDOWN_TLS, self.ctx.i32_type().into())
     }
 
     /// Declares `__thread int64_t __rdt_expanded` (defined by the runtime) and returns it.
     pub(crate) fn expanded_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
-        if let Some(g) = module.get_global(abi::EXPANDED_TLS) {
-            return g;
-        }
-        let g = module.add_global(self.ctx.i64_type(), None, abi::EXPANDED_TLS);
-        g.set_thread_local(true);
-        g.set_linkage(Linkage::External);
-        g
+        tls_global(module, abi::EXPANDED_TLS, self.ctx.i64_type().into())
     }
 
     /// Calls a hook with `args`.
@@ -297,4 +279,20 @@ pub(crate) fn module_label(module: &Module<'_>) -> String {
     } else {
         source
     }
+}
+
+/// The module's declaration of the runtime's thread-local `name` of type `ty` (an external
+/// `thread_local` global), added on first use.
+fn tls_global<'ctx>(
+    module: &Module<'ctx>,
+    name: &str,
+    ty: BasicTypeEnum<'ctx>,
+) -> GlobalValue<'ctx> {
+    if let Some(g) = module.get_global(name) {
+        return g;
+    }
+    let g = module.add_global(ty, None, name);
+    g.set_thread_local(true);
+    g.set_linkage(Linkage::External);
+    g
 }

@@ -399,24 +399,23 @@ fn affine(
                 ..flags(&a, &FIXED, nsw, nuw)
             })
         }
-        LLVMOpcode::LLVMSExt => {
+        LLVMOpcode::LLVMSExt | LLVMOpcode::LLVMZExt => {
+            let signed = ir::opcode(v)? == LLVMOpcode::LLVMSExt;
             let x = op(0)?;
             let a = sub(x)?;
-            extends(x, &a, a.nsw, true, block, checks)?;
+            extends(
+                x,
+                &a,
+                if signed { a.nsw } else { a.nuw },
+                signed,
+                block,
+                checks,
+            )?;
+            // A zero-extended value is non-negative: no unsigned wrap from its own bits.
             Some(Affine {
                 stride: a.stride,
                 nsw: true,
-                nuw: wide,
-            })
-        }
-        LLVMOpcode::LLVMZExt => {
-            let x = op(0)?;
-            let a = sub(x)?;
-            extends(x, &a, a.nuw, false, block, checks)?;
-            Some(Affine {
-                stride: a.stride,
-                nsw: true,
-                nuw: true,
+                nuw: wide || !signed,
             })
         }
         LLVMOpcode::LLVMTrunc => {

@@ -7,13 +7,7 @@ use rdtrace::meta::DerivedAddress;
 fn derived_accesses_follow_one_pointer_between_hooks() {
     let ctx = Context::create();
     let module = load(&ctx, "derived_accesses.ll");
-    let cfg = PassConfig {
-        inline_records: true,
-        explain: true,
-        ..PassConfig::default()
-    };
-    let report = instrument_module(&module, &cfg).unwrap();
-    module.verify().unwrap();
+    let report = instrument_explained(&module);
     // `rdcc --rd-explain` says where a derived access's address comes from.
     assert!(
         report.explain[1].ends_with("(no record: at mi 0's address +8)"),

@@ -7,13 +7,7 @@ use inkwell::values::AnyValue;
 fn loop_runs_take_single_block_loops_with_constant_strides() {
     let ctx = Context::create();
     let module = load(&ctx, "loop_runs.ll");
-    let cfg = PassConfig {
-        inline_records: true,
-        explain: true,
-        ..PassConfig::default()
-    };
-    let report = instrument_module(&module, &cfg).unwrap();
-    module.verify().unwrap();
+    let report = instrument_explained(&module);
     let m = &report.meta;
     // Each loop's strides, by the name of its block (see the comments in the input).
     let runs: Vec<(String, Vec<Option<i64>>)> = (m.branches.iter())

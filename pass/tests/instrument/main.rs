@@ -20,6 +20,19 @@ mod inline_records;
 mod loop_runs;
 mod metadata;
 
+/// Instruments `module` as rdcc does by default (inline records) with `--rd-explain`, and
+/// checks that the result verifies.
+fn instrument_explained(module: &inkwell::module::Module<'_>) -> rdpass::InstrumentReport {
+    let cfg = PassConfig {
+        inline_records: true,
+        explain: true,
+        ..PassConfig::default()
+    };
+    let report = instrument_module(module, &cfg).unwrap();
+    module.verify().unwrap();
+    report
+}
+
 /// Asserts that clang-19 (part of the README's set-up) compiles the instrumented `module` to an
 /// object file.
 fn assert_compiles(module: &inkwell::module::Module<'_>) {
