@@ -170,11 +170,7 @@ impl<'ctx> InlineRecords<'ctx> {
                 .set_alignment(align)
                 .map_err(|e| PassError::Build(e.to_string()))
         };
-        let head = |tag: u8, aux: u64, id: IntValue<'ctx>| -> Result<IntValue<'ctx>, PassError> {
-            let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
-            let bits = rdtrace::raw::head_of(tag, 0) | aux << rdtrace::raw::AUX_SHIFT;
-            Ok(builder.build_or(wide, i64t.const_int(bits, false), "rdt.head")?)
-        };
+        let head = |tag: u8, aux: u64, id: IntValue<'ctx>| record_head(builder, i64t, tag, aux, id);
         let record = RECORD_SIZE as u64;
         let aux = mis.len() as u64 | (strides.len() as u64) << 8;
         store(0, head(TAG_LOOP_RUN, aux, branch)?, RECORD_ALIGN)?;
@@ -241,12 +237,7 @@ impl<'ctx> InlineRecords<'ctx> {
     ) -> Result<(), PassError> {
         let (i8t, i64t) = (hooks.i64().get_context().i8_type(), hooks.i64());
         let (slot, cur) = self.cursor(builder, hooks)?;
-        let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
-        let head = builder.build_or(
-            wide,
-            i64t.const_int(rdtrace::raw::head_of(tag, 0), false),
-            "rdt.head",
-        )?;
+        let head = record_head(builder, i64t, tag, 0, id)?;
         builder
             .build_store(cur, head)?
             .set_alignment(RECORD_ALIGN)
@@ -271,4 +262,18 @@ impl<'ctx> InlineRecords<'ctx> {
         builder.build_store(slot, next)?;
         Ok(())
     }
+}
+
+/// The first word of a raw record, `raw::head_of(tag, id)` with `aux` in its auxiliary bits:
+/// the inline records' and the loop runs' alike.
+fn record_head<'ctx>(
+    builder: &Builder<'ctx>,
+    i64t: inkwell::types::IntType<'ctx>,
+    tag: u8,
+    aux: u64,
+    id: IntValue<'ctx>,
+) -> Result<IntValue<'ctx>, PassError> {
+    let wide = builder.build_int_z_extend(id, i64t, "rdt.idw")?;
+    let bits = rdtrace::raw::head_of(tag, 0) | aux << rdtrace::raw::AUX_SHIFT;
+    Ok(builder.build_or(wide, i64t.const_int(bits, false), "rdt.head")?)
 }
