@@ -97,10 +97,7 @@ pub(crate) fn split_block_entries<'ctx>(
             continue;
         };
         let branch = hooks.global_id(builder, IdKind::Branch, run.branch)?;
-        let mut mis = Vec::with_capacity(run.last.len());
-        for &(mi, _) in &run.last {
-            mis.push(hooks.global_id(builder, IdKind::MemInstr, mi)?);
-        }
+        let mis = super::global_mem_ids(builder, hooks, &run.last)?;
         let addrs: Vec<_> = run.last.iter().map(|&(_, a)| a).collect();
         let strides = super::runtime_strides(builder, hooks, &run.strides)?;
         let count = (run.count, false);
