@@ -108,18 +108,22 @@ impl Builder<'_, '_> {
                 });
             }
         }
-        finalize(&mut self.out);
-        if !self.out.windows.is_empty() && self.error.is_none() {
-            match &mut self.output {
-                Output::Whole => {}
-                Output::Fragments(sink) => {
-                    if let Err(e) = sink(Fragment::Memory(&self.out)) {
-                        self.error = Some(e);
+        match &mut self.output {
+            // Counting: the windows [`finalize`] would keep (no section is handed over).
+            Output::Windows(sink) => {
+                if self.error.is_none() {
+                    for w in self.out.windows.iter().filter(|w| !w.is_empty_continuation()) {
+                        sink(w.bb, w.continuation, w.placement != Placement::Serial);
                     }
                 }
-                Output::Windows(sink) => {
-                    for w in &self.out.windows {
-                        sink(w.bb, w.continuation, w.placement != Placement::Serial);
+            }
+            output => {
+                finalize(&mut self.out);
+                if let Output::Fragments(sink) = output {
+                    if !self.out.windows.is_empty() && self.error.is_none() {
+                        if let Err(e) = sink(Fragment::Memory(&self.out)) {
+                            self.error = Some(e);
+                        }
                     }
                 }
             }
