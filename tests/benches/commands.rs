@@ -4,6 +4,8 @@
 //! median wall time, accesses per second, CPU seconds, peak RSS and the ratio to `histogram`'s
 //! median on the same trace, from one run of this benchmark.
 //!
+//! `formula` is `predict --model formula`; `html` writes its page to /dev/null.
+//!
 //! `cargo bench -p rdtools-e2e --bench commands`; `RD_BENCH_QUICK=1` shrinks the inputs (about
 //! 10x) and runs each command once.
 
@@ -12,15 +14,21 @@ use rdtrace::{EventVisitor, Trace};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Commands timed on every trace (arguments after the trace path).
-const COMMANDS: &[(&str, &[&str])] = &[
-    ("histogram", &[]),
-    ("measure", &[]),
-    ("predict", &["--cores", "1,2,4"]),
-    ("annotate", &[]),
-    ("paths", &[]),
-    ("simt", &[]),
-    ("check", &[]),
+/// Commands timed on every trace: (label, command, arguments after the trace path).
+const COMMANDS: &[(&str, &str, &[&str])] = &[
+    ("histogram", "histogram", &[]),
+    ("measure", "measure", &[]),
+    ("predict", "predict", &["--cores", "1,2,4"]),
+    (
+        "formula",
+        "predict",
+        &["--cores", "1,2,4", "--model", "formula"],
+    ),
+    ("annotate", "annotate", &[]),
+    ("paths", "paths", &[]),
+    ("simt", "simt", &[]),
+    ("check", "check", &[]),
+    ("html", "html", &["-o", "/dev/null"]),
 ];
 
 struct Accesses(u64);
@@ -104,13 +112,13 @@ fn main() {
         // Interleaved: run r of every command, then run r + 1.
         let mut costs: Vec<Vec<ChildCost>> = vec![Vec::new(); COMMANDS.len()];
         for _ in 0..runs {
-            for (i, (command, args)) in COMMANDS.iter().enumerate() {
+            for (i, (_, command, args)) in COMMANDS.iter().enumerate() {
                 costs[i].push(time(&trace, command, args));
             }
         }
         let wall = |c: &[ChildCost]| median(c.iter().map(|c| c.wall.as_secs_f64()).collect());
         let hist = wall(&costs[0]);
-        for (i, (command, _)) in COMMANDS.iter().enumerate() {
+        for (i, (label, _, _)) in COMMANDS.iter().enumerate() {
             let w = wall(&costs[i]);
             let cpu = median(costs[i].iter().map(|c| c.cpu_s).collect());
             let rss = costs[i].iter().map(|c| c.peak_rss_kib).max().unwrap_or(0);
@@ -119,7 +127,7 @@ fn main() {
                 name,
                 threads,
                 n.0,
-                command,
+                label,
                 w,
                 n.0 as f64 / w,
                 cpu,

@@ -112,7 +112,12 @@ impl Builder<'_, '_> {
             // Counting: the windows [`finalize`] would keep (no section is handed over).
             Output::Windows(sink) => {
                 if self.error.is_none() {
-                    for w in self.out.windows.iter().filter(|w| !w.is_empty_continuation()) {
+                    for w in self
+                        .out
+                        .windows
+                        .iter()
+                        .filter(|w| !w.is_empty_continuation())
+                    {
                         sink(w.bb, w.continuation, w.placement != Placement::Serial);
                     }
                 }
