@@ -56,6 +56,9 @@ pub fn records_by_instruction(profile: &PathProfile) -> BTreeMap<u32, Vec<u32>> 
 /// Records shortened past the path limit that hold fewer than `n` entries are left out
 /// ([`crate::profile::PathRecord::projects_to`]).
 pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<PathDistances> {
+    if n == 0 {
+        return no_history(profile, records).into_iter().collect();
+    }
     let keyed = InstructionKeys::bits(profile, records).by_path(n);
     let mut out: Vec<PathDistances> = Vec::new();
     for (key, r) in keyed {
@@ -73,6 +76,23 @@ pub fn instruction_paths(profile: &PathProfile, records: &[u32], n: u32) -> Vec<
         }
     }
     out
+}
+
+/// One instruction's distances on the one path of no history, which every record lies on:
+/// its records merged as they come (no window read, nothing sorted); `None` without records.
+fn no_history(profile: &PathProfile, records: &[u32]) -> Option<PathDistances> {
+    let mut recs = records.iter().map(|&r| &profile.records[r as usize]);
+    let first = recs.next()?;
+    let mut p = PathDistances {
+        key: PathKey { bits: 0, depth: 0 },
+        bins: first.bins.clone(),
+        cold: first.cold,
+    };
+    for rec in recs {
+        p.bins.merge(&rec.bins);
+        p.cold += rec.cold;
+    }
+    Some(p)
 }
 
 /// One instruction's n-bit paths (its records `keyed` by path) with their patterns, sorted by
@@ -375,7 +395,7 @@ pub fn analyse(profile: &PathProfile) -> PathReport {
     let base: Vec<Option<InstructionPaths>> = groups
         .par_iter()
         .map(|(mi, records)| {
-            let p = instruction_paths(profile, records, 0).into_iter().next()?;
+            let p = no_history(profile, records)?;
             if p.bins.is_empty() {
                 return None;
             }
