@@ -27,7 +27,7 @@ use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace};
 use crate::sample::SampleCursor;
 use crate::window::{Access, Placement, Section, SequentialTrace, Window};
 use crate::workshare::{RunTable, Tag, Unit};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::os::unix::fs::FileExt;
@@ -243,7 +243,7 @@ impl SpilledFragment {
     pub fn for_each_window(&self, mut f: impl FnMut(u32, bool, bool)) -> Result<()> {
         let mut scratch = Vec::new();
         for s in &self.sections {
-            let mut cursor = Cursor::new(self, s, Seen::new(), None);
+            let mut cursor = Cursor::new(self, s, Seen::default(), None);
             while let Some(w) = cursor.read(&mut scratch)? {
                 scratch.clear();
                 f(w.bb, w.continuation, s.parallel);
@@ -271,7 +271,7 @@ impl SpilledFragment {
         };
         let mut flags = Vec::new();
         let mut per_core: Vec<Vec<u32>> = vec![Vec::new(); m];
-        let mut seen = Seen::new();
+        let mut seen = Seen::default();
         for s in &self.sections {
             let cores = if s.parallel { m } else { 1 };
             let mut cursors: Vec<Cursor<'_, '_>> = (0..cores)
@@ -352,7 +352,7 @@ struct Cursor<'f, 's> {
 }
 
 /// Per-block rule counters of every worksharing run, by run.
-type Seen = HashMap<u32, HashMap<u32, u64>>;
+type Seen = FxHashMap<u32, FxHashMap<u32, u64>>;
 
 impl<'f, 's> Cursor<'f, 's> {
     fn new(

@@ -6,7 +6,7 @@
 //! through the same table (see [`crate::seq`]'s module documentation for the rule).
 
 use crate::window::Placement;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Where a block instance lies in a worksharing construct's loops: the unit of the outermost
 /// loop, and of the loop one level inside it when there is one (header entries counted over
@@ -45,9 +45,9 @@ pub(crate) struct RunTable {
     /// chunk loop).
     pub(crate) whole_range: bool,
     /// Header entries per unit loop over the whole construct.
-    pub(crate) units: HashMap<u32, u64>,
+    pub(crate) units: FxHashMap<u32, u64>,
     /// Windows per block (not continuations) when no unit loop was entered: the per-block rule.
-    pub(crate) fallback: Option<HashMap<u32, u64>>,
+    pub(crate) fallback: Option<FxHashMap<u32, u64>>,
 }
 
 impl RunTable {
@@ -65,7 +65,7 @@ impl RunTable {
         unit: Option<Unit>,
         bb: u32,
         continuation: bool,
-        seen: &mut HashMap<u32, u64>,
+        seen: &mut FxHashMap<u32, u64>,
     ) -> Placement {
         let iterations = self.iterations;
         let iteration = match &self.fallback {

@@ -16,7 +16,7 @@ use crate::window::{Access, Placement, Section, SequentialTrace, Window};
 use crate::workshare::{Tag, Unit};
 use rdtrace::meta::{ProgramMeta, VarClass};
 use rdtrace::{Event, EventVisitor};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Per worksharing-loop-instance state while decoding.
 struct WsState {
@@ -25,7 +25,7 @@ struct WsState {
     /// Loops containing the init block (they enclose the whole construct).
     enclosing: Vec<u32>,
     /// Header entries so far, per unit loop.
-    units: HashMap<u32, u64>,
+    units: FxHashMap<u32, u64>,
     /// Unit of the most recent block of the construct's own function (for callee blocks).
     current: Option<Unit>,
     /// Windows waiting for their iteration (in memory; a spilled window carries its unit).
@@ -35,7 +35,7 @@ struct WsState {
     /// Outer unit loops of those windows.
     outer_loops: Vec<u32>,
     /// Windows per block that are not continuations (for the per-block rule).
-    block_windows: HashMap<u32, u64>,
+    block_windows: FxHashMap<u32, u64>,
     first_window: u32,
     lower: i64,
     upper: i64,

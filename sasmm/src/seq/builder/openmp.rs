@@ -5,7 +5,7 @@ use super::{Builder, Spill, WsState};
 use crate::window::{Placement, WorkshareRun};
 use crate::workshare::{RunTable, Unit};
 use rdtrace::Event;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 impl Builder<'_, '_> {
     /// The loops of block `bb` inside the open worksharing construct, innermost first.
@@ -99,7 +99,7 @@ impl Builder<'_, '_> {
             Some(Spill::Counted) => return,
             None => {}
         }
-        let mut seen = HashMap::new();
+        let mut seen = FxHashMap::default();
         let mut pending = ws.pending.into_iter().peekable();
         let first = ws.first_window as usize;
         for (i, w) in self.out.windows.iter_mut().enumerate().skip(first) {
@@ -170,12 +170,12 @@ impl Builder<'_, '_> {
                     run,
                     function,
                     enclosing,
-                    units: HashMap::new(),
+                    units: FxHashMap::default(),
                     current: None,
                     pending: Vec::new(),
                     any_unit: false,
                     outer_loops: Vec::new(),
-                    block_windows: HashMap::new(),
+                    block_windows: FxHashMap::default(),
                     first_window: self.out.windows.len() as u32,
                     lower,
                     upper,
