@@ -70,6 +70,96 @@ impl MimicConfig {
     }
 }
 
+/// [`MimicConfig::core_of`] for windows taken in program order: it remembers which iterations
+/// the last owner holds, so the windows of one thread's share of a loop (most windows in a row,
+/// whatever the schedule) cost a compare rather than the split's divisions. Valid for one list
+/// of worksharing runs (one fragment, or one spilled fragment's header).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Owners {
+    /// (worksharing run, first iteration, one past the last, core) of the last lookup.
+    last: Option<(u32, u64, u64, usize)>,
+}
+
+impl Owners {
+    /// What `config.core_of(placement, workshares)` says.
+    #[inline]
+    pub(crate) fn core_of(
+        &mut self,
+        config: &MimicConfig,
+        placement: Placement,
+        workshares: &[WorkshareRun],
+    ) -> Option<usize> {
+        let Placement::Iteration {
+            workshare,
+            iteration,
+        } = placement
+        else {
+            return config.core_of(placement, workshares);
+        };
+        if let Some((ws, lo, hi, core)) = self.last {
+            if ws == workshare && lo <= iteration && iteration < hi {
+                return Some(core);
+            }
+        }
+        let run = &workshares[workshare as usize];
+        let chunk = config.chunk.or(run.chunk);
+        let (core, lo, hi) =
+            owner_range(iteration, run.iterations, config.cores, chunk, config.split);
+        self.last = Some((workshare, lo, hi, core));
+        Some(core)
+    }
+}
+
+/// [`static_owner`] with the iterations that owner holds around `iteration`: `(core, lo, hi)`
+/// such that every iteration in `lo..hi` (iterations past the last one count as the last one)
+/// has that owner.
+pub(crate) fn owner_range(
+    iteration: u64,
+    iterations: u64,
+    cores: usize,
+    chunk: Option<u64>,
+    split: StaticSplit,
+) -> (usize, u64, u64) {
+    let m = cores.max(1) as u64;
+    let n = iterations.max(1);
+    let i = iteration.min(n - 1);
+    // Each owner's share is one run of `width` iterations from `lo`.
+    let (owner, lo, width) = match chunk {
+        Some(c) => {
+            let c = c.max(1);
+            let b = i / c;
+            (b % m, b * c, c)
+        }
+        None => match split {
+            StaticSplit::Balanced => {
+                let small = n / m;
+                let extras = n % m;
+                let big_part = extras * (small + 1);
+                if i < big_part {
+                    let o = i / (small + 1);
+                    (o, o * (small + 1), small + 1)
+                } else {
+                    let k = (i - big_part) / small.max(1);
+                    (extras + k, big_part + k * small.max(1), small.max(1))
+                }
+            }
+            StaticSplit::Greedy => {
+                let per = n.div_ceil(m);
+                let o = i / per;
+                (o, o * per, per)
+            }
+        },
+    };
+    if owner >= m {
+        // (Never with the splits above; `static_owner` clamps, and so does this, uncached.)
+        return ((m - 1) as usize, iteration, iteration.saturating_add(1));
+    }
+    let hi = lo.saturating_add(width);
+    // The share that holds the last iteration also holds every iteration past it.
+    let hi = if hi >= n { u64::MAX } else { hi };
+    (owner as usize, lo, hi)
+}
+
 /// How an unchunked static schedule splits `n` iterations over `m` threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum StaticSplit {
@@ -179,10 +269,12 @@ impl<'s> MimickedTrace<'s> {
         }
         let m = config.cores;
         let mut sections = Vec::with_capacity(seq.sections.len());
+        let mut owners = Owners::default();
         for s in &seq.sections {
             let mut per_core = vec![Vec::new(); m];
             for w in s.windows.clone() {
-                match config.core_of(seq.windows[w as usize].placement, &seq.workshares) {
+                let placement = seq.windows[w as usize].placement;
+                match owners.core_of(&config, placement, &seq.workshares) {
                     Some(c) => per_core[c].push(w),
                     None => per_core.iter_mut().for_each(|c| c.push(w)),
                 }

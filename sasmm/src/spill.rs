@@ -23,7 +23,7 @@
 //! code takes 3-5 bytes per access instead of 16.
 
 use crate::error::{Result, SasmmError};
-use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace};
+use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace, Owners};
 use crate::sample::SampleCursor;
 use crate::window::{Access, Placement, Section, SequentialTrace, Window};
 use crate::workshare::{RunTable, Tag, Unit};
@@ -349,6 +349,8 @@ struct Cursor<'f, 's> {
     /// Per-block rule counters (a run may go on in the next section).
     seen: Seen,
     sample: Option<SampleCursor<'s>>,
+    /// Which core runs each window.
+    owners: Owners,
 }
 
 /// Per-block rule counters of every worksharing run, by run.
@@ -370,6 +372,7 @@ impl<'f, 's> Cursor<'f, 's> {
             last: vec![0; fragment.mem_instrs + 1],
             seen,
             sample,
+            owners: Owners::default(),
         }
     }
 
@@ -501,7 +504,7 @@ impl<'f, 's> Cursor<'f, 's> {
                 return Ok(None);
             };
             let sampled = self.sample.as_mut().is_some_and(|s| s.step(w.bb));
-            let runs_here = match config.core_of(w.placement, &batch.workshares) {
+            let runs_here = match self.owners.core_of(config, w.placement, &batch.workshares) {
                 None => true,
                 Some(c) => c == core,
             };

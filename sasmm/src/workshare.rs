@@ -91,7 +91,7 @@ impl RunTable {
                         (u.saturating_mul(self.chunk.unwrap_or(1)))
                             .min(iterations.saturating_sub(1))
                     }
-                    _ => (u as u128 * iterations as u128 / k as u128) as u64,
+                    _ => scale(u, iterations, k),
                 }
             }
             // Fallback without loop metadata (see the module documentation).
@@ -102,7 +102,7 @@ impl RunTable {
                     return Placement::Replicated;
                 }
                 let i = seen.entry(bb).or_insert(0);
-                let iteration = (*i as u128 * iterations as u128 / n as u128) as u64;
+                let iteration = scale(*i, iterations, n);
                 if !continuation {
                     *i += 1;
                 }
@@ -113,5 +113,15 @@ impl RunTable {
             workshare: self.run,
             iteration,
         }
+    }
+}
+
+/// `a * b / c` rounded down, exact (in 128 bits only where the product needs them: a 128-bit
+/// division is a library call).
+#[inline]
+fn scale(a: u64, b: u64, c: u64) -> u64 {
+    match a.checked_mul(b) {
+        Some(p) => p / c,
+        None => (a as u128 * b as u128 / c as u128) as u64,
     }
 }

@@ -76,6 +76,39 @@ fn static_schedules_by_hand() {
     assert_eq!(counts, [16, 16, 15, 15]);
 }
 
+proptest! {
+    /// The remembered owner of a window (`Owners`) is the split's owner: `owner_range` gives
+    /// `static_owner`'s core, and every iteration of its range (past the last one included) has
+    /// that owner, for every schedule; so is a walk in any order through a run's iterations.
+    #[test]
+    fn remembered_owners_are_the_static_owners(
+        n in 0u64..200,
+        m in 1usize..9,
+        chunk in prop::option::of(0u64..12),
+        greedy in any::<bool>(),
+        walk in prop::collection::vec(0u64..220, 1..60),
+    ) {
+        use crate::mimic::{owner_range, Owners};
+        let split = if greedy { StaticSplit::Greedy } else { StaticSplit::Balanced };
+        for i in 0..n + 20 {
+            let want = static_owner(i, n, m, chunk, split);
+            let (core, lo, hi) = owner_range(i, n, m, chunk, split);
+            prop_assert_eq!(core, want);
+            prop_assert!(lo <= i && i < hi);
+            for j in lo..hi.min(n + 20) {
+                prop_assert_eq!(static_owner(j, n, m, chunk, split), core, "{} in {}..{}", j, lo, hi);
+            }
+        }
+        let config = MimicConfig { cores: m, chunk, split, ..MimicConfig::default() };
+        let runs = [crate::window::WorkshareRun { ws: 0, schedule: 34, iterations: n, chunk: None }];
+        let mut owners = Owners::default();
+        for &i in &walk {
+            let p = Placement::Iteration { workshare: 0, iteration: i };
+            prop_assert_eq!(owners.core_of(&config, p, &runs), config.core_of(p, &runs));
+        }
+    }
+}
+
 #[test]
 fn private_traces_alg1() {
     let s = seq(4);
