@@ -224,6 +224,20 @@ pub struct SpilledFragment {
 }
 
 impl SpilledFragment {
+    /// Another handle on the same fragment (the file descriptor duplicated, the tables
+    /// copied): the temporary file goes when the last handle is dropped.
+    pub fn try_clone(&self) -> Result<Self> {
+        Ok(SpilledFragment {
+            file: self.file.try_clone().map_err(spill_error)?,
+            header: self.header.clone(),
+            sections: self.sections.clone(),
+            runs: self.runs.clone(),
+            windows: self.windows,
+            accesses: self.accesses,
+            mem_instrs: self.mem_instrs,
+        })
+    }
+
     /// Windows of the fragment.
     pub fn windows(&self) -> u64 {
         self.windows

@@ -4,16 +4,19 @@
 //!
 //! Fragments in memory are copied into buffers that the model's thread hands back once it is
 //! done with them (the builder reuses its own, so it cannot give them away); the program's
-//! tables (classes, block names) go over once. A spilled fragment is a file the builder owns
-//! only while its sink runs: the model's thread first finishes everything sent before it, and
-//! the fragment is then read here. The model sees the same fragments in the same order as
+//! tables (classes, block names) go over once. A spilled fragment goes over as a second handle
+//! on its temporary file ([`SpilledFragment::try_clone`]): the model's thread reads it while
+//! the builder goes on with the next fragment (an OpenMP program's parallel sections are
+//! mostly spilled, so this is most of the overlap there). At most two temporary files exist
+//! at once: the builder hands a finished spilled fragment over only once the model's thread
+//! is done with the one before. The model sees the same fragments in the same order as
 //! without the pipeline.
 
 use super::{Fragment, SequentialTrace, StreamLimits};
 use crate::error::{Result, SasmmError};
+use crate::spill::SpilledFragment;
 use rdtrace::Trace;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::Mutex;
 
 /// Fragments sent ahead of the model's thread (besides the one it works on): enough to ride
 /// out uneven fragments, few enough to bound memory (a fragment holds up to
@@ -24,14 +27,14 @@ const IN_FLIGHT: usize = 2;
 enum Job {
     /// A fragment held in memory, with the program's tables in the first one only.
     Memory(Box<SequentialTrace>),
-    /// Everything sent so far is done: say so (a spilled fragment follows, read here).
-    Drain(SyncSender<()>),
+    /// A spilled fragment; the model's thread says when it is done with it.
+    Spilled(Box<SpilledFragment>, SyncSender<()>),
 }
 
 /// Streams `trace`'s sequential trace with `limits` into `consume` on a thread of its own
 /// (see the module documentation); with one CPU, [`SequentialTrace::stream_with`] straight
-/// into it. `consume` is never run twice at once. The first error of either side is returned
-/// (the model's, which comes first in the stream, before the builder's).
+/// into it. The first error of either side is returned (the model's, which comes first in
+/// the stream, before the builder's).
 pub fn stream_pipelined<S: Send>(
     trace: &Trace,
     limits: StreamLimits,
@@ -42,16 +45,16 @@ pub fn stream_pipelined<S: Send>(
     if cpus < 2 {
         return SequentialTrace::stream_with(trace, limits, &mut |f| consume(state, f));
     }
-    let state = Mutex::new(state);
     let (to_model, jobs) = sync_channel::<Job>(IN_FLIGHT);
     let (give_back, spare) = std::sync::mpsc::channel::<Box<SequentialTrace>>();
     std::thread::scope(|scope| {
-        let state = &state;
         let model = std::thread::Builder::new()
             .name("sasmm-model".into())
             .spawn_scoped(scope, move || run_model(jobs, give_back, state, consume))
             .map_err(|e| SasmmError::Config(format!("cannot start the model's thread: {e}")))?;
         let mut tables_sent = false;
+        // The model's signal that it is done with the last spilled fragment sent.
+        let mut spill_read: Option<Receiver<()>> = None;
         let streamed = SequentialTrace::stream_with(trace, limits, &mut |f| match f {
             Fragment::Memory(s) => {
                 let copy = copy_fragment(s, spare.try_recv().ok(), !tables_sent);
@@ -60,14 +63,16 @@ pub fn stream_pipelined<S: Send>(
                     .send(Job::Memory(copy))
                     .map_err(|_| model_stopped())
             }
-            Fragment::Spilled(_) => {
-                let (done, wait) = sync_channel(1);
+            Fragment::Spilled(s) => {
+                let handle = Box::new(s.try_clone()?);
+                if let Some(read) = spill_read.take() {
+                    read.recv().map_err(|_| model_stopped())?;
+                }
+                let (done, read) = sync_channel(1);
+                spill_read = Some(read);
                 to_model
-                    .send(Job::Drain(done))
-                    .map_err(|_| model_stopped())?;
-                wait.recv().map_err(|_| model_stopped())?;
-                let mut s = state.lock().expect("the model's thread does not panic");
-                consume(&mut s, f)
+                    .send(Job::Spilled(handle, done))
+                    .map_err(|_| model_stopped())
             }
         });
         drop(to_model);
@@ -84,7 +89,7 @@ pub fn stream_pipelined<S: Send>(
 fn run_model<S>(
     jobs: Receiver<Job>,
     give_back: std::sync::mpsc::Sender<Box<SequentialTrace>>,
-    state: &Mutex<&mut S>,
+    state: &mut S,
     consume: &(dyn Fn(&mut S, Fragment<'_>) -> Result<()> + Sync),
 ) -> Result<()> {
     // The program's tables, from the first fragment in memory.
@@ -97,16 +102,16 @@ fn run_model<S>(
                     swap_tables(&mut s, &mut tables);
                 }
                 swap_tables(&mut s, &mut tables);
-                let r = consume(
-                    &mut state.lock().expect("only this thread panics"),
-                    Fragment::Memory(&s),
-                );
+                let r = consume(state, Fragment::Memory(&s));
                 swap_tables(&mut s, &mut tables);
                 r?;
                 // The builder may have stopped (its own error): nothing to give back to then.
                 let _ = give_back.send(s);
             }
-            Job::Drain(done) => {
+            Job::Spilled(f, done) => {
+                consume(state, Fragment::Spilled(&f))?;
+                // Its temporary file goes now (the builder dropped its handle).
+                drop(f);
                 let _ = done.send(());
             }
         }

@@ -290,11 +290,20 @@ proptest! {
     }
 }
 
-/// What a model sees of a fragment: all of it in memory, or a spilled one's size.
+/// What a model sees of a fragment: all of it in memory, or a spilled one's size and windows.
 fn seen(f: crate::Fragment<'_>) -> String {
     match f {
         crate::Fragment::Memory(s) => format!("{s:?}"),
-        crate::Fragment::Spilled(s) => format!("spilled {} {}", s.windows(), s.accesses()),
+        // Read back from its file (on the model's thread, after the builder dropped its own
+        // handle, when pipelined).
+        crate::Fragment::Spilled(s) => {
+            let mut windows = Vec::new();
+            s.for_each_window(|bb, continuation, parallel| {
+                windows.push((bb, continuation, parallel))
+            })
+            .unwrap();
+            format!("spilled {} {} {windows:?}", s.windows(), s.accesses())
+        }
     }
 }
 
