@@ -15,7 +15,8 @@
 //! construct carry their unit-loop position ([`Tag`]) and are resolved on reading by the run's
 //! [`RunTable`]. Each cursor re-reads the section (m reads of the file); the sampled flag of
 //! Alg. 3 and the per-block rule's counters are stepped by every cursor over every window, so all
-//! cursors agree.
+//! cursors agree. From [`split::FROM_CORES`] cores on, one cursor reads the section once and
+//! writes each core's windows to a file of its own, which the rounds then read ([`split`]).
 //!
 //! Format (private to one process, never kept): per window `varint bb`, a flag byte, the
 //! placement fields, `varint accesses`, then per access `varint mi`, `varint zigzag(addr - last
@@ -23,14 +24,17 @@
 //! code takes 3-5 bytes per access instead of 16.
 
 use crate::error::{Result, SasmmError};
-use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace, Owners};
+use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace};
 use crate::sample::SampleCursor;
-use crate::window::{Access, Placement, Section, SequentialTrace, Window};
-use crate::workshare::{RunTable, Tag, Unit};
-use rustc_hash::FxHashMap;
+use crate::window::{Access, Placement, Section, SequentialTrace};
+use crate::workshare::{RunTable, Tag};
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::os::unix::fs::FileExt;
+
+mod cursor;
+mod split;
+
+use cursor::{Cursor, Seen};
 
 /// Accesses a batch of rounds holds before it is handed over.
 const BATCH_ACCESSES: usize = 1 << 18;
@@ -47,6 +51,8 @@ const RUN: u8 = 3 << 1;
 const KIND: u8 = 3 << 1;
 const HAS_UNIT: u8 = 1 << 3;
 const HAS_INNER: u8 = 1 << 4;
+/// In a per-core part ([`split`]): Alg. 3 sampled the window.
+const SAMPLED: u8 = 1 << 5;
 
 fn spill_error(e: std::io::Error) -> SasmmError {
     SasmmError::Spill(e)
@@ -81,9 +87,14 @@ impl SpillWriter {
     /// A writer for a program with `mem_instrs` memory instructions; the file is created in
     /// the temporary directory (`TMPDIR`) and unlinked at once.
     pub fn new(mem_instrs: usize) -> Result<Self> {
+        Self::with_buffer(mem_instrs, 1 << 20)
+    }
+
+    /// [`SpillWriter::new`] with a write buffer of `buffer` bytes.
+    fn with_buffer(mem_instrs: usize, buffer: usize) -> Result<Self> {
         let file = tempfile::tempfile().map_err(spill_error)?;
         Ok(SpillWriter {
-            out: BufWriter::with_capacity(1 << 20, file),
+            out: BufWriter::with_capacity(buffer, file),
             bytes: 0,
             last: vec![0; mem_instrs + 1],
             sections: Vec::new(),
@@ -104,10 +115,26 @@ impl SpillWriter {
         if w.is_empty_continuation() {
             return;
         }
+        self.put_window(w.bb, w.continuation, tag, false, &seq.accesses[w.range()]);
+    }
+
+    /// Writes a window of block `bb` with its tag and accesses; `sampled` marks a window of a
+    /// per-core part ([`split`]) that Alg. 3 sampled.
+    fn put_window(
+        &mut self,
+        bb: u32,
+        continuation: bool,
+        tag: Tag,
+        sampled: bool,
+        accesses: &[Access],
+    ) {
         let buf = &mut self.buf;
         buf.clear();
-        put_varint(buf, w.bb as u64);
-        let mut flags = if w.continuation { CONTINUATION } else { 0 };
+        put_varint(buf, bb as u64);
+        let mut flags = if continuation { CONTINUATION } else { 0 };
+        if sampled {
+            flags |= SAMPLED;
+        }
         let at = buf.len();
         buf.push(0);
         match tag {
@@ -137,7 +164,6 @@ impl SpillWriter {
             }
         }
         buf[at] = flags;
-        let accesses = &seq.accesses[w.range()];
         put_varint(buf, accesses.len() as u64);
         self.put();
         let slots = self.last.len() - 1;
@@ -283,261 +309,124 @@ impl SpilledFragment {
             block_names: self.header.block_names.clone(),
             ..SequentialTrace::default()
         };
-        let mut flags = Vec::new();
-        let mut per_core: Vec<Vec<u32>> = vec![Vec::new(); m];
         let mut seen = Seen::default();
         for s in &self.sections {
             let cores = if s.parallel { m } else { 1 };
-            let mut cursors: Vec<Cursor<'_, '_>> = (0..cores)
-                .map(|_| Cursor::new(self, s, seen.clone(), sample.as_deref().cloned()))
-                .collect();
-            loop {
-                batch.windows.clear();
-                batch.accesses.clear();
-                flags.clear();
-                per_core.iter_mut().for_each(Vec::clear);
-                // Whole rounds: the next window of every core that has one.
-                loop {
-                    let mut progressed = false;
-                    for (c, cursor) in cursors.iter_mut().enumerate() {
-                        if let Some(w) = cursor.next_for(c, &config, &mut batch, &mut flags)? {
-                            per_core[c].push(w);
-                            progressed = true;
-                        }
-                    }
-                    if !progressed
-                        || batch.accesses.len() >= BATCH_ACCESSES
-                        || batch.windows.len() >= BATCH_WINDOWS
-                    {
-                        break;
-                    }
-                }
-                if batch.windows.is_empty() {
-                    break;
-                }
-                batch.sections.clear();
-                batch.sections.push(Section {
-                    parallel: s.parallel,
-                    windows: 0..batch.windows.len() as u32,
-                });
-                let trace = MimickedTrace {
-                    seq: &batch,
+            let first = if cores >= split::FROM_CORES {
+                // One pass over the section into a file per core, then each file once.
+                let mut cursor = Cursor::new(self, s, seen, sample.as_deref().cloned());
+                let parts = split::by_core(&mut cursor, &config, &batch.workshares, cores)?;
+                let mut readers: Vec<Cursor<'_, '_>> = parts.iter().map(|p| p.reader()).collect();
+                rounds(
+                    &mut batch,
+                    s.parallel,
                     config,
-                    sections: vec![MimickedSection {
-                        parallel: s.parallel,
-                        per_core: std::mem::take(&mut per_core),
-                    }],
-                };
-                f(&trace, &flags);
-                per_core = trace
-                    .sections
-                    .into_iter()
-                    .next()
-                    .map_or_else(|| vec![Vec::new(); m], |section| section.per_core);
-            }
-            // Core 0's cursor read every window of the section.
-            seen = std::mem::take(&mut cursors[0].seen);
-            if let (Some(out), Some(stepped)) = (sample.as_deref_mut(), cursors[0].sample.take()) {
+                    cores,
+                    &mut f,
+                    |c, batch, flags| readers[c].next_own(batch, flags),
+                )?;
+                cursor
+            } else {
+                let mut cursors: Vec<Cursor<'_, '_>> = (0..cores)
+                    .map(|_| Cursor::new(self, s, seen.clone(), sample.as_deref().cloned()))
+                    .collect();
+                rounds(
+                    &mut batch,
+                    s.parallel,
+                    config,
+                    cores,
+                    &mut f,
+                    |c, batch, flags| cursors[c].next_for(c, &config, batch, flags),
+                )?;
+                // Core 0's cursor read every window of the section.
+                cursors.swap_remove(0)
+            };
+            let Cursor {
+                seen: stepped_seen,
+                sample: stepped,
+                ..
+            } = first;
+            seen = stepped_seen;
+            if let (Some(out), Some(stepped)) = (sample.as_deref_mut(), stepped) {
                 *out = stepped;
             }
         }
         Ok(())
     }
-}
 
-/// A window's header as read back.
-struct WindowHeader {
-    bb: u32,
-    continuation: bool,
-    placement: Placement,
-}
-
-/// A sequential reader of one section of the file, resolving placements as it goes.
-struct Cursor<'f, 's> {
-    fragment: &'f SpilledFragment,
-    pos: u64,
-    buf: Vec<u8>,
-    at: usize,
-    left: u64,
-    last: Vec<u64>,
-    /// Per-block rule counters (a run may go on in the next section).
-    seen: Seen,
-    sample: Option<SampleCursor<'s>>,
-    /// Which core runs each window.
-    owners: Owners,
-}
-
-/// Per-block rule counters of every worksharing run, by run.
-type Seen = FxHashMap<u32, FxHashMap<u32, u64>>;
-
-impl<'f, 's> Cursor<'f, 's> {
-    fn new(
-        fragment: &'f SpilledFragment,
-        section: &SpilledSection,
-        seen: Seen,
-        sample: Option<SampleCursor<'s>>,
-    ) -> Self {
-        Cursor {
-            fragment,
-            pos: section.offset,
-            buf: Vec::new(),
-            at: 0,
-            left: section.windows,
-            last: vec![0; fragment.mem_instrs + 1],
-            seen,
-            sample,
-            owners: Owners::default(),
-        }
-    }
-
-    fn byte(&mut self) -> Result<u8> {
-        if self.at == self.buf.len() {
-            self.buf.resize(READ_BUFFER, 0);
-            let n = self
-                .fragment
-                .file
-                .read_at(&mut self.buf, self.pos)
-                .map_err(spill_error)?;
-            if n == 0 {
-                return Err(spill_error(std::io::Error::new(
-                    std::io::ErrorKind::UnexpectedEof,
-                    "the temporary file ended inside a window",
-                )));
-            }
-            self.buf.truncate(n);
-            self.pos += n as u64;
-            self.at = 0;
-        }
-        let b = self.buf[self.at];
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn varint(&mut self) -> Result<u64> {
-        // Fast path: a whole varint (at most 10 bytes) is in the buffer.
-        if let Some(bytes) = self.buf.get(self.at..self.at + 10) {
-            let mut v = 0u64;
-            for (i, &b) in bytes.iter().enumerate() {
-                v |= ((b & 0x7f) as u64) << (7 * i);
-                if b & 0x80 == 0 {
-                    self.at += i + 1;
-                    return Ok(v);
-                }
-            }
-            return Err(spill_error(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "a varint of the temporary file runs past 10 bytes",
-            )));
-        }
-        let mut v = 0u64;
-        let mut shift = 0;
-        loop {
-            let b = self.byte()?;
-            if shift < 64 {
-                v |= ((b & 0x7f) as u64) << shift;
-            }
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-            shift += 7;
-        }
-    }
-
-    /// Reads the next window of the section, appending its accesses to `accesses`; `None` at
-    /// the section's end.
-    fn read(&mut self, accesses: &mut Vec<Access>) -> Result<Option<WindowHeader>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        let bb = self.varint()? as u32;
-        let flags = self.byte()?;
-        let continuation = flags & CONTINUATION != 0;
-        let placement = match flags & KIND {
-            SERIAL => Placement::Serial,
-            REPLICATED => Placement::Replicated,
-            ITERATION => Placement::Iteration {
-                workshare: self.varint()? as u32,
-                iteration: self.varint()?,
-            },
-            _ => {
-                let run = self.varint()? as u32;
-                let unit = if flags & HAS_UNIT != 0 {
-                    let outer = (self.varint()? as u32, self.varint()?);
-                    let inner = if flags & HAS_INNER != 0 {
-                        Some((self.varint()? as u32, self.varint()?))
-                    } else {
-                        None
-                    };
-                    Some(Unit { outer, inner })
-                } else {
-                    None
-                };
-                match self
-                    .fragment
-                    .runs
-                    .get(run as usize)
-                    .and_then(Option::as_ref)
-                {
-                    Some(table) => {
-                        table.resolve(unit, bb, continuation, self.seen.entry(run).or_default())
-                    }
-                    None => Placement::Replicated,
-                }
-            }
+    /// A reader of the whole of a per-core part ([`split`]): one section, final placements.
+    fn reader(&self) -> Cursor<'_, '_> {
+        let empty = SpilledSection {
+            parallel: true,
+            offset: 0,
+            windows: 0,
         };
-        let n = self.varint()?;
-        let slots = self.last.len() - 1;
-        for _ in 0..n {
-            let mi = self.varint()? as u32;
-            let slot = (mi as usize).min(slots);
-            let addr = self.last[slot].wrapping_add(unzigzag(self.varint()?) as u64);
-            self.last[slot] = addr;
-            let len = self.varint()? as u32;
-            accesses.push(Access { addr, len, mi });
-        }
-        Ok(Some(WindowHeader {
-            bb,
-            continuation,
-            placement,
-        }))
+        Cursor::new(
+            self,
+            self.sections.first().unwrap_or(&empty),
+            Seen::default(),
+            None,
+        )
     }
+}
 
-    /// Reads windows until one that core `core` runs and appends it to `batch` (with its
-    /// sampled flag to `flags`); returns its index there, or `None` at the section's end.
-    fn next_for(
-        &mut self,
-        core: usize,
-        config: &MimicConfig,
-        batch: &mut SequentialTrace,
-        flags: &mut Vec<bool>,
-    ) -> Result<Option<u32>> {
+/// Hands one section's windows to `f` in batches of whole rounds (the next window of each of
+/// the first `cores` cores that has one, `next(core, batch, flags)` appending it), each a
+/// [`MimickedTrace`] of `config`.
+fn rounds(
+    batch: &mut SequentialTrace,
+    parallel: bool,
+    config: MimicConfig,
+    cores: usize,
+    f: &mut impl FnMut(&MimickedTrace<'_>, &[bool]),
+    mut next: impl FnMut(usize, &mut SequentialTrace, &mut Vec<bool>) -> Result<Option<u32>>,
+) -> Result<()> {
+    let m = config.cores.max(1);
+    let mut flags = Vec::new();
+    let mut per_core: Vec<Vec<u32>> = vec![Vec::new(); m];
+    loop {
+        batch.windows.clear();
+        batch.accesses.clear();
+        flags.clear();
+        per_core.iter_mut().for_each(Vec::clear);
+        // Whole rounds: the next window of every core that has one.
         loop {
-            let start = batch.accesses.len();
-            let Some(w) = self.read(&mut batch.accesses)? else {
-                return Ok(None);
-            };
-            let sampled = self.sample.as_mut().is_some_and(|s| s.step(w.bb));
-            let runs_here = match self.owners.core_of(config, w.placement, &batch.workshares) {
-                None => true,
-                Some(c) => c == core,
-            };
-            if !runs_here {
-                batch.accesses.truncate(start);
-                continue;
+            let mut progressed = false;
+            for (c, list) in per_core.iter_mut().enumerate().take(cores) {
+                if let Some(w) = next(c, batch, &mut flags)? {
+                    list.push(w);
+                    progressed = true;
+                }
             }
-            let index = batch.windows.len() as u32;
-            batch.windows.push(Window {
-                bb: w.bb,
-                start: start as u32,
-                end: batch.accesses.len() as u32,
-                section: 0,
-                placement: w.placement,
-                continuation: w.continuation,
-            });
-            flags.push(sampled);
-            return Ok(Some(index));
+            if !progressed
+                || batch.accesses.len() >= BATCH_ACCESSES
+                || batch.windows.len() >= BATCH_WINDOWS
+            {
+                break;
+            }
         }
+        if batch.windows.is_empty() {
+            return Ok(());
+        }
+        batch.sections.clear();
+        batch.sections.push(Section {
+            parallel,
+            windows: 0..batch.windows.len() as u32,
+        });
+        let trace = MimickedTrace {
+            seq: batch,
+            config,
+            sections: vec![MimickedSection {
+                parallel,
+                per_core: std::mem::take(&mut per_core),
+            }],
+        };
+        f(&trace, &flags);
+        per_core = trace
+            .sections
+            .into_iter()
+            .next()
+            .map_or_else(|| vec![Vec::new(); m], |section| section.per_core);
     }
 }
 

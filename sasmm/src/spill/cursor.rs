@@ -1,0 +1,239 @@
+//! Reading a spilled fragment back: a [`Cursor`] over one section (or one per-core part),
+//! resolving each window's placement as it goes, and what the rounds take from it.
+
+use super::{
+    spill_error, unzigzag, SpilledFragment, SpilledSection, CONTINUATION, HAS_INNER, HAS_UNIT,
+    ITERATION, KIND, READ_BUFFER, REPLICATED, SAMPLED, SERIAL,
+};
+use crate::error::Result;
+use crate::mimic::{MimicConfig, Owners};
+use crate::sample::SampleCursor;
+use crate::window::{Access, Placement, SequentialTrace, Window};
+use crate::workshare::Unit;
+use rustc_hash::FxHashMap;
+use std::os::unix::fs::FileExt;
+
+/// A window's header as read back.
+pub(super) struct WindowHeader {
+    pub(super) bb: u32,
+    pub(super) continuation: bool,
+    pub(super) placement: Placement,
+    /// Marked sampled (only in a per-core part).
+    pub(super) sampled: bool,
+}
+
+/// A sequential reader of one section of the file, resolving placements as it goes.
+pub(super) struct Cursor<'f, 's> {
+    pub(super) fragment: &'f SpilledFragment,
+    pub(super) pos: u64,
+    pub(super) buf: Vec<u8>,
+    pub(super) at: usize,
+    pub(super) left: u64,
+    pub(super) last: Vec<u64>,
+    /// Per-block rule counters (a run may go on in the next section).
+    pub(super) seen: Seen,
+    pub(super) sample: Option<SampleCursor<'s>>,
+    /// Which core runs each window.
+    pub(super) owners: Owners,
+}
+
+/// Per-block rule counters of every worksharing run, by run.
+pub(super) type Seen = FxHashMap<u32, FxHashMap<u32, u64>>;
+
+impl<'f, 's> Cursor<'f, 's> {
+    pub(super) fn new(
+        fragment: &'f SpilledFragment,
+        section: &SpilledSection,
+        seen: Seen,
+        sample: Option<SampleCursor<'s>>,
+    ) -> Self {
+        Cursor {
+            fragment,
+            pos: section.offset,
+            buf: Vec::new(),
+            at: 0,
+            left: section.windows,
+            last: vec![0; fragment.mem_instrs + 1],
+            seen,
+            sample,
+            owners: Owners::default(),
+        }
+    }
+
+    fn byte(&mut self) -> Result<u8> {
+        if self.at == self.buf.len() {
+            self.buf.resize(READ_BUFFER, 0);
+            let n = self
+                .fragment
+                .file
+                .read_at(&mut self.buf, self.pos)
+                .map_err(spill_error)?;
+            if n == 0 {
+                return Err(spill_error(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the temporary file ended inside a window",
+                )));
+            }
+            self.buf.truncate(n);
+            self.pos += n as u64;
+            self.at = 0;
+        }
+        let b = self.buf[self.at];
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Result<u64> {
+        // Fast path: a whole varint (at most 10 bytes) is in the buffer.
+        if let Some(bytes) = self.buf.get(self.at..self.at + 10) {
+            let mut v = 0u64;
+            for (i, &b) in bytes.iter().enumerate() {
+                v |= ((b & 0x7f) as u64) << (7 * i);
+                if b & 0x80 == 0 {
+                    self.at += i + 1;
+                    return Ok(v);
+                }
+            }
+            return Err(spill_error(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "a varint of the temporary file runs past 10 bytes",
+            )));
+        }
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let b = self.byte()?;
+            if shift < 64 {
+                v |= ((b & 0x7f) as u64) << shift;
+            }
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+            shift += 7;
+        }
+    }
+
+    /// Reads the next window of the section, appending its accesses to `accesses`; `None` at
+    /// the section's end.
+    pub(super) fn read(&mut self, accesses: &mut Vec<Access>) -> Result<Option<WindowHeader>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let bb = self.varint()? as u32;
+        let flags = self.byte()?;
+        let continuation = flags & CONTINUATION != 0;
+        let placement = match flags & KIND {
+            SERIAL => Placement::Serial,
+            REPLICATED => Placement::Replicated,
+            ITERATION => Placement::Iteration {
+                workshare: self.varint()? as u32,
+                iteration: self.varint()?,
+            },
+            _ => {
+                let run = self.varint()? as u32;
+                let unit = if flags & HAS_UNIT != 0 {
+                    let outer = (self.varint()? as u32, self.varint()?);
+                    let inner = if flags & HAS_INNER != 0 {
+                        Some((self.varint()? as u32, self.varint()?))
+                    } else {
+                        None
+                    };
+                    Some(Unit { outer, inner })
+                } else {
+                    None
+                };
+                match self
+                    .fragment
+                    .runs
+                    .get(run as usize)
+                    .and_then(Option::as_ref)
+                {
+                    Some(table) => {
+                        table.resolve(unit, bb, continuation, self.seen.entry(run).or_default())
+                    }
+                    None => Placement::Replicated,
+                }
+            }
+        };
+        let n = self.varint()?;
+        let slots = self.last.len() - 1;
+        for _ in 0..n {
+            let mi = self.varint()? as u32;
+            let slot = (mi as usize).min(slots);
+            let addr = self.last[slot].wrapping_add(unzigzag(self.varint()?) as u64);
+            self.last[slot] = addr;
+            let len = self.varint()? as u32;
+            accesses.push(Access { addr, len, mi });
+        }
+        Ok(Some(WindowHeader {
+            bb,
+            continuation,
+            placement,
+            sampled: flags & SAMPLED != 0,
+        }))
+    }
+
+    /// Reads windows until one that core `core` runs and appends it to `batch` (with its
+    /// sampled flag to `flags`); returns its index there, or `None` at the section's end.
+    pub(super) fn next_for(
+        &mut self,
+        core: usize,
+        config: &MimicConfig,
+        batch: &mut SequentialTrace,
+        flags: &mut Vec<bool>,
+    ) -> Result<Option<u32>> {
+        loop {
+            let start = batch.accesses.len();
+            let Some(w) = self.read(&mut batch.accesses)? else {
+                return Ok(None);
+            };
+            let sampled = self.sample.as_mut().is_some_and(|s| s.step(w.bb));
+            let runs_here = match self.owners.core_of(config, w.placement, &batch.workshares) {
+                None => true,
+                Some(c) => c == core,
+            };
+            if !runs_here {
+                batch.accesses.truncate(start);
+                continue;
+            }
+            return Ok(Some(push_window(batch, flags, start, &w, sampled)));
+        }
+    }
+
+    /// Reads the next window of a per-core part ([`split`]) and appends it to `batch` (with
+    /// its sampled mark to `flags`); returns its index there, or `None` at the part's end.
+    pub(super) fn next_own(
+        &mut self,
+        batch: &mut SequentialTrace,
+        flags: &mut Vec<bool>,
+    ) -> Result<Option<u32>> {
+        let start = batch.accesses.len();
+        let Some(w) = self.read(&mut batch.accesses)? else {
+            return Ok(None);
+        };
+        Ok(Some(push_window(batch, flags, start, &w, w.sampled)))
+    }
+}
+
+/// Appends the window `w` whose accesses `batch` holds from `start` on, with its sampled flag;
+/// returns its index.
+fn push_window(
+    batch: &mut SequentialTrace,
+    flags: &mut Vec<bool>,
+    start: usize,
+    w: &WindowHeader,
+    sampled: bool,
+) -> u32 {
+    let index = batch.windows.len() as u32;
+    batch.windows.push(Window {
+        bb: w.bb,
+        start: start as u32,
+        end: batch.accesses.len() as u32,
+        section: 0,
+        placement: w.placement,
+        continuation: w.continuation,
+    });
+    flags.push(sampled);
+    index
+}
