@@ -110,9 +110,9 @@ impl Owners {
     }
 }
 
-/// [`static_owner`] with the iterations that owner holds around `iteration`: `(core, lo, hi)`
-/// such that every iteration in `lo..hi` (iterations past the last one count as the last one)
-/// has that owner.
+/// The thread that runs `iteration` of `iterations` under a static schedule ([`static_owner`])
+/// and the iterations it holds around it: `(core, lo, hi)` such that every iteration in
+/// `lo..hi` (iterations past the last one count as the last one) has that owner.
 pub(crate) fn owner_range(
     iteration: u64,
     iterations: u64,
@@ -151,7 +151,7 @@ pub(crate) fn owner_range(
         },
     };
     if owner >= m {
-        // (Never with the splits above; `static_owner` clamps, and so does this, uncached.)
+        // (Never with the splits above.) A core beyond the last is the last, not remembered.
         return ((m - 1) as usize, iteration, iteration.saturating_add(1));
     }
     let hi = lo.saturating_add(width);
@@ -209,26 +209,7 @@ pub fn static_owner(
     chunk: Option<u64>,
     split: StaticSplit,
 ) -> usize {
-    let m = cores.max(1) as u64;
-    let n = iterations.max(1);
-    let i = iteration.min(n - 1);
-    let owner = match chunk {
-        Some(c) => (i / c.max(1)) % m,
-        None => match split {
-            StaticSplit::Balanced => {
-                let small = n / m;
-                let extras = n % m;
-                let big_part = extras * (small + 1);
-                if i < big_part {
-                    i / (small + 1)
-                } else {
-                    extras + (i - big_part) / small.max(1)
-                }
-            }
-            StaticSplit::Greedy => i / n.div_ceil(m),
-        },
-    };
-    owner.min(m - 1) as usize
+    owner_range(iteration, iterations, cores, chunk, split).0
 }
 
 /// One section of the mimicked execution: the windows each core runs.
