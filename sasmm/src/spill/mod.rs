@@ -15,8 +15,9 @@
 //! construct carry their unit-loop position ([`Tag`]) and are resolved on reading by the run's
 //! [`RunTable`]. Each cursor re-reads the section (m reads of the file); the sampled flag of
 //! Alg. 3 and the per-block rule's counters are stepped by every cursor over every window, so all
-//! cursors agree. From [`split::FROM_CORES`] cores on, one cursor reads the section once and
-//! writes each core's windows to a file of its own, which the rounds then read ([`split`]).
+//! cursors agree. From [`split::FROM_CORES`] to [`split::UP_TO_CORES`] cores, one cursor reads
+//! the section once and writes each core's windows to a file of its own, which the rounds then
+//! read ([`split`]).
 //!
 //! Format (private to one process, never kept): per window `varint bb`, a flag byte, the
 //! placement fields, `varint accesses`, then per access `varint mi`, `varint zigzag(addr - last
@@ -312,7 +313,7 @@ impl SpilledFragment {
         let mut seen = Seen::default();
         for s in &self.sections {
             let cores = if s.parallel { m } else { 1 };
-            let first = if cores >= split::FROM_CORES {
+            let first = if (split::FROM_CORES..=split::UP_TO_CORES).contains(&cores) {
                 // One pass over the section into a file per core, then each file once.
                 let mut cursor = Cursor::new(self, s, seen, sample.as_deref().cloned());
                 let parts = split::by_core(&mut cursor, &config, &batch.workshares, cores)?;

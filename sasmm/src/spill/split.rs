@@ -4,11 +4,11 @@
 //! [`super::SpilledFragment::for_each_batch`] needs the next window of every core at once,
 //! and with a static schedule each core's windows lie in their own stretch of the section, so
 //! it reads the section with a cursor per core, each decoding every window to find its own: m
-//! reads of the whole section for m cores. From [`FROM_CORES`] cores on, one cursor reads the
-//! section once instead, resolving each window's placement, its core and its Alg. 3 sampled
-//! flag as the per-core cursors would (the same stepping over every window, in the same
-//! order), and writes it to its core's part (a window every core runs to every part), with its
-//! placement final and its sampled flag marked; the rounds then read each part once. The
+//! reads of the whole section for m cores. From [`FROM_CORES`] to [`UP_TO_CORES`] cores, one
+//! cursor reads the section once instead, resolving each window's placement, its core and its
+//! Alg. 3 sampled flag as the per-core cursors would (the same stepping over every window, in
+//! the same order), and writes it to its core's part (a window every core runs to every part),
+//! with its placement final and its sampled flag marked; the rounds then read each part once. The
 //! windows, their order in each core's list and their flags are those the per-core cursors
 //! find, so every batch is the same. Disk: the parts together hold the section once more (a
 //! window every core runs, once per core), while the section's own file is still open.
@@ -24,6 +24,11 @@ use crate::workshare::Tag;
 /// costs about three reads (one, writing the parts, reading them), so it pays from four cores
 /// on (two under test, so that the property tests take both paths).
 pub(super) const FROM_CORES: usize = if cfg!(test) { 2 } else { 4 };
+
+/// Cores up to which a section is split: a part is an open file and a write buffer, and
+/// beyond this many (up to the 1024 cores `predict` takes) the parts would run into the usual
+/// limit of 1024 open files; more cores read the section once per core.
+pub(super) const UP_TO_CORES: usize = 256;
 
 /// Write buffer of each part.
 const PART_BUFFER: usize = 1 << 16;
