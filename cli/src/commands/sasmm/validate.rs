@@ -90,17 +90,32 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
     check_cores(&cores)?;
-    // Both models stream the sequential trace; their errors name the file.
-    let formula = predict_many_trace(&seq, std::slice::from_ref(&cfg), &cores)?
-        .pop()
-        .expect("one configuration");
-    let exact = rdsasmm::predict_exact_many_trace(&seq, &ecfg, &cores)?;
+    // Both models stream the sequential trace (their errors name the file) while the real runs
+    // are measured beside them, each a pass over its own file; errors in that order.
+    let (formula, exact, measured) = std::thread::scope(|s| {
+        let measuring = s.spawn(|| {
+            reals
+                .iter()
+                .map(|(_, path)| match a.l3 {
+                    None => measure_file(path, &a.open, cfg.l1, cfg.l2),
+                    Some(l3) => measure_three_levels(path, &a.open, cfg.l1, cfg.l2, l3),
+                })
+                .collect::<Result<Vec<_>>>()
+        });
+        let formula = predict_many_trace(&seq, std::slice::from_ref(&cfg), &cores);
+        let exact = formula
+            .is_ok()
+            .then(|| rdsasmm::predict_exact_many_trace(&seq, &ecfg, &cores));
+        let measured = measuring
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (formula, exact, measured)
+    });
+    let formula = formula?.pop().expect("one configuration");
+    let exact = exact.expect("run after the formula model")?;
+    let measured = measured?;
     let mut rows = Vec::new();
-    for (((m, path), p), e) in reals.iter().zip(&formula).zip(&exact) {
-        let meas = match a.l3 {
-            None => measure_file(path, &a.open, cfg.l1, cfg.l2)?,
-            Some(l3) => measure_three_levels(path, &a.open, cfg.l1, cfg.l2, l3)?,
-        };
+    for ((((m, path), p), e), meas) in reals.iter().zip(&formula).zip(&exact).zip(measured) {
         if meas.threads != *m {
             eprintln!(
                 "rda-report: warning: {} has {} threads with accesses, labelled {m} cores",
