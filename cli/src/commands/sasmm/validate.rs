@@ -85,7 +85,7 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     super::predict::check_simulated_lines(&labels, &caches)?;
     crate::tracefile::require_files(
         std::iter::once(a.seq.as_path()).chain(reals.iter().map(|r| r.1.as_path())),
-        "validate reads the sequential trace once per model and each real run after it",
+        "validate reads the sequential trace once per model and each real run beside them",
     )?;
     let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
