@@ -30,7 +30,7 @@ use crate::sample::SampleCursor;
 use crate::window::{Access, Placement, Section, SequentialTrace};
 use crate::workshare::{RunTable, Tag};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 
 mod cursor;
 mod split;
@@ -70,8 +70,13 @@ struct SpilledSection {
 
 /// Writes a parallel fragment to an unlinked temporary file (see the module documentation).
 pub struct SpillWriter {
-    out: BufWriter<File>,
-    bytes: u64,
+    out: File,
+    /// Bytes written to the file so far (the buffer's follow).
+    flushed: u64,
+    /// Encoded windows not yet written: each window is encoded straight into it, and it goes
+    /// to the file whole once it holds `buffer` bytes.
+    buf: Vec<u8>,
+    buffer: usize,
     /// Last address per memory instruction (the last slot for ids beyond the table).
     last: Vec<u64>,
     sections: Vec<SpilledSection>,
@@ -80,7 +85,6 @@ pub struct SpillWriter {
     windows: u64,
     accesses: u64,
     runs: Vec<Option<RunTable>>,
-    buf: Vec<u8>,
     error: Option<std::io::Error>,
 }
 
@@ -95,8 +99,10 @@ impl SpillWriter {
     fn with_buffer(mem_instrs: usize, buffer: usize) -> Result<Self> {
         let file = tempfile::tempfile().map_err(spill_error)?;
         Ok(SpillWriter {
-            out: BufWriter::with_capacity(buffer, file),
-            bytes: 0,
+            out: file,
+            flushed: 0,
+            buf: Vec::with_capacity(buffer + 256),
+            buffer,
             last: vec![0; mem_instrs + 1],
             sections: Vec::new(),
             section_offset: 0,
@@ -104,7 +110,6 @@ impl SpillWriter {
             windows: 0,
             accesses: 0,
             runs: Vec::new(),
-            buf: Vec::with_capacity(64),
             error: None,
         })
     }
@@ -130,7 +135,6 @@ impl SpillWriter {
         accesses: &[Access],
     ) {
         let buf = &mut self.buf;
-        buf.clear();
         put_varint(buf, bb as u64);
         let mut flags = if continuation { CONTINUATION } else { 0 };
         if sampled {
@@ -166,31 +170,36 @@ impl SpillWriter {
         }
         buf[at] = flags;
         put_varint(buf, accesses.len() as u64);
-        self.put();
         let slots = self.last.len() - 1;
         for a in accesses {
-            let buf = &mut self.buf;
-            buf.clear();
             let slot = (a.mi as usize).min(slots);
             put_varint(buf, a.mi as u64);
             put_varint(buf, zigzag(a.addr.wrapping_sub(self.last[slot]) as i64));
             put_varint(buf, a.len as u64);
             self.last[slot] = a.addr;
-            self.put();
         }
         self.windows += 1;
         self.section_windows += 1;
         self.accesses += accesses.len() as u64;
+        if self.buf.len() >= self.buffer {
+            self.write_out();
+        }
     }
 
-    fn put(&mut self) {
-        if self.error.is_some() {
-            return;
+    /// Writes the buffer to the file (after a write error, drops it: the error is reported).
+    fn write_out(&mut self) {
+        if self.error.is_none() {
+            match self.out.write_all(&self.buf) {
+                Ok(()) => self.flushed += self.buf.len() as u64,
+                Err(e) => self.error = Some(e),
+            }
         }
-        match self.out.write_all(&self.buf) {
-            Ok(()) => self.bytes += self.buf.len() as u64,
-            Err(e) => self.error = Some(e),
-        }
+        self.buf.clear();
+    }
+
+    /// Bytes of the fragment so far, written or buffered.
+    fn bytes(&self) -> u64 {
+        self.flushed + self.buf.len() as u64
     }
 
     /// Ends the current section (nothing is recorded for a section without windows).
@@ -202,7 +211,7 @@ impl SpillWriter {
                 windows: self.section_windows,
             });
         }
-        self.section_offset = self.bytes;
+        self.section_offset = self.bytes();
         self.section_windows = 0;
         self.last.iter_mut().for_each(|a| *a = 0);
     }
@@ -218,15 +227,12 @@ impl SpillWriter {
 
     /// The fragment, readable; `header` carries the program tables and the worksharing runs.
     pub fn finish(mut self, header: SequentialTrace) -> Result<SpilledFragment> {
+        self.write_out();
         if let Some(e) = self.error.take() {
             return Err(spill_error(e));
         }
-        let file = self
-            .out
-            .into_inner()
-            .map_err(|e| spill_error(e.into_error()))?;
         Ok(SpilledFragment {
-            file,
+            file: self.out,
             header,
             sections: self.sections,
             runs: self.runs,
