@@ -25,16 +25,16 @@ pub(super) struct WindowHeader {
 /// A sequential reader of one section of the file, resolving placements as it goes.
 pub(super) struct Cursor<'f, 's> {
     pub(super) fragment: &'f SpilledFragment,
-    pub(super) pos: u64,
-    pub(super) buf: Vec<u8>,
-    pub(super) at: usize,
-    pub(super) left: u64,
-    pub(super) last: Vec<u64>,
+    pos: u64,
+    buf: Vec<u8>,
+    at: usize,
+    left: u64,
+    last: Vec<u64>,
     /// Per-block rule counters (a run may go on in the next section).
     pub(super) seen: Seen,
     pub(super) sample: Option<SampleCursor<'s>>,
     /// Which core runs each window.
-    pub(super) owners: Owners,
+    owners: Owners,
 }
 
 /// Per-block rule counters of every worksharing run, by run.

@@ -319,7 +319,8 @@ impl SpilledFragment {
         let mut seen = Seen::default();
         for s in &self.sections {
             let cores = if s.parallel { m } else { 1 };
-            let first = if (split::FROM_CORES..=split::UP_TO_CORES).contains(&cores) {
+            // The cursor that read every window of the section, with what it stepped.
+            let read_all = if (split::FROM_CORES..=split::UP_TO_CORES).contains(&cores) {
                 // One pass over the section into a file per core, then each file once.
                 let mut cursor = Cursor::new(self, s, seen, sample.as_deref().cloned());
                 let parts = split::by_core(&mut cursor, &config, &batch.workshares, cores)?;
@@ -352,7 +353,7 @@ impl SpilledFragment {
                 seen: stepped_seen,
                 sample: stepped,
                 ..
-            } = first;
+            } = read_all;
             seen = stepped_seen;
             if let (Some(out), Some(stepped)) = (sample.as_deref_mut(), stepped) {
                 *out = stepped;
