@@ -319,36 +319,38 @@ impl SpilledFragment {
         let mut seen = Seen::default();
         for s in &self.sections {
             let cores = if s.parallel { m } else { 1 };
-            // The cursor that read every window of the section, with what it stepped.
-            let read_all = if (split::FROM_CORES..=split::UP_TO_CORES).contains(&cores) {
-                // One pass over the section into a file per core, then each file once.
+            // From FROM_CORES cores on, one pass over the section into a file per core, then
+            // each file once; else a cursor per core over the section.
+            let split = (split::FROM_CORES..=split::UP_TO_CORES).contains(&cores);
+            let parts;
+            let (mut readers, whole) = if split {
                 let mut cursor = Cursor::new(self, s, seen, sample.as_deref().cloned());
-                let parts = split::by_core(&mut cursor, &config, &batch.workshares, cores)?;
-                let mut readers: Vec<Cursor<'_, '_>> = parts.iter().map(|p| p.reader()).collect();
-                rounds(
-                    &mut batch,
-                    s.parallel,
-                    config,
-                    cores,
-                    &mut f,
-                    |c, batch, flags| readers[c].next_own(batch, flags),
-                )?;
-                cursor
+                parts = split::by_core(&mut cursor, &config, &batch.workshares, cores)?;
+                let readers: Vec<Cursor<'_, '_>> = parts.iter().map(|p| p.reader()).collect();
+                (readers, Some(cursor))
             } else {
-                let mut cursors: Vec<Cursor<'_, '_>> = (0..cores)
+                let cursors: Vec<Cursor<'_, '_>> = (0..cores)
                     .map(|_| Cursor::new(self, s, seen.clone(), sample.as_deref().cloned()))
                     .collect();
-                rounds(
-                    &mut batch,
-                    s.parallel,
-                    config,
-                    cores,
-                    &mut f,
-                    |c, batch, flags| cursors[c].next_for(c, &config, batch, flags),
-                )?;
-                // Core 0's cursor read every window of the section.
-                cursors.swap_remove(0)
+                (cursors, None)
             };
+            rounds(
+                &mut batch,
+                s.parallel,
+                config,
+                cores,
+                &mut f,
+                |c, batch, flags| {
+                    if split {
+                        readers[c].next_own(batch, flags)
+                    } else {
+                        readers[c].next_for(c, &config, batch, flags)
+                    }
+                },
+            )?;
+            // The cursor that read every window of the section (core 0's when not split), with
+            // what it stepped.
+            let read_all = whole.unwrap_or_else(|| readers.swap_remove(0));
             let Cursor {
                 seen: stepped_seen,
                 sample: stepped,
@@ -363,7 +365,7 @@ impl SpilledFragment {
     }
 
     /// A reader of the whole of a per-core part ([`split`]): one section, final placements.
-    fn reader(&self) -> Cursor<'_, '_> {
+    fn reader<'s>(&self) -> Cursor<'_, 's> {
         let empty = SpilledSection {
             parallel: true,
             offset: 0,
