@@ -16,7 +16,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Trace-reading flags shared by every command that opens a trace.
-#[derive(clap::Args, Debug, Clone, Copy, Default)]
+#[derive(clap::Args, Debug, Clone, Default)]
 pub struct OpenArgs {
     /// Treat every reader warning as an error: truncation, a missing end chunk, lost chunks,
     /// and a corrupt events chunk that would otherwise end its thread's stream early.
@@ -37,7 +37,29 @@ pub struct OpenArgs {
     #[arg(long, value_name = "SIZE|auto|unlimited", default_value = "auto",
           value_parser = touch_limit)]
     pub max_touched: rdtrace::work::TouchLimit,
+    /// Not a flag: whether the trace's events are validated as the analysis decodes them
+    /// instead of all at open (see [`crate::commands::run`]).
+    #[arg(skip)]
+    pub deferral: Deferral,
 }
+
+/// How a command's reads validate events (see [`crate::commands::run`]).
+#[derive(Clone, Debug, Default)]
+pub enum Deferral {
+    /// All at open.
+    #[default]
+    Off,
+    /// As the analysis decodes them (rdtrace's `OpenOptions::defer_validation`); the warnings
+    /// printed are noted.
+    Deferring(Warned),
+    /// All at open again, after a deferred read met damage: the warnings noted then are not
+    /// printed twice (those the validation adds or changes, such as a damaged chunk or a
+    /// longer count of lost events, are).
+    Revalidating(Warned),
+}
+
+/// The warnings a deferred read printed.
+pub type Warned = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 
 /// Parses `--max-touched`: `auto` (the reader's default bound), `unlimited`, or a number of
 /// bytes with an optional binary suffix (`K`, `M`, `G`, `T`, `P`: `64G` is 64 GiB).
@@ -154,6 +176,15 @@ fn open_file(path: &Path, args: &OpenArgs) -> Result<Trace> {
         e => e.into(),
     })?;
     for w in trace.warnings() {
+        match &args.deferral {
+            Deferral::Off => {}
+            Deferral::Deferring(printed) => printed.lock().map_or((), |mut p| p.push(w.clone())),
+            Deferral::Revalidating(printed) => {
+                if printed.lock().is_ok_and(|p| p.contains(w)) {
+                    continue;
+                }
+            }
+        }
         eprintln!("rda-report: warning: {w}");
     }
     Ok(trace)
@@ -166,6 +197,7 @@ impl OpenArgs {
             strict: self.strict,
             salvage: self.salvage,
             max_touched: self.max_touched,
+            defer_validation: matches!(self.deferral, Deferral::Deferring(_)),
         }
     }
 }

@@ -74,6 +74,16 @@ pub enum TraceError {
         /// The bound in force.
         limit: crate::work::TouchLimit,
     },
+    /// A trace opened with [`crate::reader::OpenOptions::defer_validation`] met what the
+    /// validation at open would have judged (a damaged chunk, the touch bound exceeded): open
+    /// it again without deferral to read it under those verdicts.
+    #[error("{path}: {why}; the trace must be read again with its events validated at open")]
+    Revalidate {
+        /// The file.
+        path: PathBuf,
+        /// What was found.
+        why: String,
+    },
     /// Metadata that does not decode or does not fit together.
     #[error("bad metadata: {0}")]
     BadMetadata(String),

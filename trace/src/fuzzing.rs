@@ -61,8 +61,8 @@ impl Drop for TempTrace {
 }
 
 /// The whole reader on an arbitrary file: [`Trace::open_with`] (chunk scanner, metadata
-/// decoding, the validation pass over every events chunk) leniently, strictly and with
-/// salvage, then every thread's events, the merged stream and the invariant checker; and the
+/// decoding, the validation pass over every events chunk) leniently, strictly, with salvage
+/// and with validation deferred to the reads, then every thread's events, the merged stream and the invariant checker; and the
 /// same bytes read as a stream by [`LiveTrace`]. Each input is read twice: as is, and with
 /// every chunk's CRC recomputed ([`with_valid_crcs`]). Errors are fine; a panic, an abort, or
 /// an allocation past the fuzzer's memory limit is a finding.
@@ -84,6 +84,10 @@ fn read_file(path: &Path) {
         },
         OpenOptions {
             salvage: true,
+            ..Default::default()
+        },
+        OpenOptions {
+            defer_validation: true,
             ..Default::default()
         },
     ];

@@ -94,6 +94,19 @@ pub struct Touched {
     pub beyond_first_line: u64,
 }
 
+impl Touched {
+    /// Adds `accesses` accesses that span `lines` [`TOUCH_LINE`]-byte lines in all (an empty
+    /// access counted as one line, as [`Touching`] counts them).
+    pub(crate) fn add(&mut self, accesses: u64, lines: u64) {
+        self.accesses = self.accesses.saturating_add(accesses);
+        self.total = self.total.saturating_add(lines.saturating_mul(TOUCH_LINE));
+        let beyond = lines.saturating_sub(accesses);
+        self.beyond_first_line = self
+            .beyond_first_line
+            .saturating_add(beyond.saturating_mul(TOUCH_LINE));
+    }
+}
+
 /// Bytes as a person reads them: `256 MiB`, `8 KiB`, `1.5 GiB`, `123 B`.
 pub fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
@@ -142,14 +155,7 @@ impl<'v, V: EventVisitor> Touching<'v, V> {
 
     /// Adds what this visitor counted to `t`.
     pub fn add_to(&self, t: &mut Touched) {
-        t.accesses = t.accesses.saturating_add(self.accesses);
-        t.total = t
-            .total
-            .saturating_add(self.lines.saturating_mul(TOUCH_LINE));
-        let beyond = self.lines.saturating_sub(self.accesses);
-        t.beyond_first_line = t
-            .beyond_first_line
-            .saturating_add(beyond.saturating_mul(TOUCH_LINE));
+        t.add(self.accesses, self.lines);
     }
 }
 

@@ -14,6 +14,7 @@ const SALVAGE: OpenOptions = OpenOptions {
     strict: false,
     salvage: true,
     max_touched: TouchLimit::Auto,
+    defer_validation: false,
 };
 
 fn module() -> ModuleMeta {

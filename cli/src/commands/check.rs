@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Arguments of `check`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Checks ids against the metadata, stamps increasing per thread, fork/join, region \
 and worksharing pairs, and block successors against the CFG in the metadata.\n\

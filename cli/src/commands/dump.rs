@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `dump`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     long_about = "Prints the events of a trace in readable form, in the order they happened (all \
 threads merged in stamp order, or one thread).\n\nBlock events name their function readably \
@@ -374,7 +374,7 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 pub fn run(args: &DumpArgs) -> Result<()> {
     // Printing events visits no cache line: the touch bound (see `rdtrace::work`) does not
     // apply, so a trace the analyses refuse can still be looked at.
-    let mut open = args.open;
+    let mut open = args.open.clone();
     if open.max_touched == rdtrace::work::TouchLimit::Auto {
         open.max_touched = rdtrace::work::TouchLimit::Unlimited;
     }

@@ -5,7 +5,7 @@ use anyhow::Result;
 use rdengines::{EngineConfig, ReuseEngine};
 
 /// Arguments of `gpu-info`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Examples:\n  rda-report gpu-info\n  rda-report gpu-info --json\n  rda-report histogram app.rdtrace --engine hprda-gpu --adapter llvmpipe"
 )]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 /// Arguments of `info`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Example:\n  rda-report info app.rdtrace --json\n\nMemory: the metadata, the chunk index and one decoded chunk; counts are kept per thread."
 )]
@@ -181,7 +181,7 @@ struct RoiJson {
 pub fn run(args: &InfoArgs) -> Result<()> {
     // Counting visits no cache line, so the touch bound (see `rdtrace::work`) is only reported
     // here: info is where a user looks at a trace the analyses refuse.
-    let mut open = args.open;
+    let mut open = args.open.clone();
     if open.max_touched == TouchLimit::Auto {
         open.max_touched = TouchLimit::Unlimited;
     }

@@ -7,7 +7,7 @@ use rdcachesim::machine::{self, format_size, Machine, MachineError};
 use std::path::PathBuf;
 
 /// Arguments of `machine`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "`host` reads this machine's caches from /sys/devices/system/cpu/cpu*/cache \
 (each cache shared by several cpus counted once); a preset name gives a documented real CPU \

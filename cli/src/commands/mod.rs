@@ -18,7 +18,7 @@ pub mod simt;
 use anyhow::Result;
 
 /// All subcommands.
-#[derive(clap::Subcommand, Debug)]
+#[derive(clap::Subcommand, Debug, Clone)]
 pub enum Command {
     /// Program, threads, event counts by kind, static metadata counts.
     Info(info::InfoArgs),
@@ -75,11 +75,82 @@ fn output_of(cmd: &Command) -> Option<&crate::output::OutputArgs> {
     })
 }
 
-/// Runs a subcommand.
-pub fn run(cmd: Command) -> Result<()> {
+/// Runs a subcommand. The commands that read their traces through and print only at the end
+/// first read them with validation deferred (rdtrace's `OpenOptions::defer_validation`: no
+/// whole decode of the trace at open, each chunk checked as the analysis decodes it); where
+/// that meets damage or too much work, the command runs again on traces validated at open,
+/// so its report, warnings and errors are those of an eager read.
+pub fn run(mut cmd: Command) -> Result<()> {
+    use crate::tracefile::{Deferral, Warned};
     if let Some(out) = output_of(&cmd) {
         out.check_destination()?;
     }
+    let warned = Warned::default();
+    let mut deferred = cmd.clone();
+    if let Some(open) = deferrable(&mut deferred) {
+        open.deferral = Deferral::Deferring(warned.clone());
+        match run_once(deferred) {
+            Err(e) if needs_revalidation(&e) => {}
+            done => return done,
+        }
+        if let Some(open) = deferrable(&mut cmd) {
+            open.deferral = Deferral::Revalidating(warned);
+        }
+    }
+    run_once(cmd)
+}
+
+/// The trace-reading flags of a command that may defer validation: one that reads its traces
+/// as files (or streams, which validate chunk by chunk anyway) and prints nothing before its
+/// analysis ends, so that running it again prints each line once. Not `info` and `check`
+/// (they report what validation finds), `dump` (it prints as it reads), `live`, and not
+/// under MPI (a rank that finds damage would run again alone) or `--salvage`.
+fn deferrable(cmd: &mut Command) -> Option<&mut crate::tracefile::OpenArgs> {
+    let open = match cmd {
+        Command::Histogram(a) if a.engine == histogram::EngineChoice::PardaMpi => return None,
+        Command::Histogram(a) => &mut a.open,
+        Command::Sasmm(sasmm::SasmmCommand::Predict(a)) => &mut a.open,
+        Command::Sasmm(sasmm::SasmmCommand::Measure(a)) => &mut a.open,
+        Command::Sasmm(sasmm::SasmmCommand::Validate(a)) => &mut a.open,
+        Command::Paths(paths::PathsCommand::Paths(a)) => &mut a.open,
+        Command::Paths(paths::PathsCommand::PathsPredict(a)) => &mut a.open,
+        Command::Simt(a) => &mut a.open,
+        Command::Annotate(a) => &mut a.open,
+        Command::Html(a) => &mut a.open,
+        _ => return None,
+    };
+    (!open.salvage).then_some(open)
+}
+
+/// Whether `e` says a trace read with deferred validation must be read again validated. The
+/// analyses' error types forward a trace error transparently (its message, not itself as a
+/// source), so each is looked into.
+fn needs_revalidation(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        let trace = cause
+            .downcast_ref::<rdtrace::TraceError>()
+            .or_else(|| match cause.downcast_ref() {
+                Some(rdsasmm::SasmmError::Trace(t)) => Some(t),
+                _ => None,
+            })
+            .or_else(|| match cause.downcast_ref() {
+                Some(rdpaths::PathsError::Trace(t)) => Some(t),
+                _ => None,
+            })
+            .or_else(|| match cause.downcast_ref() {
+                Some(rdannotate::AnnotateError::Trace(t)) => Some(t),
+                _ => None,
+            })
+            .or_else(|| match cause.downcast_ref() {
+                Some(rdsimt::SimtError::Trace(t)) => Some(t),
+                _ => None,
+            });
+        matches!(trace, Some(rdtrace::TraceError::Revalidate { .. }))
+    })
+}
+
+/// Runs a subcommand once.
+fn run_once(cmd: Command) -> Result<()> {
     match cmd {
         Command::Info(a) => info::run(&a),
         Command::Dump(a) => dump::run(&a),

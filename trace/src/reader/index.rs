@@ -78,6 +78,7 @@ impl Trace {
                     header: h,
                     salvaged: false,
                     decoded: 0,
+                    index: 0,
                 });
             } else {
                 let read = self.read_metadata_chunk(
@@ -126,9 +127,24 @@ impl Trace {
         if !salvage {
             self.refuse_repeats()?;
         }
-        self.validate_events()?;
+        // See: deferred.rs. Every chunk stays in the index and readers check each one, but
+        // readers size their buffers by the chunks' event counts before decoding: a header
+        // claiming more events than its bytes justify is judged at open.
+        let justified = || {
+            self.chunks.iter().all(|c| {
+                parse_chunk_header(&c.header).is_ok_and(|h| events_unjustified(&h).is_none())
+            })
+        };
+        if self.options.defer_validation && !salvage && justified() {
+            self.deferred = Some(deferred::Deferred::new(self.chunks.len()));
+        } else {
+            self.validate_events()?;
+        }
         if salvage {
             self.drop_repeats();
+        }
+        for (i, c) in self.chunks.iter_mut().enumerate() {
+            c.index = i as u32;
         }
         self.check_sequences();
         self.threads.sort_by_key(|t| t.thread);

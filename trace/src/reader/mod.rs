@@ -11,7 +11,10 @@
 //! every event of every chunk against the metadata ([`EventBounds`]: ids within their tables,
 //! branch outcomes within the branch's successors, ranges at most [`crate::codec::MAX_RANGE_LEN`] bytes,
 //! OpenMP thread numbers within their team) and the header's event count. Analyses may
-//! therefore index `ProgramMeta` tables with any id the reader hands them.
+//! therefore index `ProgramMeta` tables with any id the reader hands them. With
+//! [`OpenOptions::defer_validation`] the events are checked by the decoding that hands them
+//! over instead, and a read that meets what the open would have judged fails with
+//! [`TraceError::Revalidate`] (see `deferred.rs`).
 //!
 //! **Salvage.** An events chunk that fails its checks (checksum, decompression, decoding, a
 //! disagreement with the metadata) ends its thread's stream at the last good event before it,
@@ -37,6 +40,7 @@
 //! the read, and [`Trace::losses`] says what was skipped and, from the end chunk's counts, how
 //! many events are missing.
 
+mod deferred;
 mod file_source;
 mod index;
 mod parallel;
@@ -81,6 +85,8 @@ pub struct EventChunkRef {
     /// Events the reader delivers from this chunk once decoded: `events` plus the implied
     /// blocks among them (counted by the validation at open).
     decoded: u32,
+    /// Position in [`Trace::event_chunks`] (where deferred validation keeps its verdict).
+    index: u32,
 }
 
 /// How [`Trace::open_with`] treats damage it can read past.
@@ -95,6 +101,12 @@ pub struct OpenOptions {
     /// How many bytes the accesses may touch before the trace is refused
     /// ([`TraceError::TooMuchWork`]); see [`crate::work`].
     pub max_touched: TouchLimit,
+    /// Validate each events chunk when a reader first decodes it instead of all of them at
+    /// open, saving a whole decode of the trace; where the open-time pass would have had a
+    /// verdict (a damaged chunk, the touch bound exceeded), reading fails with
+    /// [`TraceError::Revalidate`] and the caller opens the file again without this (see
+    /// `reader/deferred.rs`). Ignored under `salvage`.
+    pub defer_validation: bool,
 }
 
 /// An events chunk the reader refused (or cut short): what `check` reports as a violation.
@@ -171,6 +183,8 @@ pub struct Trace {
     losses: Losses,
     /// What the delivered events touch (see [`crate::work`]).
     touched: Touched,
+    /// With [`OpenOptions::defer_validation`], what readers have checked so far.
+    deferred: Option<deferred::Deferred>,
 }
 
 /// Counts events without keeping them (validation pass).
@@ -249,6 +263,7 @@ impl Trace {
             rejected: Vec::new(),
             losses: Losses::default(),
             touched: Touched::default(),
+            deferred: None,
         };
         match header {
             FileHeader::Cut => trace.warnings.push(cut_header_warning(path)),
@@ -271,8 +286,12 @@ impl Trace {
 
     /// What the delivered events' accesses touch, in whole [`crate::work::TOUCH_LINE`]-byte
     /// lines: what every analysis visits (see [`crate::work`]).
+    /// With deferred validation, what the chunks decoded so far touch.
     pub fn touched(&self) -> Touched {
-        self.touched
+        match &self.deferred {
+            Some(d) => d.touched(self.file_len),
+            None => self.touched,
+        }
     }
 
     /// The file this trace was read from.
@@ -312,9 +331,17 @@ impl Trace {
     }
 
     /// Events the trace's chunks decode to: what analyses see, implied blocks included
-    /// (counted when the trace was opened, which decodes every chunk once).
+    /// (counted when the trace was opened, which decodes every chunk once; with deferred
+    /// validation, chunks no reader has decoded yet count their stored events).
     pub fn total_events(&self) -> u64 {
-        self.chunks.iter().map(|c| c.decoded as u64).sum()
+        match &self.deferred {
+            Some(d) => self
+                .chunks
+                .iter()
+                .map(|c| d.decoded(c).unwrap_or(c.events as u64))
+                .sum(),
+            None => self.chunks.iter().map(|c| c.decoded as u64).sum(),
+        }
     }
 
     /// Events stored in the trace's chunks (their headers' counts): [`Trace::total_events`]
@@ -447,6 +474,11 @@ impl ChunkReader<'_> {
     pub fn visit_chunk(&mut self, c: &EventChunkRef, v: &mut impl EventVisitor) -> Result<u64> {
         let trace = self.trace;
         self.read_stored(c)?;
+        if let Some(d) = &trace.deferred {
+            if d.decoded(c).is_none() {
+                return self.visit_unchecked(c, d, v);
+            }
+        }
         match self
             .decoding
             .decode(&c.header, &self.stored, &trace.bounds, c.events, v)

@@ -8,6 +8,7 @@ use rdtrace::{Event, OpenOptions, Trace, TraceError};
 use std::path::Path;
 
 mod damaged;
+mod deferred;
 mod derived_accesses;
 mod implied_blocks;
 mod loop_runs;

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `annotate`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     long_about = "Charges every cache-line reference of a run to the source line and function of \
 its memory instruction: accesses (events), references (cache lines), cold misses (first touch of \

@@ -27,7 +27,7 @@ pub enum TableStyle {
 }
 
 /// Arguments of `histogram`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Examples:\n  rda-report histogram app.rdtrace\n  rda-report histogram app.rdtrace --line 64 --per-thread --json\n  rda-report histogram app.rdtrace --engine parda --threads 2 --plot hist.svg\n  rda-report histogram addrs.txt --input-format parda-text --line 1 --format parda\n  rda-report histogram big.rdtrace --sample-rate 0.01 --json\n  rda-report histogram big.rdtrace --sample-max-blocks 100000\n  mpirun -np 4 rda-report histogram app.rdtrace --engine parda-mpi --bound 65536 --json\n\nMemory: the engine's stack, proportional to the distinct lines (one stack per thread with --per-thread; at most --bound lines with parda --bound; about R times the distinct lines with --sample-rate R, at most S with --sample-max-blocks S; with parda-mpi, each rank its slice's distinct lines), plus one decoded chunk per thread: never the trace length. From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends. With --per-thread a stream's chunks are analysed as they arrive (one stack per thread at once)."
 )]

@@ -5,7 +5,7 @@ use crate::commands::simt::MAX_BLOCK;
 use std::path::PathBuf;
 
 /// Arguments of `html`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Examples:\n  rda-report html app.rdtrace -o report.html --source-dir .\n  rda-report html t4.rdtrace -o report.html --seq seq.rdtrace --real 1=t1.rdtrace --real 4=t4.rdtrace\n  rda-report html app.rdtrace -o report.html --simt 1 --simt-block 128\n\nMemory: the sum of the sections' bounds (see each command's --help): reuse stacks over the distinct lines, path records, the SASMM exact model as `predict` streams it, and the SIMT kernels as `simt` holds them; the page itself is bounded.\n\nTime: the sum of its sections, each one pass of its own over the trace (paths' record lookups are the slowest, see `rda-report paths --help`), run side by side on the CPUs there are."
 )]

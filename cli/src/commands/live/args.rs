@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// Arguments of `live`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     subcommand_negates_reqs = true,
     args_conflicts_with_subcommands = true,
@@ -112,7 +112,7 @@ pub struct LiveArgs {
 /// `live ANALYSIS`: the analysis first named; its options, further analyses and the program
 /// follow unparsed and are parsed by [`super::analyses`] with each offline command's own
 /// arguments, so that every option is the offline command's, declared once.
-#[derive(clap::Subcommand, Debug)]
+#[derive(clap::Subcommand, Debug, Clone)]
 pub enum LiveAnalysis {
     /// Reuse-distance histogram (as `rda-report histogram`).
     Histogram(AnalysisTail),
@@ -150,7 +150,7 @@ impl LiveAnalysis {
 
 /// Everything after an analysis's name, unparsed (its `--help` included): its options, more
 /// analyses, `--` and the program.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(disable_help_flag = true)]
 pub struct AnalysisTail {
     /// `[OPTIONS] [ANALYSIS [OPTIONS]]... -- PROGRAM [ARGS]...`

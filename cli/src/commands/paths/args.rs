@@ -7,7 +7,7 @@ use rdpaths::{PathConfig, PatternConfig, SquashPeriod};
 use std::path::PathBuf;
 
 /// The path-analysis subcommands (flattened into the top level).
-#[derive(clap::Subcommand, Debug)]
+#[derive(clap::Subcommand, Debug, Clone)]
 pub enum PathsCommand {
     /// Path-based reuse: locality patterns per instruction and per branch history, how many
     /// multi-pattern instructions n-bit paths tell apart, history aliasing, short/long mixing.
@@ -137,7 +137,7 @@ impl AnalysisArgs {
 }
 
 /// Arguments of `paths`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Examples:\n  rda-report paths app.rdtrace\n  rda-report paths app.rdtrace --history 1,2,3,4,8 --line 64 --json\n  rda-report paths app.rdtrace --instr 7 --plot mi7.svg\n  rda-report paths app.rdtrace --max-paths unlimited\n\nMemory and time: one record per (memory instruction, branch-history path) with its distance bins, and one reuse tracker (distinct lines) for the thread being read; threads are read one after another, a chunk at a time. Unlike a histogram, every access looks up its record among all paths seen, and on branchy code (interpreters, hash tables, searches) the 32-branch windows rarely repeat, so the records grow with the trace: --max-paths bounds them (the longer histories then report the share of references beyond the limit), --max-paths unlimited gives the exact analysis at any memory cost."
 )]
@@ -203,7 +203,7 @@ fn parse_sized(s: &str) -> Result<SizedTrace, String> {
 const MAX_SIZE: f64 = 1e15;
 
 /// Arguments of `paths-predict`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = "Example:\n  rda-report paths-predict --train n1000.rdtrace:1000 --train n2000.rdtrace:2000 --validate n8000.rdtrace:8000\n\nMemory: as `paths`, for one trace at a time: one record per (memory instruction, path) and the distinct lines of one thread."
 )]

@@ -13,7 +13,7 @@ use rdsasmm::{
 use std::path::PathBuf;
 
 /// The SASMM subcommands (flattened into the top-level command list).
-#[derive(clap::Subcommand, Debug)]
+#[derive(clap::Subcommand, Debug, Clone)]
 pub enum SasmmCommand {
     /// SASMM: predict L1/L2 hit rates on m cores from one sequential trace.
     Predict(PredictArgs),
@@ -256,7 +256,7 @@ L1 hit = L1 hits / references; L2 global hit = 1 - L2 misses / references (l2_hi
 L2 local hit = L2 hits / L2 accesses (the L1 misses); MPKA = misses per 1000 references.";
 
 /// Arguments of `predict`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = format!("{RATES_HELP}\n\nThe exact model (default) simulates a private set-associative LRU L1 per core and a shared, \
 non-inclusive L2 on the traces SASMM mimics from the sequential run (Alg. 1-2), from per-set stack distances; \
@@ -331,7 +331,7 @@ pub struct PredictArgs {
 }
 
 /// Arguments of `measure`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = format!("{RATES_HELP}\n\nPer-thread rows are ordered by OpenMP thread number. `--csv` prints the \
 one hit-rate table (one CSV table per stream); `--csv-dir DIR` writes every table as its own file.\n\n\
@@ -384,7 +384,7 @@ pub struct MeasureArgs {
 }
 
 /// Arguments of `validate`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     after_help = format!("{RATES_HELP}\n\nShows, per core count and level, the measured rate, the exact model and the formula, \
 and the error decomposition: the formula applied to the real run's own reuse profile (the formula's error alone), \

@@ -49,7 +49,7 @@ pub enum PolicyArg {
 }
 
 /// Arguments of `simt`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(
     long_about = crate::terms::long_about(
         "SIMT data reuse degree (DS vs RD): worksharing-loop iterations of an rdtools trace \
