@@ -42,6 +42,29 @@ pub struct EventCounts {
 }
 
 impl EventCounts {
+    /// Adds `other`'s counts.
+    fn add(&mut self, other: &EventCounts) {
+        let c = other;
+        for (a, b) in [
+            (&mut self.blocks, c.blocks),
+            (&mut self.accesses, c.accesses),
+            (&mut self.bytes_accessed, c.bytes_accessed),
+            (&mut self.branches, c.branches),
+            (&mut self.forks, c.forks),
+            (&mut self.joins, c.joins),
+            (&mut self.region_enters, c.region_enters),
+            (&mut self.region_exits, c.region_exits),
+            (&mut self.workshare_inits, c.workshare_inits),
+            (&mut self.workshare_nexts, c.workshare_nexts),
+            (&mut self.workshare_finis, c.workshare_finis),
+            (&mut self.barriers, c.barriers),
+            (&mut self.stamps, c.stamps),
+            (&mut self.gaps, c.gaps),
+        ] {
+            *a += b;
+        }
+    }
+
     /// Events of every kind.
     fn events(&self) -> u64 {
         let EventCounts {
@@ -186,6 +209,42 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         open.max_touched = TouchLimit::Unlimited;
     }
     let trace = crate::tracefile::open(&args.trace, &open)?;
+    let bar = crate::progress::bar(trace.stored_events(), "reading", args.out.quiet);
+    // Chunks decode independently and counts add up in any order: every CPU decodes.
+    let mut per_thread: std::collections::BTreeMap<u32, (EventCounts, u64)> = Default::default();
+    let workers = std::thread::available_parallelism().map_or(1, |c| c.get().min(8));
+    trace.decode_chunks_in_order(
+        trace.event_chunks(),
+        workers,
+        2 * workers,
+        |reader, chunk| {
+            let mut c = EventCounts::default();
+            let n = reader.visit_chunk(chunk, &mut c)?;
+            Ok((chunk.thread, chunk.events, c, n))
+        },
+        |(thread, stored, c, n)| {
+            let (counts, records) = per_thread.entry(thread).or_default();
+            counts.add(&c);
+            *records += n;
+            bar.inc(stored as u64);
+            Ok(())
+        },
+    )?;
+    let mut total = EventCounts::default();
+    let mut threads = Vec::new();
+    for t in &trace.threads {
+        let (c, n) = per_thread.remove(&t.thread).unwrap_or_default();
+        threads.push(ThreadRow {
+            thread: t.thread,
+            os_tid: t.os_tid,
+            events: c.events(),
+            records: n,
+            accesses: c.accesses,
+        });
+        total.add(&c);
+    }
+    bar.finish_and_clear();
+    // After the read: with validation deferred (see `commands::run`), it counted the lines.
     let touched = trace.touched();
     let touch_bound = args
         .open
@@ -201,44 +260,6 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             }
         );
     }
-    let bar = crate::progress::bar(trace.stored_events(), "reading", args.out.quiet);
-    let mut total = EventCounts::default();
-    let mut threads = Vec::new();
-    let mut reader = trace.chunk_reader()?;
-    for t in &trace.threads {
-        let mut c = EventCounts::default();
-        let mut n = 0;
-        for chunk in trace.event_chunks().iter().filter(|c| c.thread == t.thread) {
-            n += reader.visit_chunk(chunk, &mut c)?;
-            bar.inc(chunk.events as u64);
-        }
-        threads.push(ThreadRow {
-            thread: t.thread,
-            os_tid: t.os_tid,
-            events: c.events(),
-            records: n,
-            accesses: c.accesses,
-        });
-        for (a, b) in [
-            (&mut total.blocks, c.blocks),
-            (&mut total.accesses, c.accesses),
-            (&mut total.bytes_accessed, c.bytes_accessed),
-            (&mut total.branches, c.branches),
-            (&mut total.forks, c.forks),
-            (&mut total.joins, c.joins),
-            (&mut total.region_enters, c.region_enters),
-            (&mut total.region_exits, c.region_exits),
-            (&mut total.workshare_inits, c.workshare_inits),
-            (&mut total.workshare_nexts, c.workshare_nexts),
-            (&mut total.workshare_finis, c.workshare_finis),
-            (&mut total.barriers, c.barriers),
-            (&mut total.stamps, c.stamps),
-            (&mut total.gaps, c.gaps),
-        ] {
-            *a += b;
-        }
-    }
-    bar.finish_and_clear();
     let m = &trace.meta;
     let sc = StaticCounts {
         modules: m.modules.len(),

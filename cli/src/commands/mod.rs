@@ -102,11 +102,12 @@ pub fn run(mut cmd: Command) -> Result<()> {
 
 /// The trace-reading flags of a command that may defer validation: one that reads its traces
 /// as files (or streams, which validate chunk by chunk anyway) and prints nothing before its
-/// analysis ends, so that running it again prints each line once. Not `info` and `check`
-/// (they report what validation finds), `dump` (it prints as it reads), `live`, and not
-/// under MPI (a rank that finds damage would run again alone) or `--salvage`.
+/// analysis ends, so that running it again prints each line once (`info` reads every chunk
+/// too). Not `check` (it reports what validation finds), `dump` (it prints as it reads),
+/// `live`, and not under MPI (a rank that finds damage would run again alone) or `--salvage`.
 fn deferrable(cmd: &mut Command) -> Option<&mut crate::tracefile::OpenArgs> {
     let open = match cmd {
+        Command::Info(a) => &mut a.open,
         Command::Histogram(a) if a.engine == histogram::EngineChoice::PardaMpi => return None,
         Command::Histogram(a) => &mut a.open,
         Command::Sasmm(sasmm::SasmmCommand::Predict(a)) => &mut a.open,
