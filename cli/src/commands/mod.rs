@@ -102,9 +102,9 @@ pub fn run(mut cmd: Command) -> Result<()> {
 
 /// The trace-reading flags of a command that may defer validation: one that reads its traces
 /// as files (or streams, which validate chunk by chunk anyway) and prints nothing before its
-/// analysis ends, so that running it again prints each line once (`info` reads every chunk
-/// too). Not `check` (it reports what validation finds), `dump` (it prints as it reads),
-/// `live`, and not under MPI (a rank that finds damage would run again alone) or `--salvage`.
+/// analysis ends, so that running it again prints each line once (`info` and `check` read
+/// every chunk too; `check`'s damaged chunks are those of the validated read that follows).
+/// Not `dump` (it prints as it reads), `live`, and not under MPI (a rank that finds damage would run again alone) or `--salvage`.
 fn deferrable(cmd: &mut Command) -> Option<&mut crate::tracefile::OpenArgs> {
     let open = match cmd {
         Command::Info(a) => &mut a.open,
@@ -118,6 +118,7 @@ fn deferrable(cmd: &mut Command) -> Option<&mut crate::tracefile::OpenArgs> {
         Command::Simt(a) => &mut a.open,
         Command::Annotate(a) => &mut a.open,
         Command::Html(a) => &mut a.open,
+        Command::Check(a) => &mut a.open,
         _ => return None,
     };
     (!open.salvage).then_some(open)
