@@ -37,6 +37,41 @@ pub(super) struct Cursor<'f, 's> {
     owners: Owners,
 }
 
+/// Bytes of the longest varint (a `u64`).
+const MAX_VARINT: usize = 10;
+
+/// The varint at the start of `bytes` (at least [`MAX_VARINT`] of them) and its length;
+/// `None` when it runs past [`MAX_VARINT`] bytes.
+#[inline(always)]
+fn varint_in(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    for (i, &b) in bytes.iter().take(MAX_VARINT).enumerate() {
+        v |= ((b & 0x7f) as u64) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((v, i + 1));
+        }
+    }
+    None
+}
+
+/// The three varints of an access at the start of `bytes` (at least three [`MAX_VARINT`]s)
+/// and the bytes they take.
+#[inline(always)]
+fn three_varints(bytes: &[u8]) -> Option<(u64, u64, u64, usize)> {
+    let (a, i) = varint_in(bytes)?;
+    let (b, j) = varint_in(&bytes[i..])?;
+    let (c, k) = varint_in(&bytes[i + j..])?;
+    Some((a, b, c, i + j + k))
+}
+
+/// The error of a varint longer than a `u64`'s.
+fn long_varint() -> crate::error::SasmmError {
+    spill_error(std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        "a varint of the temporary file runs past 10 bytes",
+    ))
+}
+
 /// Per-block rule counters of every worksharing run, by run.
 pub(super) type Seen = FxHashMap<u32, FxHashMap<u32, u64>>;
 
@@ -60,6 +95,7 @@ impl<'f, 's> Cursor<'f, 's> {
         }
     }
 
+    #[inline]
     fn byte(&mut self) -> Result<u8> {
         if self.at == self.buf.len() {
             self.buf.resize(READ_BUFFER, 0);
@@ -83,21 +119,13 @@ impl<'f, 's> Cursor<'f, 's> {
         Ok(b)
     }
 
+    #[inline]
     fn varint(&mut self) -> Result<u64> {
         // Fast path: a whole varint (at most 10 bytes) is in the buffer.
-        if let Some(bytes) = self.buf.get(self.at..self.at + 10) {
-            let mut v = 0u64;
-            for (i, &b) in bytes.iter().enumerate() {
-                v |= ((b & 0x7f) as u64) << (7 * i);
-                if b & 0x80 == 0 {
-                    self.at += i + 1;
-                    return Ok(v);
-                }
-            }
-            return Err(spill_error(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "a varint of the temporary file runs past 10 bytes",
-            )));
+        if let Some(bytes) = self.buf.get(self.at..self.at + MAX_VARINT) {
+            let (v, used) = varint_in(bytes).ok_or_else(long_varint)?;
+            self.at += used;
+            return Ok(v);
         }
         let mut v = 0u64;
         let mut shift = 0;
@@ -158,13 +186,29 @@ impl<'f, 's> Cursor<'f, 's> {
         };
         let n = self.varint()?;
         let slots = self.last.len() - 1;
+        accesses.reserve(n.min(1 << 16) as usize);
         for _ in 0..n {
-            let mi = self.varint()? as u32;
+            // Most accesses lie whole in the buffer: their three varints decoded there, with
+            // one bounds check for all three.
+            let (mi, delta, len) = match self.buf.get(self.at..self.at + 3 * MAX_VARINT) {
+                Some(bytes) => match three_varints(bytes) {
+                    Some((mi, delta, len, used)) => {
+                        self.at += used;
+                        (mi, delta, len)
+                    }
+                    None => return Err(long_varint()),
+                },
+                None => (self.varint()?, self.varint()?, self.varint()?),
+            };
+            let mi = mi as u32;
             let slot = (mi as usize).min(slots);
-            let addr = self.last[slot].wrapping_add(unzigzag(self.varint()?) as u64);
+            let addr = self.last[slot].wrapping_add(unzigzag(delta) as u64);
             self.last[slot] = addr;
-            let len = self.varint()? as u32;
-            accesses.push(Access { addr, len, mi });
+            accesses.push(Access {
+                addr,
+                len: len as u32,
+                mi,
+            });
         }
         Ok(Some(WindowHeader {
             bb,
