@@ -105,7 +105,8 @@ pub struct OpenOptions {
     /// open, saving a whole decode of the trace; where the open-time pass would have had a
     /// verdict (a damaged chunk, the touch bound exceeded), reading fails with
     /// [`TraceError::Revalidate`] and the caller opens the file again without this (see
-    /// `reader/deferred.rs`). Ignored under `salvage`.
+    /// `reader/deferred.rs`). Ignored under `salvage`, and by the stream reader
+    /// ([`crate::LiveTrace`]), which validates each chunk as it reads it anyway.
     pub defer_validation: bool,
 }
 
