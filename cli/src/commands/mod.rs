@@ -104,7 +104,8 @@ pub fn run(mut cmd: Command) -> Result<()> {
 /// as files (or streams, which validate chunk by chunk anyway) and prints nothing before its
 /// analysis ends, so that running it again prints each line once (`info` and `check` read
 /// every chunk too; `check`'s damaged chunks are those of the validated read that follows).
-/// Not `dump` (it prints as it reads), `live`, and not under MPI (a rank that finds damage would run again alone) or `--salvage`.
+/// Not `dump` (it prints as it reads), `live`, and not under MPI (a rank that finds damage
+/// would run again alone) or `--salvage`.
 fn deferrable(cmd: &mut Command) -> Option<&mut crate::tracefile::OpenArgs> {
     let open = match cmd {
         Command::Info(a) => &mut a.open,
