@@ -62,8 +62,9 @@ impl Drop for TempTrace {
 
 /// The whole reader on an arbitrary file: [`Trace::open_with`] (chunk scanner, metadata
 /// decoding, the validation pass over every events chunk) leniently, strictly, with salvage
-/// and with validation deferred to the reads, then every thread's events, the merged stream and the invariant checker; and the
-/// same bytes read as a stream by [`LiveTrace`]. Each input is read twice: as is, and with
+/// and with validation deferred to the reads, then every thread's events, the merged stream
+/// and the invariant checker; and the same bytes read as a stream by [`LiveTrace`]. Each
+/// input is read twice: as is, and with
 /// every chunk's CRC recomputed ([`with_valid_crcs`]). Errors are fine; a panic, an abort, or
 /// an allocation past the fuzzer's memory limit is a finding.
 pub fn chunk_scanner(data: &[u8]) {
