@@ -455,3 +455,44 @@ fn zigzag(v: i64) -> u64 {
 fn unzigzag(v: u64) -> i64 {
     (v >> 1) as i64 ^ -((v & 1) as i64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Windows written and read back are the same accesses: an instruction's lengths changing
+    /// (back and forth, and to 0), an id beyond the table sharing the last slot, addresses
+    /// moving both ways and across the whole range, two sections.
+    #[test]
+    fn accesses_round_trip_through_the_file() {
+        let access = |mi, addr, len| Access { addr, len, mi };
+        let sections = [
+            vec![
+                vec![access(0, 64, 8), access(1, 1 << 40, 4), access(0, 72, 8)],
+                vec![access(0, 16, 16), access(0, 0, 0), access(2, 999, 300)],
+                vec![access(7, 5, 1), access(9, u64::MAX - 3, 4), access(0, 8, 8)],
+            ],
+            vec![vec![access(1, 3, 4), access(1, 2, 2), access(1, 1, 4)]],
+        ];
+        let mut w = SpillWriter::new(3).unwrap();
+        for windows in &sections {
+            for accesses in windows {
+                let tag = Tag::Final(Placement::Replicated);
+                w.put_window(5, false, tag, false, accesses);
+            }
+            w.close_section(true);
+        }
+        let fragment = w.finish(SequentialTrace::default()).unwrap();
+        assert_eq!(fragment.sections.len(), 2);
+        for (s, windows) in fragment.sections.iter().zip(&sections) {
+            let mut cursor = Cursor::new(&fragment, s, Seen::default(), None);
+            for accesses in windows {
+                let mut read = Vec::new();
+                let header = cursor.read(&mut read).unwrap().unwrap();
+                assert_eq!(header.bb, 5);
+                assert_eq!(&read, accesses);
+            }
+            assert!(cursor.read(&mut Vec::new()).unwrap().is_none());
+        }
+    }
+}
