@@ -61,35 +61,6 @@ impl Deferred {
     }
 }
 
-/// Forwards events to `inner`, counting them.
-struct Counting<'v, V> {
-    inner: &'v mut V,
-    events: u64,
-}
-
-impl<V: EventVisitor> EventVisitor for Counting<'_, V> {
-    #[inline]
-    fn block(&mut self, bb: u32) {
-        self.events += 1;
-        self.inner.block(bb)
-    }
-    #[inline]
-    fn access(&mut self, mi: u32, addr: u64, len: u64) {
-        self.events += 1;
-        self.inner.access(mi, addr, len)
-    }
-    #[inline]
-    fn branch(&mut self, br: u32, outcome: u32) {
-        self.events += 1;
-        self.inner.branch(br, outcome)
-    }
-    #[inline]
-    fn other(&mut self, event: Event) {
-        self.events += 1;
-        self.inner.other(event)
-    }
-}
-
 impl ChunkReader<'_> {
     /// Decodes chunk `c` (its payload already read) into `v` for the first time on a trace
     /// opened with deferred validation: the checks the open-time pass would have made, with
@@ -105,20 +76,8 @@ impl ChunkReader<'_> {
             path: trace.path.clone(),
             why,
         };
-        let mut counting = Counting {
-            inner: v,
-            events: 0,
-        };
-        let mut touching = Touching::new(&mut counting);
-        let result = self.decoding.decode(
-            &c.header,
-            &self.stored,
-            &trace.bounds,
-            c.events,
-            &mut touching,
-        );
-        let (accesses, lines) = (touching.accesses, touching.lines);
-        let n = result.map_err(|bad| {
+        let check = self.decode_counted(c, v);
+        let n = check.result.map_err(|bad| {
             revalidate(format!(
                 "corrupt chunk at offset {}: {}",
                 c.offset, bad.what
@@ -126,15 +85,17 @@ impl ChunkReader<'_> {
         })?;
         let slot = &deferred.decoded[c.index as usize];
         let first = slot
-            .compare_exchange(0, counting.events + 1, Ordering::AcqRel, Ordering::Acquire)
+            .compare_exchange(0, check.events + 1, Ordering::AcqRel, Ordering::Acquire)
             .is_ok();
         if first {
             // Summed once per chunk, however many readers and passes decode it. The last
             // chunk's check reads every chunk's sums (sequentially consistent), so a trace
             // decoded whole has been held to the bound on its totals, as at open; a bound
             // exceeded by part of the sums hands the verdict to the eager pass.
-            deferred.accesses.fetch_add(accesses, Ordering::SeqCst);
-            deferred.lines.fetch_add(lines, Ordering::SeqCst);
+            deferred
+                .accesses
+                .fetch_add(check.accesses, Ordering::SeqCst);
+            deferred.lines.fetch_add(check.lines, Ordering::SeqCst);
             let touched = deferred.touched(trace.file_len);
             if trace.options.max_touched.exceeded(&touched) {
                 return Err(revalidate(format!(

@@ -188,24 +188,39 @@ pub struct Trace {
     deferred: Option<deferred::Deferred>,
 }
 
-/// Counts events without keeping them (validation pass).
-#[derive(Default)]
-struct Count(u64);
+/// Forwards events to `inner`, counting them.
+struct Counting<'v, V> {
+    inner: &'v mut V,
+    events: u64,
+}
 
-impl EventVisitor for Count {
-    fn block(&mut self, _bb: u32) {
-        self.0 += 1;
+impl<V: EventVisitor> EventVisitor for Counting<'_, V> {
+    #[inline]
+    fn block(&mut self, bb: u32) {
+        self.events += 1;
+        self.inner.block(bb)
     }
-    fn access(&mut self, _mi: u32, _addr: u64, _len: u64) {
-        self.0 += 1;
+    #[inline]
+    fn access(&mut self, mi: u32, addr: u64, len: u64) {
+        self.events += 1;
+        self.inner.access(mi, addr, len)
     }
-    fn branch(&mut self, _br: u32, _outcome: u32) {
-        self.0 += 1;
+    #[inline]
+    fn branch(&mut self, br: u32, outcome: u32) {
+        self.events += 1;
+        self.inner.branch(br, outcome)
     }
-    fn other(&mut self, _event: Event) {
-        self.0 += 1;
+    #[inline]
+    fn other(&mut self, event: Event) {
+        self.events += 1;
+        self.inner.other(event)
     }
 }
+
+/// Takes events and keeps nothing (the validation pass only counts them).
+struct Discard;
+
+impl EventVisitor for Discard {}
 
 impl Trace {
     /// Opens and indexes a trace file, salvaging what damage allows (see the module docs).

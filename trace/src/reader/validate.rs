@@ -13,14 +13,14 @@
 use super::*;
 
 /// What decoding one events chunk found.
-struct ChunkCheck {
+pub(super) struct ChunkCheck {
     /// The events decoded, or what is wrong and how many events before it were good.
-    result: std::result::Result<u64, BadChunk>,
+    pub(super) result: std::result::Result<u64, BadChunk>,
     /// Accesses decoded and 64-byte lines they touch (see [`Touching`]).
-    accesses: u64,
-    lines: u64,
+    pub(super) accesses: u64,
+    pub(super) lines: u64,
     /// Events delivered (before the bad one, if any), implied blocks included.
-    events: u64,
+    pub(super) events: u64,
 }
 
 /// Most workers: beyond this the disk, not decoding, is the limit.
@@ -38,8 +38,7 @@ impl Trace {
         let mut ended: BTreeSet<u32> = BTreeSet::new();
         let mut keep = Vec::with_capacity(self.chunks.len());
         let mut warnings = Vec::new();
-        let mut count = Count::default();
-        let mut touched = Touching::new(&mut count);
+        let (mut accesses, mut lines) = (0u64, 0u64);
         for (i, check) in checks.into_iter().enumerate() {
             let mut c = self.chunks[i];
             if ended.contains(&c.thread) {
@@ -49,8 +48,8 @@ impl Trace {
                 self.losses.events_skipped += c.events as u64;
                 continue;
             }
-            touched.accesses += check.accesses;
-            touched.lines += check.lines;
+            accesses += check.accesses;
+            lines += check.lines;
             c.decoded = u32::try_from(check.events).unwrap_or(u32::MAX);
             if let Err(BadChunk { good, what }) = check.result {
                 let rest = if salvage {
@@ -91,7 +90,7 @@ impl Trace {
         self.chunks = keep;
         self.warnings.extend(warnings);
         // See: crate::work. Checked before any analysis visits a line.
-        touched.add_to(&mut self.touched);
+        self.touched.add(accesses, lines);
         self.touched.trace_bytes = self.file_len;
         let limit = self.options.max_touched;
         if limit.exceeded(&self.touched) {
@@ -129,23 +128,35 @@ impl ChunkReader<'_> {
     /// Reads and decodes one chunk, counting the lines its accesses touch, and says what is
     /// wrong with it instead of failing (the verdict is [`Trace::validate_events`]'s).
     fn check_chunk(&mut self, c: &EventChunkRef) -> Result<ChunkCheck> {
-        let trace = self.trace;
         self.read_stored(c)?;
-        let mut count = Count::default();
-        let mut touching = Touching::new(&mut count);
+        Ok(self.decode_counted(c, &mut Discard))
+    }
+
+    /// Decodes chunk `c` (its payload already read) into `v`, counting its events and the
+    /// lines its accesses touch: the checks of the validation at open, and of a deferred one.
+    pub(super) fn decode_counted(
+        &mut self,
+        c: &EventChunkRef,
+        v: &mut impl EventVisitor,
+    ) -> ChunkCheck {
+        let mut counting = Counting {
+            inner: v,
+            events: 0,
+        };
+        let mut touching = Touching::new(&mut counting);
         let result = self.decoding.decode(
             &c.header,
             &self.stored,
-            &trace.bounds,
+            &self.trace.bounds,
             c.events,
             &mut touching,
         );
         let (accesses, lines) = (touching.accesses, touching.lines);
-        Ok(ChunkCheck {
+        ChunkCheck {
             result,
             accesses,
             lines,
-            events: count.0,
-        })
+            events: counting.events,
+        }
     }
 }
