@@ -125,31 +125,37 @@ fn deferrable(cmd: &mut Command) -> Option<&mut crate::tracefile::OpenArgs> {
     (!open.salvage).then_some(open)
 }
 
-/// Whether `e` says a trace read with deferred validation must be read again validated. The
-/// analyses' error types forward a trace error transparently (its message, not itself as a
-/// source), so each is looked into.
+/// Whether `e` says a trace read with deferred validation must be read again validated.
 fn needs_revalidation(e: &anyhow::Error) -> bool {
     e.chain().any(|cause| {
-        let trace = cause
-            .downcast_ref::<rdtrace::TraceError>()
-            .or_else(|| match cause.downcast_ref() {
-                Some(rdsasmm::SasmmError::Trace(t)) => Some(t),
-                _ => None,
-            })
-            .or_else(|| match cause.downcast_ref() {
-                Some(rdpaths::PathsError::Trace(t)) => Some(t),
-                _ => None,
-            })
-            .or_else(|| match cause.downcast_ref() {
-                Some(rdannotate::AnnotateError::Trace(t)) => Some(t),
-                _ => None,
-            })
-            .or_else(|| match cause.downcast_ref() {
-                Some(rdsimt::SimtError::Trace(t)) => Some(t),
-                _ => None,
-            });
-        matches!(trace, Some(rdtrace::TraceError::Revalidate { .. }))
+        matches!(
+            trace_error_in(cause),
+            Some(rdtrace::TraceError::Revalidate { .. })
+        )
     })
+}
+
+/// The trace error `cause` is or forwards: the analyses' error types forward one
+/// transparently (its message, not itself as a source), so each is looked into.
+fn trace_error_in<'e>(
+    cause: &'e (dyn std::error::Error + 'static),
+) -> Option<&'e rdtrace::TraceError> {
+    if let Some(t) = cause.downcast_ref::<rdtrace::TraceError>() {
+        return Some(t);
+    }
+    if let Some(rdsasmm::SasmmError::Trace(t)) = cause.downcast_ref() {
+        return Some(t);
+    }
+    if let Some(rdpaths::PathsError::Trace(t)) = cause.downcast_ref() {
+        return Some(t);
+    }
+    if let Some(rdannotate::AnnotateError::Trace(t)) = cause.downcast_ref() {
+        return Some(t);
+    }
+    if let Some(rdsimt::SimtError::Trace(t)) = cause.downcast_ref() {
+        return Some(t);
+    }
+    None
 }
 
 /// Runs a subcommand once.
