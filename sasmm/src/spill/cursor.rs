@@ -95,7 +95,7 @@ impl<'f, 's> Cursor<'f, 's> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn byte(&mut self) -> Result<u8> {
         if self.at == self.buf.len() {
             self.buf.resize(READ_BUFFER, 0);
@@ -119,7 +119,7 @@ impl<'f, 's> Cursor<'f, 's> {
         Ok(b)
     }
 
-    #[inline]
+    #[inline(always)]
     fn varint(&mut self) -> Result<u64> {
         // Fast path: a whole varint (at most 10 bytes) is in the buffer.
         if let Some(bytes) = self.buf.get(self.at..self.at + MAX_VARINT) {
