@@ -55,18 +55,21 @@ impl MimicConfig {
             Placement::Iteration {
                 workshare,
                 iteration,
-            } => {
-                let run = &workshares[workshare as usize];
-                let chunk = self.chunk.or(run.chunk);
-                Some(static_owner(
-                    iteration,
-                    run.iterations,
-                    self.cores,
-                    chunk,
-                    self.split,
-                ))
-            }
+            } => Some(self.owner_range(workshare, iteration, workshares).0),
         }
+    }
+
+    /// [`owner_range`] of `iteration` of worksharing run `workshare` under this configuration's
+    /// schedule (its chunk size, else the run's own; its static split).
+    fn owner_range(
+        &self,
+        workshare: u32,
+        iteration: u64,
+        workshares: &[WorkshareRun],
+    ) -> (usize, u64, u64) {
+        let run = &workshares[workshare as usize];
+        let chunk = self.chunk.or(run.chunk);
+        owner_range(iteration, run.iterations, self.cores, chunk, self.split)
     }
 }
 
@@ -101,10 +104,7 @@ impl Owners {
                 return Some(core);
             }
         }
-        let run = &workshares[workshare as usize];
-        let chunk = config.chunk.or(run.chunk);
-        let (core, lo, hi) =
-            owner_range(iteration, run.iterations, config.cores, chunk, config.split);
+        let (core, lo, hi) = config.owner_range(workshare, iteration, workshares);
         self.last = Some((workshare, lo, hi, core));
         Some(core)
     }
