@@ -64,9 +64,9 @@ impl Drop for TempTrace {
 /// decoding, the validation pass over every events chunk) leniently, strictly, with salvage
 /// and with validation deferred to the reads, then every thread's events, the merged stream
 /// and the invariant checker; and the same bytes read as a stream by [`LiveTrace`]. Each
-/// input is read twice: as is, and with
-/// every chunk's CRC recomputed ([`with_valid_crcs`]). Errors are fine; a panic, an abort, or
-/// an allocation past the fuzzer's memory limit is a finding.
+/// input is read twice: as is, and with every chunk's CRC recomputed ([`with_valid_crcs`]).
+/// Errors are fine; a panic, an abort, or an allocation past the fuzzer's memory limit is a
+/// finding.
 pub fn chunk_scanner(data: &[u8]) {
     for bytes in [data.to_vec(), with_valid_crcs(data)] {
         let file = TempTrace::new(&bytes);

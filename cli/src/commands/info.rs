@@ -42,9 +42,8 @@ pub struct EventCounts {
 }
 
 impl EventCounts {
-    /// Adds `other`'s counts.
-    fn add(&mut self, other: &EventCounts) {
-        let c = other;
+    /// Adds `c`'s counts.
+    fn add(&mut self, c: &EventCounts) {
         for (a, b) in [
             (&mut self.blocks, c.blocks),
             (&mut self.accesses, c.accesses),

@@ -59,7 +59,7 @@ pub fn stream_pipelined<S: Send>(
             .spawn_scoped(scope, move || run_model(jobs, give_back, state, consume))
             .map_err(|e| SasmmError::Config(format!("cannot start the model's thread: {e}")))?;
         let mut tables_sent = false;
-        // The model's signal that it is done with the last spilled fragment sent.
+        // The model's signals that it is done with the spilled fragments sent, oldest first.
         let mut spill_read: std::collections::VecDeque<Receiver<()>> = Default::default();
         let streamed = SequentialTrace::stream_with(trace, limits, &mut |f| match f {
             Fragment::Memory(s) => {
