@@ -125,11 +125,24 @@ impl DsHistogram {
     }
 }
 
-/// Largest window kept as a ring of credit slots; larger windows use one slot per MI.
-const MAX_RING: u64 = 1 << 24;
-
 /// MIs between two sweeps of addresses whose occurrences all left the window (at least).
 const SWEEP_EVERY: u64 = 4096;
+
+/// What the analyzer keeps per reuse distance `d`: the histogram's two entries and the MI that
+/// last counted a reusing pair at `d`. The three sit together because every (address, earlier
+/// occurrence) pair reads and writes all three: kept in separate arrays (and the mark indexed
+/// by the earlier MI's position) each pair touched three cache lines, and the walk over a
+/// widely shared address's holders waited on them.
+#[derive(Clone, Copy, Default)]
+struct DistanceCell {
+    /// Summed DS at this distance.
+    ds: u64,
+    /// Reusing pairs at this distance.
+    pairs: u64,
+    /// `j + 1` once the pair (j − d, j) has been counted as reusing (so a second shared address
+    /// of the same pair adds DS but no pair).
+    counted_for: u64,
+}
 
 /// Computes the DS-vs-RD histogram of one MI stream, one MI at a time.
 pub struct ReuseDegreeAnalyzer {
@@ -144,31 +157,25 @@ pub struct ReuseDegreeAnalyzer {
     occurrences: FastMap<u64, SmallVec<[u64; 2]>>,
     /// The next MI position at which to sweep.
     next_sweep: u64,
-    /// `credited[slot(p)] == j + 1` once the pair (p, j) has been counted as reusing.
-    credited: Vec<u64>,
-    /// With a window of W, `credited` is a ring of W + 1 slots (every position still inside the
-    /// window has its own slot); otherwise it has one slot per MI pushed.
-    ring: Option<u64>,
+    /// Indexed by reuse distance; always longer than the largest distance the next MI can
+    /// have (its position, or the window).
+    cells: Vec<DistanceCell>,
     sorted: Vec<u64>,
-    hist: DsHistogram,
+    /// Lanes (thread accesses) of the MIs pushed.
+    lanes: u64,
 }
 
 impl ReuseDegreeAnalyzer {
     /// An analyzer considering MI pairs up to `max_rd` apart (`None`: all pairs).
     pub fn new(max_rd: Option<u64>) -> ReuseDegreeAnalyzer {
-        let ring = max_rd
-            .map(|w| w.saturating_add(1))
-            .filter(|&r| r <= MAX_RING);
-        let credited = vec![0; ring.unwrap_or(0) as usize];
         ReuseDegreeAnalyzer {
-            ring,
             max_rd,
             next_position: 0,
             occurrences: FastMap::default(),
             next_sweep: max_rd.map_or(u64::MAX, |w| w.max(SWEEP_EVERY)),
-            credited,
+            cells: Vec::new(),
             sorted: Vec::new(),
-            hist: DsHistogram::new(max_rd),
+            lanes: 0,
         }
     }
 
@@ -214,18 +221,26 @@ impl ReuseDegreeAnalyzer {
         self.push_lanes(&mi.lanes);
     }
 
-    /// With a window, now and then forgets the addresses whose every occurrence left it (an
-    /// address met again drops its own old occurrences as it is walked).
+    /// Makes room for the MI's distances and, with a window, now and then forgets the
+    /// addresses whose every occurrence left it (an address met again drops its own old
+    /// occurrences as it is walked).
     fn begin_mi(&mut self) {
+        let j = self.next_position;
+        let farthest = self.max_rd.map_or(j, |w| w.min(j));
+        if farthest as usize >= self.cells.len() {
+            let n = (farthest as usize + 1).max(self.cells.len() * 2).max(16);
+            let n = self.max_rd.map_or(n, |w| n.min(w as usize + 1));
+            self.cells.resize(n, DistanceCell::default());
+        }
         let Some(w) = self.max_rd else { return };
-        if self.next_position < self.next_sweep {
+        if j < self.next_sweep {
             return;
         }
         // See: `--max-rd` window: occurrences more than W MIs back no longer pair with j.
-        let oldest = self.next_position.saturating_sub(w);
+        let oldest = j.saturating_sub(w);
         self.occurrences
             .retain(|_, list| list.last().is_some_and(|&p| p >= oldest));
-        self.next_sweep = self.next_position + w.max(SWEEP_EVERY);
+        self.next_sweep = j + w.max(SWEEP_EVERY);
     }
 
     /// One distinct address of the current MI `j` with multiplicity `m`.
@@ -240,35 +255,33 @@ impl ReuseDegreeAnalyzer {
                 list.drain(..gone);
             }
         }
+        let mark = j + 1;
         for &p in list.iter().rev() {
             // See: thesis definition 2 and Algorithm 1 step 6: M_j(a) joins DS_pj, which is
-            // accumulated at RD = j − p (definition 3).
-            let slot = match self.ring {
-                Some(r) => (p % r) as usize,
-                None => p as usize,
-            };
-            let new_pair = self.credited[slot] != j + 1;
-            if new_pair {
-                self.credited[slot] = j + 1;
-            }
-            self.hist.add(j - p, m, new_pair);
+            // accumulated at RD = j − p (definition 3); the pair counts once however many
+            // addresses p and j share.
+            let cell = &mut self.cells[(j - p) as usize];
+            cell.ds += m;
+            cell.pairs += (cell.counted_for != mark) as u64;
+            cell.counted_for = mark;
         }
         list.push(j);
     }
 
     fn end_mi(&mut self, lanes: u64) {
-        if self.ring.is_none() {
-            self.credited.push(0);
-        }
         self.next_position += 1;
-        self.hist.mis += 1;
-        self.hist.lanes += lanes;
+        self.lanes += lanes;
     }
 
     /// Ends the stream and returns its histogram.
-    pub fn finish(mut self) -> DsHistogram {
-        self.hist.trim();
-        self.hist
+    pub fn finish(self) -> DsHistogram {
+        let mut hist = DsHistogram::new(self.max_rd);
+        hist.ds = self.cells.iter().map(|c| c.ds).collect();
+        hist.reusing_pairs = self.cells.iter().map(|c| c.pairs).collect();
+        hist.mis = self.next_position;
+        hist.lanes = self.lanes;
+        hist.trim();
+        hist
     }
 }
 
