@@ -168,18 +168,19 @@ pub(super) fn build_kernel(
     let mut at = 0usize;
     let mut gpos = 0u64;
     let mut counts: FastMap<u32, u32> = FastMap::default();
+    // One instance sequence per thread of the block, reused from block to block (a block holds
+    // at most the launch's threads: the block size may be far larger).
+    let mut seqs: Vec<Vec<(Instance, u64)>> = Vec::new();
     for b in 0..threads.div_ceil(t_block) {
-        // One instance sequence per thread of the block.
-        // A block holds at most the launch's threads (the block size may be far larger).
-        let mut seqs: Vec<Vec<(Instance, u64)>> =
-            Vec::with_capacity(t_block.min(threads - b * t_block) as usize);
-        for gid in b * t_block..((b + 1) * t_block).min(threads) {
+        let in_block = t_block.min(threads - b * t_block) as usize;
+        seqs.resize_with(seqs.len().max(in_block), Vec::new);
+        for (gid, seq) in (b * t_block..).zip(&mut seqs[..in_block]) {
             let it = first + gid as i64;
             while at < accesses.len() && accesses[at].0 < it {
                 at += 1;
             }
             counts.clear();
-            let mut seq = Vec::new();
+            seq.clear();
             while at < accesses.len() && accesses[at].0 == it {
                 let (_, mi, addr) = accesses[at];
                 let k = counts.entry(mi).or_insert(0);
@@ -187,21 +188,21 @@ pub(super) fn build_kernel(
                 *k += 1;
                 at += 1;
             }
-            seqs.push(seq);
         }
-        let per_group: Vec<Vec<(u32, Vec<u64>)>> = seqs.chunks(group).map(lockstep_merge).collect();
+        let mut per_group: Vec<Vec<(u32, Vec<u64>)>> =
+            seqs[..in_block].chunks(group).map(lockstep_merge).collect();
         let mut mis = Vec::new();
         // Warps issue round-robin (one group per block in block scope).
         let rounds = per_group.iter().map(Vec::len).max().unwrap_or(0);
         for r in 0..rounds {
-            for g in &per_group {
-                if let Some((pc, lanes)) = g.get(r) {
+            for g in &mut per_group {
+                if let Some((pc, lanes)) = g.get_mut(r) {
                     gpos += 1;
                     mis.push(MemInstr {
                         pc: *pc as u64,
                         pos: mis.len() as u64 + 1,
                         gpos,
-                        lanes: lanes.clone(),
+                        lanes: std::mem::take(lanes),
                     });
                 }
             }
@@ -214,41 +215,61 @@ pub(super) fn build_kernel(
 /// Merges the instance sequences of a group of threads into lockstep MIs `(instruction,
 /// lanes)`; see the module docs.
 pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64>)> {
-    let mut remaining: FastMap<Instance, u32> = FastMap::default();
-    for s in seqs {
-        for (inst, _) in s {
-            *remaining.entry(*inst).or_insert(0) += 1;
-        }
+    if let Some(out) = merge_uniform(seqs) {
+        return out;
     }
+    // Instances as dense ids, so that the rounds below count in arrays rather than hash maps.
+    let mut ids: FastMap<Instance, u32> = FastMap::default();
+    let mut instance_of: Vec<Instance> = Vec::new();
+    let mut remaining: Vec<u32> = Vec::new();
+    let id_seqs: Vec<Vec<(u32, u64)>> = seqs
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|&(inst, addr)| {
+                    let id = *ids.entry(inst).or_insert_with(|| {
+                        instance_of.push(inst);
+                        remaining.push(0);
+                        instance_of.len() as u32 - 1
+                    });
+                    remaining[id as usize] += 1;
+                    (id, addr)
+                })
+                .collect()
+        })
+        .collect();
     let mut cursor = vec![0usize; seqs.len()];
     let mut live = seqs.iter().filter(|s| !s.is_empty()).count();
-    let mut heads: FastMap<Instance, u32> = FastMap::default();
+    // Threads at each instance this round; zero again after every round.
+    let mut heads = vec![0u32; instance_of.len()];
     let mut out = Vec::new();
     while live > 0 {
-        heads.clear();
-        for (s, &c) in seqs.iter().zip(&cursor) {
-            if let Some((inst, _)) = s.get(c) {
-                *heads.entry(*inst).or_insert(0) += 1;
+        for (s, &c) in id_seqs.iter().zip(&cursor) {
+            if let Some(&(id, _)) = s.get(c) {
+                heads[id as usize] += 1;
             }
         }
+        // The first thread whose next instance every thread still to run it has reached; else
+        // the first live thread's.
         let mut fallback = None;
         let mut chosen = None;
-        for (s, &c) in seqs.iter().zip(&cursor) {
-            if let Some((inst, _)) = s.get(c) {
-                fallback.get_or_insert(*inst);
-                if heads[inst] == remaining[inst] {
-                    chosen = Some(*inst);
+        for (s, &c) in id_seqs.iter().zip(&cursor) {
+            if let Some(&(id, _)) = s.get(c) {
+                fallback.get_or_insert(id);
+                if heads[id as usize] == remaining[id as usize] {
+                    chosen = Some(id);
                     break;
                 }
             }
         }
-        let inst = chosen
+        let id = chosen
             .or(fallback)
             .expect("a live thread has a next instance");
         let mut lanes = Vec::new();
-        for (s, c) in seqs.iter().zip(cursor.iter_mut()) {
+        for (s, c) in id_seqs.iter().zip(cursor.iter_mut()) {
             if let Some(&(i, addr)) = s.get(*c) {
-                if i == inst {
+                heads[i as usize] = 0;
+                if i == id {
                     lanes.push(addr);
                     *c += 1;
                     if *c == s.len() {
@@ -257,8 +278,34 @@ pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64
                 }
             }
         }
-        *remaining.get_mut(&inst).expect("counted") -= lanes.len() as u32;
-        out.push((inst.0, lanes));
+        remaining[id as usize] -= lanes.len() as u32;
+        out.push((instance_of[id as usize].0, lanes));
     }
     out
+}
+
+/// The lockstep merge where every thread of the group that runs at all runs the same
+/// instances in the same order (no divergence, the common case of array loops): MI `r` is
+/// every such thread's `r`-th access. `None` when the threads diverge.
+fn merge_uniform(seqs: &[Vec<(Instance, u64)>]) -> Option<Vec<(u32, Vec<u64>)>> {
+    let mut running = seqs.iter().filter(|s| !s.is_empty());
+    let Some(lead) = running.next() else {
+        return Some(Vec::new());
+    };
+    let same = |s: &&Vec<(Instance, u64)>| {
+        s.len() == lead.len() && s.iter().zip(lead.iter()).all(|(a, b)| a.0 == b.0)
+    };
+    if !running.clone().all(|s| same(&s)) {
+        return None;
+    }
+    let lanes = 1 + running.count();
+    Some(
+        (0..lead.len())
+            .map(|r| {
+                let mut v = Vec::with_capacity(lanes);
+                v.extend(seqs.iter().filter(|s| !s.is_empty()).map(|s| s[r].1));
+                (lead[r].0 .0, v)
+            })
+            .collect(),
+    )
 }

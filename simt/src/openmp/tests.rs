@@ -115,3 +115,94 @@ fn iterations_without_accesses_are_inactive_threads() {
     assert_eq!(k.blocks.len(), 1);
     assert_eq!(k.blocks[0].mis[0].lanes, vec![1, 3, 4]);
 }
+
+/// The merge as first written (hash maps counted anew every round): what the array-counting
+/// merge and its fast path for uniform groups must equal.
+fn reference_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64>)> {
+    use std::collections::HashMap;
+    let mut remaining: HashMap<Instance, u32> = HashMap::new();
+    for (inst, _) in seqs.iter().flatten() {
+        *remaining.entry(*inst).or_insert(0) += 1;
+    }
+    let mut cursor = vec![0usize; seqs.len()];
+    let mut out = Vec::new();
+    while seqs.iter().zip(&cursor).any(|(s, &c)| c < s.len()) {
+        let heads_of = |inst: &Instance| {
+            seqs.iter()
+                .zip(&cursor)
+                .filter(|(s, &c)| s.get(c).is_some_and(|x| x.0 == *inst))
+                .count() as u32
+        };
+        let next: Vec<Instance> = seqs
+            .iter()
+            .zip(&cursor)
+            .filter_map(|(s, &c)| s.get(c).map(|x| x.0))
+            .collect();
+        let inst = *next
+            .iter()
+            .find(|i| heads_of(i) == remaining[*i])
+            .unwrap_or(&next[0]);
+        let mut lanes = Vec::new();
+        for (s, c) in seqs.iter().zip(cursor.iter_mut()) {
+            if let Some(&(i, addr)) = s.get(*c) {
+                if i == inst {
+                    lanes.push(addr);
+                    *c += 1;
+                }
+            }
+        }
+        *remaining.get_mut(&inst).unwrap() -= lanes.len() as u32;
+        out.push((inst.0, lanes));
+    }
+    out
+}
+
+/// Threads running a loop body with branches and inner loops of their own trip counts (the
+/// instance numbering `build_kernel` gives), some not running at all.
+fn divergent_group() -> impl proptest::strategy::Strategy<Value = Vec<Vec<(Instance, u64)>>> {
+    use proptest::prelude::*;
+    let thread = prop::collection::vec((0u32..6, 0u64..4), 0..12).prop_map(|body| {
+        let mut counts = std::collections::HashMap::new();
+        let mut seq = Vec::new();
+        for (mi, addr) in body {
+            let k = counts.entry(mi).or_insert(0u32);
+            seq.push(((mi, *k), addr));
+            *k += 1;
+        }
+        seq
+    });
+    prop::collection::vec(thread, 1..10)
+}
+
+proptest::proptest! {
+    #[test]
+    fn merge_equals_the_reference_merge(seqs in divergent_group()) {
+        proptest::prop_assert_eq!(lockstep_merge(&seqs), reference_merge(&seqs));
+    }
+
+    #[test]
+    fn uniform_groups_equal_the_reference_merge(
+        body in proptest::collection::vec(0u32..4, 0..8),
+        threads in 1usize..9,
+        idle in proptest::collection::vec(proptest::bool::ANY, 9),
+    ) {
+        // Every thread runs the same body (its own addresses), some threads nothing.
+        let seqs: Vec<Vec<(Instance, u64)>> = (0..threads)
+            .map(|t| {
+                if idle[t] {
+                    return Vec::new();
+                }
+                let mut counts = std::collections::HashMap::new();
+                body.iter()
+                    .enumerate()
+                    .map(|(r, &mi)| {
+                        let k = counts.entry(mi).or_insert(0u32);
+                        *k += 1;
+                        ((mi, *k - 1), (t * 100 + r) as u64)
+                    })
+                    .collect()
+            })
+            .collect();
+        proptest::prop_assert_eq!(lockstep_merge(&seqs), reference_merge(&seqs));
+    }
+}
