@@ -35,6 +35,6 @@ pub use error::{Result, SimtError};
 pub use grid::{BlockStream, Kernel};
 pub use mi::{reuse_degree, AddressArray, Granularity, MemInstr};
 pub use openmp::{for_each_launch, import_trace, MiScope, SimtConfig};
-pub use reuse::{analyze_stream, DsHistogram, ReuseDegreeAnalyzer};
+pub use reuse::{analyze_stream, DsHistogram, ReuseDegreeAnalyzer, DEFAULT_MAX_RD};
 pub use scenario::{run_scenario, run_scenario_with, Scenario, ScenarioConfig, ScenarioResult};
 pub use schedule::{BlockScheduler, RoundRobin, Schedule, SchedulePolicy, Sequential};

@@ -394,6 +394,26 @@ fn gather_reuses_the_index_targets_across_blocks() {
 }
 
 #[test]
+fn default_window_keeps_every_pair_within_it() {
+    // One thread per block: block i loads idx[i], gathers x[i % 16] and stores y[i], so the
+    // stream is 3 MIs per iteration and only gather MIs 16k iterations apart share an address:
+    // RD 48k, DS 1, for each of the n - 16k such pairs. 8192 iterations reach RD 48 * 511; the
+    // default window (4096 MIs) keeps k up to 85, --max-rd unlimited every k.
+    let n = 8192u64;
+    let t = trace("gather", &["8192"], 1);
+    let pairs =
+        |last: u64| -> Vec<(u64, u64)> { (1..=last).map(|k| (48 * k, n - 16 * k)).collect() };
+    let v = simt(&t, &["--block", "1"]);
+    assert_eq!(histogram(&v), expect(&pairs(85)));
+    assert_eq!(v["config"]["max_rd"], 4096);
+    let v = simt(&t, &["--block", "1", "--max-rd", "unlimited"]);
+    assert_eq!(histogram(&v), expect(&pairs(511)));
+    assert_eq!(v["config"]["max_rd"], Value::Null);
+    let v = simt(&t, &["--block", "1", "--max-rd", "100"]);
+    assert_eq!(histogram(&v), expect(&pairs(2)));
+}
+
+#[test]
 fn divergent_inner_loops_leave_threads_inactive() {
     let t = trace("divergent", &[], 1);
     let shapes = |args: &[&str]| -> Vec<usize> {

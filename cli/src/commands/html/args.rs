@@ -33,7 +33,8 @@ pub struct HtmlArgs {
     /// per core count).
     #[arg(long = "real", value_name = "CORES=TRACE", requires = "seq", value_parser = parse_real)]
     pub real: Vec<(usize, PathBuf)>,
-    /// Add the SIMT DS-vs-RD plots of this scenario (1 to 6, defaults otherwise).
+    /// Add the SIMT DS-vs-RD plots of this scenario (1 to 6, `simt`'s defaults otherwise,
+    /// RD up to 4096 MIs).
     #[arg(long, value_name = "SCENARIO", value_parser = int_in("--simt", 1u8, 6), allow_negative_numbers = true)]
     pub simt: Option<u8>,
     /// Threads per block for --simt (1 to 65536).

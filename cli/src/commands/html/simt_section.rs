@@ -20,6 +20,7 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
     };
     let config = ScenarioConfig {
         scenario: sc,
+        max_rd: Some(rdsimt::DEFAULT_MAX_RD),
         ..ScenarioConfig::default()
     };
     let mut total = DsHistogram::new(config.max_rd);
@@ -34,8 +35,9 @@ pub(super) fn simt(trace: &rdtrace::Trace, args: &HtmlArgs, scenario: u8) -> Res
         "peak DS",
     ])
     .titled(format!(
-        "Kernels (worksharing loops, {} threads per block), scenario {}: {}",
+        "Kernels (worksharing loops, {} threads per block, RD ≤ {}), scenario {}: {}",
         args.simt_block,
+        rdsimt::DEFAULT_MAX_RD,
         sc.number(),
         sc.description()
     ));

@@ -21,6 +21,34 @@ pub const MAX_ZOOM: u64 = 1 << 20;
 /// Largest memory element of `--granularity line:BYTES`.
 pub const MAX_ELEMENT: u64 = 1 << 30;
 
+/// `--max-rd`: a window of MIs, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RdWindow(pub Option<u64>);
+
+impl RdWindow {
+    /// The analysis's default, [`rdsimt::DEFAULT_MAX_RD`].
+    pub const DEFAULT: RdWindow = RdWindow(Some(rdsimt::DEFAULT_MAX_RD));
+}
+
+impl std::fmt::Display for RdWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(w) => write!(f, "{w}"),
+            None => f.write_str("unlimited"),
+        }
+    }
+}
+
+/// Parses `--max-rd`: 1 to 2^32, or `unlimited`.
+fn parse_max_rd(s: &str) -> Result<RdWindow, String> {
+    if s == "unlimited" {
+        return Ok(RdWindow(None));
+    }
+    int_in("--max-rd", 1u64, FOUR_G)(s)
+        .map(|w| RdWindow(Some(w)))
+        .map_err(|_| "--max-rd must be an integer from 1 to 4294967296, or unlimited".to_string())
+}
+
 /// What the input file is.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SimtInput {
@@ -62,7 +90,7 @@ pub enum PolicyArg {
          the readable form differs.",
         crate::terms::SIMT,
     ),
-    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: an rdtools trace is read once, all threads merged in stamp order, and each worksharing-loop launch is analysed and dropped as soon as every thread of its team has finished it: memory is the launches in flight (one, when each loop ends before the next starts; with nested parallel regions, those of every inner team at once, held until the team joins when its workers could be another team's), about 24 bytes per access of a launch plus its memory instructions (SIMT reuse needs a kernel's address arrays whole: the thesis's MIs merge the threads of a block in lockstep, and scenarios 3-6 interleave its blocks), one decoded chunk per thread, and a few numbers per kernel for the report; never the trace length. A GPU text file is read one kernel at a time: memory is its largest kernel (and a line at most 16 MiB). From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends.\n\nTime: unlike a reuse histogram, the DS-vs-RD histogram counts every pair of MIs that share an address (thesis definition 2), so each access visits the earlier MIs of its kernel that touched its address: a kernel whose addresses many of its MIs share (a frontier, a shared counter) costs up to the square of its MIs per address (bfs with 4 threads: about 10x the histogram's time). --max-rd W visits only the pairs at most W MIs apart (the histogram's range ends at W)."
+    after_help = "Scenarios (thesis section VI):\n  1 blocks serialized      2 within each block      3 all blocks in parallel\n  4 K concurrent blocks    5 LSU-limited clusters, per cluster    6 LSU-limited clusters, aggregated\n\nExamples:\n  rda-report simt app.rdtrace --block 128 --scenario 1\n  rda-report simt app.rdtrace --scenario 4 --k 8 --policy round-robin --plot ds.svg\n  rda-report simt app.rdtrace --scenario 5 --clusters 16 --lsu 16 --mi-scope warp --json\n  rda-report simt kernel.txt --input-format gpu-text --scenario 3 --granularity line:128\n\nMemory: an rdtools trace is read once, all threads merged in stamp order, and each worksharing-loop launch is analysed and dropped as soon as every thread of its team has finished it: memory is the launches in flight (one, when each loop ends before the next starts; with nested parallel regions, those of every inner team at once, held until the team joins when its workers could be another team's), about 24 bytes per access of a launch plus its memory instructions (SIMT reuse needs a kernel's address arrays whole: the thesis's MIs merge the threads of a block in lockstep, and scenarios 3-6 interleave its blocks), one decoded chunk per thread, and a few numbers per kernel for the report; never the trace length. A GPU text file is read one kernel at a time: memory is its largest kernel (and a line at most 16 MiB). From a stream (`-`, a pipe): the same, plus the compressed chunks the merge in stamp order holds until every thread's next event is known; a trace file piped in does not say when a thread is done, so that can be the whole compressed trace until the input ends.\n\nTime: unlike a reuse histogram, the DS-vs-RD histogram counts every pair of MIs that share an address (thesis definition 2), so each access visits the earlier MIs of its kernel that touched its address: a kernel whose addresses many of its MIs share (a lookup table, a frontier, a shared counter) costs up to the square of its MIs per address. So by default only pairs at most 4096 MIs apart are counted (--max-rd; the histogram's range ends there): a table lookup kernel with 4 threads (8*10^6 accesses) takes 1.9 s with that window and 5.2 s with --max-rd unlimited, the thesis's full characteristic (its reuse histogram: 0.2 s)."
 )]
 pub struct SimtArgs {
     /// Trace file (an rdtools trace, or a GPU text trace with --input-format gpu-text); `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report).
@@ -100,9 +128,13 @@ pub struct SimtArgs {
     /// Block scheduling policy (scenarios 4-6).
     #[arg(long, value_enum, default_value_t = PolicyArg::Sequential)]
     pub policy: PolicyArg,
-    /// Only pair MIs at most W apart (bounds time and the histogram's range; 1 to 2^32).
-    #[arg(long, value_name = "W", value_parser = int_in("--max-rd", 1u64, FOUR_G), allow_negative_numbers = true)]
-    pub max_rd: Option<u64>,
+    /// Only pair MIs at most W apart: bounds the time (each access visits the earlier MIs of
+    /// its address within W) and the histogram's range. `unlimited` pairs every MI of a stream
+    /// (the thesis's full characteristic; a kernel whose MIs share a table costs the square of
+    /// its MIs per address). 1 to 2^32, or `unlimited`.
+    #[arg(long, value_name = "W|unlimited", default_value_t = RdWindow::DEFAULT, value_parser = parse_max_rd,
+          allow_negative_numbers = true)]
+    pub max_rd: RdWindow,
     /// Analyse only kernel N (0-based, in the order listed; 0 to 2^32); all kernels otherwise.
     #[arg(long, value_name = "N", value_parser = int_in("--kernel", 0usize, FOUR_G as usize),
           allow_negative_numbers = true)]

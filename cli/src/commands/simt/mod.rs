@@ -52,7 +52,7 @@ pub fn run(args: &SimtArgs) -> Result<()> {
         concurrent_blocks: args.k.map_or(defaults.concurrent_blocks, |k| k as usize),
         clusters: args.clusters.map_or(defaults.clusters, |c| c as usize),
         lsu: args.lsu.map_or(defaults.lsu, |l| l as usize),
-        max_rd: args.max_rd,
+        max_rd: args.max_rd.0,
         policy: match args.policy {
             PolicyArg::Sequential => SchedulePolicy::Sequential,
             PolicyArg::RoundRobin => SchedulePolicy::RoundRobin,
