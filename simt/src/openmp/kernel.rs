@@ -60,8 +60,11 @@ impl Emitter<'_> {
             let omp_threads = parts.len() as u32;
             let iterations: u64 = parts.iter().map(|p| p.iterations).sum();
             let unattributed = parts.iter().map(|p| p.unattributed).sum();
-            let accesses: Vec<(i64, u32, u64)> =
-                parts.into_iter().flat_map(|p| p.accesses).collect();
+            let mut accesses: Vec<(i64, u32, u64)> =
+                Vec::with_capacity(parts.iter().map(|p| p.accesses.len()).sum());
+            for p in parts {
+                accesses.extend(p.accesses);
+            }
             if shared.chunked.contains(&ws) || shared.headers[ws as usize].is_none() {
                 continue;
             }
@@ -222,39 +225,41 @@ pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64
     let mut ids: FastMap<Instance, u32> = FastMap::default();
     let mut instance_of: Vec<Instance> = Vec::new();
     let mut remaining: Vec<u32> = Vec::new();
-    let id_seqs: Vec<Vec<(u32, u64)>> = seqs
-        .iter()
-        .map(|s| {
-            s.iter()
-                .map(|&(inst, addr)| {
-                    let id = *ids.entry(inst).or_insert_with(|| {
-                        instance_of.push(inst);
-                        remaining.push(0);
-                        instance_of.len() as u32 - 1
-                    });
-                    remaining[id as usize] += 1;
-                    (id, addr)
-                })
-                .collect()
-        })
-        .collect();
-    let mut cursor = vec![0usize; seqs.len()];
+    // Every thread's sequence as ids, one after another: thread t's is `flat[start[t]..end[t]]`,
+    // and `cursor[t]` its next position in `flat`.
+    let mut flat: Vec<(u32, u64)> = Vec::with_capacity(seqs.iter().map(Vec::len).sum());
+    let mut cursor = Vec::with_capacity(seqs.len());
+    let mut end = Vec::with_capacity(seqs.len());
+    for s in seqs {
+        cursor.push(flat.len());
+        for &(inst, addr) in s {
+            let id = *ids.entry(inst).or_insert_with(|| {
+                instance_of.push(inst);
+                remaining.push(0);
+                instance_of.len() as u32 - 1
+            });
+            remaining[id as usize] += 1;
+            flat.push((id, addr));
+        }
+        end.push(flat.len());
+    }
     let mut live = seqs.iter().filter(|s| !s.is_empty()).count();
     // Threads at each instance this round; zero again after every round.
     let mut heads = vec![0u32; instance_of.len()];
     let mut out = Vec::new();
     while live > 0 {
-        for (s, &c) in id_seqs.iter().zip(&cursor) {
-            if let Some(&(id, _)) = s.get(c) {
-                heads[id as usize] += 1;
+        for (&c, &e) in cursor.iter().zip(&end) {
+            if c < e {
+                heads[flat[c].0 as usize] += 1;
             }
         }
         // The first thread whose next instance every thread still to run it has reached; else
         // the first live thread's.
         let mut fallback = None;
         let mut chosen = None;
-        for (s, &c) in id_seqs.iter().zip(&cursor) {
-            if let Some(&(id, _)) = s.get(c) {
+        for (&c, &e) in cursor.iter().zip(&end) {
+            if c < e {
+                let id = flat[c].0;
                 fallback.get_or_insert(id);
                 if heads[id as usize] == remaining[id as usize] {
                     chosen = Some(id);
@@ -265,14 +270,15 @@ pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64
         let id = chosen
             .or(fallback)
             .expect("a live thread has a next instance");
-        let mut lanes = Vec::new();
-        for (s, c) in id_seqs.iter().zip(cursor.iter_mut()) {
-            if let Some(&(i, addr)) = s.get(*c) {
+        let mut lanes = Vec::with_capacity(heads[id as usize] as usize);
+        for (c, &e) in cursor.iter_mut().zip(&end) {
+            if *c < e {
+                let (i, addr) = flat[*c];
                 heads[i as usize] = 0;
                 if i == id {
                     lanes.push(addr);
                     *c += 1;
-                    if *c == s.len() {
+                    if *c == e {
                         live -= 1;
                     }
                 }
