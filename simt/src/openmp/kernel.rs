@@ -8,6 +8,8 @@ use crate::grid::{BlockStream, Kernel};
 use crate::mi::MemInstr;
 use rdtrace::meta::ProgramMeta;
 use rustc_hash::FxHashMap as FastMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// How many times more iterations than the trace ran (per member of the team) a launch's
 /// bounds may span: room for the chunks a salvaged trace lost, while bounds from a damaged or
@@ -60,11 +62,9 @@ impl Emitter<'_> {
             let omp_threads = parts.len() as u32;
             let iterations: u64 = parts.iter().map(|p| p.iterations).sum();
             let unattributed = parts.iter().map(|p| p.unattributed).sum();
-            let mut accesses: Vec<(i64, u32, u64)> =
-                Vec::with_capacity(parts.iter().map(|p| p.accesses.len()).sum());
-            for p in parts {
-                accesses.extend(p.accesses);
-            }
+            let n_accesses = parts.iter().map(|p| p.accesses.len() as u64).sum();
+            let accesses: Vec<Vec<(i64, u32, u64)>> =
+                parts.into_iter().map(|p| p.accesses).collect();
             if shared.chunked.contains(&ws) || shared.headers[ws as usize].is_none() {
                 continue;
             }
@@ -102,7 +102,6 @@ impl Emitter<'_> {
                 ))
                 .into());
             }
-            let n_accesses = accesses.len() as u64;
             let kernel = build_kernel(
                 format!("{function} ({loc}) workshare {ws} launch {launch}"),
                 accesses,
@@ -152,23 +151,38 @@ impl Emitter<'_> {
 /// A thread's instance of a static memory instruction: `(instruction, k)`.
 pub(super) type Instance = (u32, u32);
 
-/// Builds the kernel's blocks from `(iteration, memory instruction, address)` accesses.
+/// Builds the kernel's blocks from the parts' `(iteration, memory instruction, address)`
+/// accesses (each part one OpenMP thread's, in its program order; parts in the order they
+/// started). An iteration's accesses are taken from every part that ran it, in part order,
+/// each part's in its order: the parts' accesses concatenated and sorted by iteration with a
+/// stable sort, without the copy and the sort's buffer (a third more memory than the accesses
+/// themselves). A part whose iterations go back (which no schedule does) is sorted first.
 pub(super) fn build_kernel(
     name: String,
-    mut accesses: Vec<(i64, u32, u64)>,
+    mut parts: Vec<Vec<(i64, u32, u64)>>,
     first: i64,
     threads: u64,
     config: &SimtConfig,
 ) -> Kernel {
-    // Each iteration ran on one OpenMP thread, in order; a stable sort keeps that order.
-    accesses.sort_by_key(|a| a.0);
+    for p in &mut parts {
+        if !p.is_sorted_by_key(|a| a.0) {
+            p.sort_by_key(|a| a.0);
+        }
+    }
+    // The parts' next iterations, smallest first (ties: the part that started first), and
+    // where each part stands.
+    let mut heads: BinaryHeap<Reverse<(i64, usize)>> = parts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.first().map(|a| Reverse((a.0, i))))
+        .collect();
+    let mut at = vec![0usize; parts.len()];
     let t_block = config.block_size as u64;
     let group = match config.mi_scope {
         MiScope::Warp => config.warp_size.min(config.block_size),
         MiScope::Block => config.block_size,
     };
     let mut blocks = Vec::new();
-    let mut at = 0usize;
     let mut gpos = 0u64;
     let mut counts: FastMap<u32, u32> = FastMap::default();
     // One instance sequence per thread of the block, reused from block to block (a block holds
@@ -179,17 +193,39 @@ pub(super) fn build_kernel(
         seqs.resize_with(seqs.len().max(in_block), Vec::new);
         for (gid, seq) in (b * t_block..).zip(&mut seqs[..in_block]) {
             let it = first + gid as i64;
-            while at < accesses.len() && accesses[at].0 < it {
-                at += 1;
-            }
             counts.clear();
             seq.clear();
-            while at < accesses.len() && accesses[at].0 == it {
-                let (_, mi, addr) = accesses[at];
-                let k = counts.entry(mi).or_insert(0);
-                seq.push(((mi, *k), config.granularity.map(addr)));
-                *k += 1;
-                at += 1;
+            // Iterations below the kernel's first are skipped (outside the bounds); then the
+            // parts that ran `it` come off the heap in the order they started.
+            while let Some(&Reverse((head, i))) = heads.peek() {
+                if head >= it {
+                    break;
+                }
+                heads.pop();
+                let part = &parts[i];
+                while at[i] < part.len() && part[at[i]].0 < it {
+                    at[i] += 1;
+                }
+                if let Some(a) = part.get(at[i]) {
+                    heads.push(Reverse((a.0, i)));
+                }
+            }
+            while let Some(&Reverse((head, i))) = heads.peek() {
+                if head > it {
+                    break;
+                }
+                heads.pop();
+                let part = &parts[i];
+                while at[i] < part.len() && part[at[i]].0 == it {
+                    let (_, mi, addr) = part[at[i]];
+                    let k = counts.entry(mi).or_insert(0);
+                    seq.push(((mi, *k), config.granularity.map(addr)));
+                    *k += 1;
+                    at[i] += 1;
+                }
+                if let Some(a) = part.get(at[i]) {
+                    heads.push(Reverse((a.0, i)));
+                }
             }
         }
         let mut per_group: Vec<Vec<(u32, Vec<u64>)>> =

@@ -74,7 +74,13 @@ fn blocks_and_warps_partition_iterations() {
         mi_scope: MiScope::Warp,
         ..Default::default()
     };
-    let k = build_kernel("k".into(), accesses(10, &[(0, 0), (1, 1)]), 0, 10, &cfg);
+    let k = build_kernel(
+        "k".into(),
+        vec![accesses(10, &[(0, 0), (1, 1)])],
+        0,
+        10,
+        &cfg,
+    );
     assert_eq!(k.blocks.len(), 2);
     let b0 = &k.blocks[0];
     // Two warps of two MIs each, interleaved: w0 m0, w1 m0, w0 m1, w1 m1.
@@ -98,7 +104,7 @@ fn block_scope_and_granularity() {
         granularity: Granularity::Line(64),
         ..Default::default()
     };
-    let k = build_kernel("k".into(), accesses(8, &[(3, 0)]), 0, 8, &cfg);
+    let k = build_kernel("k".into(), vec![accesses(8, &[(3, 0)])], 0, 8, &cfg);
     assert_eq!(k.blocks.len(), 1);
     assert_eq!(k.blocks[0].mis[0].lanes, vec![0; 8]);
 }
@@ -111,7 +117,7 @@ fn iterations_without_accesses_are_inactive_threads() {
     };
     // Iterations 5..=8 (first = 5); iteration 6 touched nothing.
     let acc = vec![(5, 0, 1), (7, 0, 3), (8, 0, 4)];
-    let k = build_kernel("k".into(), acc, 5, 4, &cfg);
+    let k = build_kernel("k".into(), vec![acc], 5, 4, &cfg);
     assert_eq!(k.blocks.len(), 1);
     assert_eq!(k.blocks[0].mis[0].lanes, vec![1, 3, 4]);
 }
@@ -204,5 +210,24 @@ proptest::proptest! {
             })
             .collect();
         proptest::prop_assert_eq!(lockstep_merge(&seqs), reference_merge(&seqs));
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn parts_build_the_kernel_of_their_sorted_concatenation(
+        parts in proptest::collection::vec(
+            proptest::collection::vec((0i64..12, 0u32..3, 0u64..8), 0..20), 1..5),
+        first in 0i64..3,
+        threads in 1u64..12,
+        block_size in 1usize..6,
+    ) {
+        // Parts interleave iterations, run some twice, and some go back (sorted first).
+        let cfg = SimtConfig { block_size, ..Default::default() };
+        let mut whole: Vec<(i64, u32, u64)> = parts.iter().flatten().copied().collect();
+        whole.sort_by_key(|a| a.0);
+        let by_parts = build_kernel("k".into(), parts.clone(), first, threads, &cfg);
+        let by_whole = build_kernel("k".into(), vec![whole], first, threads, &cfg);
+        proptest::prop_assert_eq!(by_parts.blocks, by_whole.blocks);
     }
 }
