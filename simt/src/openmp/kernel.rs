@@ -279,46 +279,37 @@ pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64
         }
         end.push(flat.len());
     }
-    let mut live = seqs.iter().filter(|s| !s.is_empty()).count();
+    // The threads with instances left, in thread order (a round visits only these: in a group
+    // where a few threads run long inner loops, most are done early).
+    let mut live: Vec<usize> = (0..seqs.len()).filter(|&t| cursor[t] < end[t]).collect();
     // Threads at each instance this round; zero again after every round.
     let mut heads = vec![0u32; instance_of.len()];
     let mut out = Vec::new();
-    while live > 0 {
-        for (&c, &e) in cursor.iter().zip(&end) {
-            if c < e {
-                heads[flat[c].0 as usize] += 1;
-            }
+    while !live.is_empty() {
+        for &t in &live {
+            heads[flat[cursor[t]].0 as usize] += 1;
         }
         // The first thread whose next instance every thread still to run it has reached; else
         // the first live thread's.
-        let mut fallback = None;
-        let mut chosen = None;
-        for (&c, &e) in cursor.iter().zip(&end) {
-            if c < e {
-                let id = flat[c].0;
-                fallback.get_or_insert(id);
-                if heads[id as usize] == remaining[id as usize] {
-                    chosen = Some(id);
-                    break;
-                }
+        let fallback = flat[cursor[live[0]]].0;
+        let id = live
+            .iter()
+            .map(|&t| flat[cursor[t]].0)
+            .find(|&id| heads[id as usize] == remaining[id as usize])
+            .unwrap_or(fallback);
+        let mut lanes = Vec::with_capacity(heads[id as usize] as usize);
+        let mut finished = false;
+        for &t in &live {
+            let (i, addr) = flat[cursor[t]];
+            heads[i as usize] = 0;
+            if i == id {
+                lanes.push(addr);
+                cursor[t] += 1;
+                finished |= cursor[t] == end[t];
             }
         }
-        let id = chosen
-            .or(fallback)
-            .expect("a live thread has a next instance");
-        let mut lanes = Vec::with_capacity(heads[id as usize] as usize);
-        for (c, &e) in cursor.iter_mut().zip(&end) {
-            if *c < e {
-                let (i, addr) = flat[*c];
-                heads[i as usize] = 0;
-                if i == id {
-                    lanes.push(addr);
-                    *c += 1;
-                    if *c == e {
-                        live -= 1;
-                    }
-                }
-            }
+        if finished {
+            live.retain(|&t| cursor[t] < end[t]);
         }
         remaining[id as usize] -= lanes.len() as u32;
         out.push((instance_of[id as usize].0, lanes));
