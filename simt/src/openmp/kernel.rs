@@ -261,8 +261,8 @@ pub(super) fn lockstep_merge(seqs: &[Vec<(Instance, u64)>]) -> Vec<(u32, Vec<u64
     let mut ids: FastMap<Instance, u32> = FastMap::default();
     let mut instance_of: Vec<Instance> = Vec::new();
     let mut remaining: Vec<u32> = Vec::new();
-    // Every thread's sequence as ids, one after another: thread t's is `flat[start[t]..end[t]]`,
-    // and `cursor[t]` its next position in `flat`.
+    // Every thread's sequence as ids, one after another in `flat`: thread t's next instance is
+    // at `cursor[t]`, and its sequence ends at `end[t]`.
     let mut flat: Vec<(u32, u64)> = Vec::with_capacity(seqs.iter().map(Vec::len).sum());
     let mut cursor = Vec::with_capacity(seqs.len());
     let mut end = Vec::with_capacity(seqs.len());
