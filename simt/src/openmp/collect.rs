@@ -185,7 +185,7 @@ impl EventVisitor for Collector<'_, '_> {
         let current = act.current;
         if let Some(p) = self.part() {
             match current {
-                Some(it) => p.accesses.push((it, mi, addr)),
+                Some(it) => p.accesses.push(it, mi, addr),
                 None => p.unattributed += 1,
             }
         }

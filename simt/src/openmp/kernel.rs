@@ -1,6 +1,7 @@
 //! The per-launch analysis: handing finished launches over as kernels, building a kernel's
 //! blocks from its accesses and merging the threads' instances into MIs in lockstep.
 
+use super::part_accesses::{PartAccesses, RunCursor};
 use super::teams::{Part, Shared, MOVED};
 use super::{KernelLaunch, MiScope, SimtConfig, SkippedLoop};
 use crate::error::SimtError;
@@ -63,8 +64,7 @@ impl Emitter<'_> {
             let iterations: u64 = parts.iter().map(|p| p.iterations).sum();
             let unattributed = parts.iter().map(|p| p.unattributed).sum();
             let n_accesses = parts.iter().map(|p| p.accesses.len() as u64).sum();
-            let accesses: Vec<Vec<(i64, u32, u64)>> =
-                parts.into_iter().map(|p| p.accesses).collect();
+            let accesses: Vec<PartAccesses> = parts.into_iter().map(|p| p.accesses).collect();
             if shared.chunked.contains(&ws) || shared.headers[ws as usize].is_none() {
                 continue;
             }
@@ -159,24 +159,21 @@ pub(super) type Instance = (u32, u32);
 /// themselves). A part whose iterations go back (which no schedule does) is sorted first.
 pub(super) fn build_kernel(
     name: String,
-    mut parts: Vec<Vec<(i64, u32, u64)>>,
+    mut parts: Vec<PartAccesses>,
     first: i64,
     threads: u64,
     config: &SimtConfig,
 ) -> Kernel {
-    for p in &mut parts {
-        if !p.is_sorted_by_key(|a| a.0) {
-            p.sort_by_key(|a| a.0);
-        }
-    }
-    // The parts' next iterations, smallest first (ties: the part that started first), and
-    // where each part stands.
+    parts.iter_mut().for_each(PartAccesses::sort);
+    // Where each part stands, and the parts' next iterations, smallest first (ties: the part
+    // that started first).
+    let mut at: Vec<RunCursor> = parts.iter().map(PartAccesses::cursor).collect();
     let mut heads: BinaryHeap<Reverse<(i64, usize)>> = parts
         .iter()
+        .zip(&at)
         .enumerate()
-        .filter_map(|(i, p)| p.first().map(|a| Reverse((a.0, i))))
+        .filter_map(|(i, (p, c))| p.iteration(c).map(|it| Reverse((it, i))))
         .collect();
-    let mut at = vec![0usize; parts.len()];
     let t_block = config.block_size as u64;
     let group = match config.mi_scope {
         MiScope::Warp => config.warp_size.min(config.block_size),
@@ -202,12 +199,12 @@ pub(super) fn build_kernel(
                     break;
                 }
                 heads.pop();
-                let part = &parts[i];
-                while at[i] < part.len() && part[at[i]].0 < it {
-                    at[i] += 1;
+                let (part, c) = (&parts[i], &mut at[i]);
+                while part.iteration(c).is_some_and(|r| r < it) {
+                    part.skip_run(c);
                 }
-                if let Some(a) = part.get(at[i]) {
-                    heads.push(Reverse((a.0, i)));
+                if let Some(next) = part.iteration(c) {
+                    heads.push(Reverse((next, i)));
                 }
             }
             while let Some(&Reverse((head, i))) = heads.peek() {
@@ -215,16 +212,16 @@ pub(super) fn build_kernel(
                     break;
                 }
                 heads.pop();
-                let part = &parts[i];
-                while at[i] < part.len() && part[at[i]].0 == it {
-                    let (_, mi, addr) = part[at[i]];
-                    let k = counts.entry(mi).or_insert(0);
-                    seq.push(((mi, *k), config.granularity.map(addr)));
-                    *k += 1;
-                    at[i] += 1;
+                let (part, c) = (&parts[i], &mut at[i]);
+                while part.iteration(c) == Some(it) {
+                    for (mi, addr) in part.take_run(c) {
+                        let k = counts.entry(mi).or_insert(0);
+                        seq.push(((mi, *k), config.granularity.map(addr)));
+                        *k += 1;
+                    }
                 }
-                if let Some(a) = part.get(at[i]) {
-                    heads.push(Reverse((a.0, i)));
+                if let Some(next) = part.iteration(c) {
+                    heads.push(Reverse((next, i)));
                 }
             }
         }

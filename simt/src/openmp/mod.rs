@@ -68,6 +68,7 @@
 
 mod collect;
 mod kernel;
+mod part_accesses;
 mod teams;
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! membership may still change (matching members to teams, correcting guesses at a join) and
 //! the metadata tables the collection reads.
 
+use super::part_accesses::PartAccesses;
 use super::SimtConfig;
 use rdtrace::meta::{ProgramMeta, VarClass, WorkshareKind};
 use rustc_hash::FxHashMap as FastMap;
@@ -17,7 +18,7 @@ pub(super) struct Part {
     /// The thread (trace index); `u32::MAX` for a part moved to another launch.
     pub(super) thread: u32,
     /// `(iteration, memory instruction, address)` in the thread's program order.
-    pub(super) accesses: Vec<(i64, u32, u64)>,
+    pub(super) accesses: PartAccesses,
     pub(super) first: Option<i64>,
     pub(super) last: Option<i64>,
     /// Iterations the thread started (header entries within its bounds): what justifies the

@@ -1,6 +1,7 @@
 //! Unit tests of MI formation (lockstep merge) and of kernel building.
 
 use super::kernel::{build_kernel, lockstep_merge, Instance};
+use super::part_accesses::PartAccesses;
 use super::*;
 
 fn seq(items: &[(u32, u32, u64)]) -> Vec<(Instance, u64)> {
@@ -56,6 +57,15 @@ fn crossing_orders_fall_back_to_the_first_thread() {
     assert_eq!(m.iter().map(|x| x.1.len()).sum::<usize>(), 4);
 }
 
+/// A thread's part holding `accesses` in their order.
+fn part(accesses: &[(i64, u32, u64)]) -> PartAccesses {
+    let mut p = PartAccesses::default();
+    for &(it, mi, addr) in accesses {
+        p.push(it, mi, addr);
+    }
+    p
+}
+
 fn accesses(threads: i64, per: &[(u32, i64)]) -> Vec<(i64, u32, u64)> {
     let mut v = Vec::new();
     for it in 0..threads {
@@ -76,7 +86,7 @@ fn blocks_and_warps_partition_iterations() {
     };
     let k = build_kernel(
         "k".into(),
-        vec![accesses(10, &[(0, 0), (1, 1)])],
+        vec![part(&accesses(10, &[(0, 0), (1, 1)]))],
         0,
         10,
         &cfg,
@@ -104,7 +114,7 @@ fn block_scope_and_granularity() {
         granularity: Granularity::Line(64),
         ..Default::default()
     };
-    let k = build_kernel("k".into(), vec![accesses(8, &[(3, 0)])], 0, 8, &cfg);
+    let k = build_kernel("k".into(), vec![part(&accesses(8, &[(3, 0)]))], 0, 8, &cfg);
     assert_eq!(k.blocks.len(), 1);
     assert_eq!(k.blocks[0].mis[0].lanes, vec![0; 8]);
 }
@@ -117,7 +127,7 @@ fn iterations_without_accesses_are_inactive_threads() {
     };
     // Iterations 5..=8 (first = 5); iteration 6 touched nothing.
     let acc = vec![(5, 0, 1), (7, 0, 3), (8, 0, 4)];
-    let k = build_kernel("k".into(), vec![acc], 5, 4, &cfg);
+    let k = build_kernel("k".into(), vec![part(&acc)], 5, 4, &cfg);
     assert_eq!(k.blocks.len(), 1);
     assert_eq!(k.blocks[0].mis[0].lanes, vec![1, 3, 4]);
 }
@@ -226,8 +236,8 @@ proptest::proptest! {
         let cfg = SimtConfig { block_size, ..Default::default() };
         let mut whole: Vec<(i64, u32, u64)> = parts.iter().flatten().copied().collect();
         whole.sort_by_key(|a| a.0);
-        let by_parts = build_kernel("k".into(), parts.clone(), first, threads, &cfg);
-        let by_whole = build_kernel("k".into(), vec![whole], first, threads, &cfg);
+        let by_parts = build_kernel("k".into(), parts.iter().map(|p| part(p)).collect(), first, threads, &cfg);
+        let by_whole = build_kernel("k".into(), vec![part(&whole)], first, threads, &cfg);
         proptest::prop_assert_eq!(by_parts.blocks, by_whole.blocks);
     }
 }
