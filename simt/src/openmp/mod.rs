@@ -185,9 +185,10 @@ pub fn import_trace(trace: &Trace, config: &SimtConfig) -> Result<OpenMpImport> 
 /// as every thread of its team has finished its part (or the team has joined; a team whose
 /// members are uncertain, see the module docs, when it has joined), reading the events of all
 /// threads merged in stamp order: memory is the launches in flight (the accesses of one launch,
-/// 24 bytes each, for a program whose worksharing loops end before the next starts) plus one
-/// decoded chunk per thread, not the trace. Launches come in the order they started. Returns the loops that could not be mapped; an error of `f` stops the pass and is
-/// returned.
+/// 12 bytes each and 16 per iteration, for a program whose worksharing loops end before the
+/// next starts) plus one decoded chunk per thread, not the trace. Launches come in the order
+/// they started. Returns the loops that could not be mapped; an error of `f` stops the pass and
+/// is returned.
 pub fn for_each_launch<E: From<SimtError>>(
     trace: &Trace,
     config: &SimtConfig,
