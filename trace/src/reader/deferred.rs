@@ -107,3 +107,29 @@ impl ChunkReader<'_> {
         Ok(n)
     }
 }
+
+impl Trace {
+    /// Checks, on up to `workers` threads, every events chunk no reader has decoded yet, as
+    /// reading them would (with [`TraceError::Revalidate`] where the validation at open would
+    /// have had a verdict); a trace validated at open has nothing left to check. For a command
+    /// that finds it needs nothing of the events (say, `simt` on a program without worksharing
+    /// loops) but must judge the trace as if it had read them.
+    pub fn finish_validation(&self, workers: usize) -> Result<()> {
+        let Some(d) = &self.deferred else {
+            return Ok(());
+        };
+        let unchecked: Vec<EventChunkRef> = self
+            .chunks
+            .iter()
+            .filter(|c| d.decoded(c).is_none())
+            .copied()
+            .collect();
+        self.decode_chunks_in_order(
+            &unchecked,
+            workers,
+            2 * workers,
+            |reader, c| reader.visit_chunk(c, &mut Discard).map(drop),
+            |()| Ok(()),
+        )
+    }
+}
