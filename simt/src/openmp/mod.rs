@@ -199,8 +199,7 @@ pub fn for_each_launch<E: From<SimtError>>(
         // No worksharing loop, no kernel (the reader admits no event of a loop the metadata
         // lacks): what is left to learn is whether the events are sound, and every CPU can
         // check chunks for that.
-        let workers = std::thread::available_parallelism().map_or(1, |c| c.get().min(8));
-        trace.finish_validation(workers).map_err(SimtError::from)?;
+        trace.finish_validation().map_err(SimtError::from)?;
         return Ok(Vec::new());
     }
     let tables = Tables::of(&trace.meta, config);

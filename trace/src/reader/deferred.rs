@@ -109,12 +109,12 @@ impl ChunkReader<'_> {
 }
 
 impl Trace {
-    /// Checks, on up to `workers` threads, every events chunk no reader has decoded yet, as
-    /// reading them would (with [`TraceError::Revalidate`] where the validation at open would
-    /// have had a verdict); a trace validated at open has nothing left to check. For a command
-    /// that finds it needs nothing of the events (say, `simt` on a program without worksharing
-    /// loops) but must judge the trace as if it had read them.
-    pub fn finish_validation(&self, workers: usize) -> Result<()> {
+    /// Checks every events chunk no reader has decoded yet, on as many workers as the
+    /// validation at open uses, as reading them would (with [`TraceError::Revalidate`] where
+    /// the validation at open would have had a verdict); a trace validated at open has nothing
+    /// left to check. For a command that finds it needs nothing of the events (say, `simt` on
+    /// a program without worksharing loops) but must judge the trace as if it had read them.
+    pub fn finish_validation(&self) -> Result<()> {
         let Some(d) = &self.deferred else {
             return Ok(());
         };
@@ -124,6 +124,7 @@ impl Trace {
             .filter(|c| d.decoded(c).is_none())
             .copied()
             .collect();
+        let workers = super::validate::validation_workers();
         self.decode_chunks_in_order(
             &unchecked,
             workers,

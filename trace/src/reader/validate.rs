@@ -107,8 +107,7 @@ impl Trace {
     /// ([`decode_chunks_in_order`](Trace::decode_chunks_in_order)), and returns what each one
     /// found, in file order. Fails on a read error.
     fn check_chunks(&self) -> Result<Vec<ChunkCheck>> {
-        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-        let workers = cpus.min(MAX_WORKERS);
+        let workers = validation_workers();
         let mut checks = Vec::with_capacity(self.chunks.len());
         self.decode_chunks_in_order(
             &self.chunks,
@@ -159,4 +158,10 @@ impl ChunkReader<'_> {
             events: counting.events,
         }
     }
+}
+
+/// Workers that check chunks, at open or when a deferred validation is finished: one per CPU,
+/// at most [`MAX_WORKERS`].
+pub(super) fn validation_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |c| c.get().min(MAX_WORKERS))
 }

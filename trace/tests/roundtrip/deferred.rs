@@ -127,18 +127,18 @@ fn finishing_validation_checks_what_no_reader_decoded() {
     // A clean trace, one thread already read: the rest is checked and counted once.
     let deferred = Trace::open_with(&p, DEFER).unwrap();
     read_thread(&deferred, 0);
-    deferred.finish_validation(2).unwrap();
+    deferred.finish_validation().unwrap();
     assert_eq!(deferred.total_events(), eager.total_events());
     assert_eq!(deferred.touched(), eager.touched());
     // Validated at open: nothing left to check.
-    eager.finish_validation(2).unwrap();
+    eager.finish_validation().unwrap();
     // A damaged chunk no reader met is handed to the validation at open.
     let at = eager.event_chunks()[5].offset;
     let mut bytes = std::fs::read(&p).unwrap();
     bytes[at as usize + 40] ^= 0x10;
     std::fs::write(&p, &bytes).unwrap();
     let deferred = Trace::open_with(&p, DEFER).unwrap();
-    let err = deferred.finish_validation(2).unwrap_err();
+    let err = deferred.finish_validation().unwrap_err();
     assert!(matches!(err, TraceError::Revalidate { .. }), "{err}");
     assert!(err.to_string().contains("checksum mismatch"), "{err}");
 }
