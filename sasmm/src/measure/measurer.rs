@@ -2,34 +2,32 @@
 //! hierarchy, with each core's PRD and the CRD counted on the way, and the [`Measurement`] they
 //! add up to.
 
+use super::stacks::Stacks;
 use super::{LevelCounts, MeasureConfig, MeasureOptions, Measurement, MiCoherence, ThreadRates};
 use crate::model::Profile;
 use crate::rates::{CoreCounts, HitRates};
 use rdcachesim::{CacheCounts, CoherentHierarchy, LevelStats, MissKind, Served, Sharing};
-use rdengines::accum::DenseHist;
-use rdengines::{FrontedStack, Histogram};
+use rdengines::Histogram;
 
-/// Accumulates a measurement from accesses in global order.
+/// Accumulates a measurement from accesses in global order: the cache simulation
+/// ([`Simulation`]) and the reuse distances ([`Stacks`]), each fed every access.
 pub struct Measurer {
+    sim: Simulation,
+    stacks: Stacks,
+}
+
+/// The cache-simulation half of a measurement: the coherent hierarchy with the per-core L2 hits
+/// and the coherence misses per memory instruction.
+pub(super) struct Simulation {
     config: MeasureConfig,
     options: MeasureOptions,
     hierarchy: CoherentHierarchy,
     /// L1 coherence misses per memory instruction: (true, false, cores).
     by_mi: std::collections::HashMap<u32, (u64, u64, Vec<u32>)>,
-    prd: Vec<(FrontedStack, DenseHist)>,
-    crd: (FrontedStack, DenseHist),
     /// Per core: L2 hits of the accesses its L1 misses caused.
     l2_hits: Vec<u64>,
     /// Per core: the L1 line it accessed last ([`NO_LINE`] before its first access).
     last_l1: Vec<u64>,
-    /// The L2-sized line the whole run accessed last (the CRD stack's top).
-    last_l2: u64,
-    /// While one core only has accessed and the L1 and L2 lines are equal, that core: the CRD
-    /// is then its PRD (the same lines in the same order) and is not computed twice; the CRD
-    /// starts as a copy of that PRD when a second core accesses.
-    solo: Option<usize>,
-    /// Whether any access came yet.
-    started: bool,
 }
 
 /// No line yet (line numbers are addresses shifted right, never all ones).
@@ -37,16 +35,6 @@ const NO_LINE: u64 = u64::MAX;
 
 /// The memory instruction of an access fed without one ([`Measurer::access`]).
 pub const NO_MI: u32 = u32::MAX;
-
-/// Counts a distance (`None`: a first touch) into a flat accumulator (a `Histogram`'s map would
-/// cost a tree walk per reference).
-#[inline]
-fn add(h: &mut DenseHist, d: Option<u64>) {
-    match d {
-        Some(d) => h.add(d),
-        None => h.cold += 1,
-    }
-}
 
 impl Measurer {
     /// An empty measurement.
@@ -57,39 +45,8 @@ impl Measurer {
     /// An empty measurement with options (a shared L3).
     pub fn with_options(config: MeasureConfig, options: MeasureOptions) -> Self {
         Measurer {
-            config,
-            options,
-            hierarchy: CoherentHierarchy::new(config.l1, config.l2, options.l3),
-            by_mi: Default::default(),
-            prd: Vec::new(),
-            crd: (FrontedStack::default(), DenseHist::default()),
-            l2_hits: Vec::new(),
-            last_l1: Vec::new(),
-            last_l2: NO_LINE,
-            solo: None,
-            started: false,
-        }
-    }
-
-    /// Whether the CRD is still core `core`'s PRD (see `solo`); ends that when another core
-    /// accesses.
-    #[inline]
-    fn crd_is_prd_of(&mut self, core: usize) -> bool {
-        match self.solo {
-            Some(c) if c == core => true,
-            Some(c) => {
-                self.crd = self.prd[c].clone();
-                self.solo = None;
-                false
-            }
-            None if !self.started => {
-                self.started = true;
-                if self.config.l1.line_shift() == self.config.l2.line_shift() {
-                    self.solo = Some(core);
-                }
-                self.solo.is_some()
-            }
-            None => false,
+            sim: Simulation::new(config, options),
+            stacks: Stacks::new(config.l1, config.l2),
         }
     }
 
@@ -103,47 +60,57 @@ impl Measurer {
     /// other cores' private caches).
     #[inline]
     pub fn access_rw(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {
-        while self.prd.len() <= core {
-            self.prd
-                .push((FrontedStack::default(), DenseHist::default()));
+        self.sim.access_rw(core, mi, addr, len, write);
+        self.stacks.access(core, addr, len);
+    }
+
+    /// The results.
+    pub fn finish(self) -> Measurement {
+        self.sim.finish(self.stacks)
+    }
+}
+
+impl Simulation {
+    /// An empty simulation of `config`'s levels (and `options`' L3).
+    pub(super) fn new(config: MeasureConfig, options: MeasureOptions) -> Self {
+        Simulation {
+            config,
+            options,
+            hierarchy: CoherentHierarchy::new(config.l1, config.l2, options.l3),
+            by_mi: Default::default(),
+            l2_hits: Vec::new(),
+            last_l1: Vec::new(),
+        }
+    }
+
+    /// The levels simulated.
+    #[cfg(test)]
+    pub(super) fn config(&self) -> MeasureConfig {
+        self.config
+    }
+
+    /// [`Measurer::access_rw`]'s simulation.
+    #[inline]
+    pub(super) fn access_rw(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {
+        while self.l2_hits.len() <= core {
             self.l2_hits.push(0);
             self.last_l1.push(NO_LINE);
         }
         let last_byte = addr.saturating_add(len.max(1) - 1);
         let (s1, s2) = (self.config.l1.line_shift(), self.config.l2.line_shift());
-        let (line1, line2) = (addr >> s1, addr >> s2);
-        let one_line = last_byte >> s1 == line1 && last_byte >> s2 == line2;
-        let crd_is_prd = self.crd_is_prd_of(core);
+        let line1 = addr >> s1;
+        let one_line = last_byte >> s1 == line1 && last_byte >> s2 == addr >> s2;
         if one_line && self.last_l1[core] == line1 {
-            // The line this core touched last, again: PRD distance 0 (its PRD stack sees only
-            // its own accesses), and an L1 hit that moves nothing unless another core's write
-            // invalidated the line meanwhile or this write must invalidate other copies.
+            // The line this core touched last, again: an L1 hit that moves nothing unless
+            // another core's write invalidated the line meanwhile or this write must
+            // invalidate other copies.
             if !self.hierarchy.try_repeat(core, line1, write) {
                 self.simulate(core, mi, addr, len, write);
-            }
-            self.prd[core].1.add(0);
-            if crd_is_prd {
-            } else if self.last_l2 == line2 {
-                self.crd.1.add(0);
-            } else {
-                add(&mut self.crd.1, self.crd.0.access(line2));
-                self.last_l2 = line2;
             }
             return;
         }
         self.last_l1[core] = last_byte >> s1;
-        self.last_l2 = last_byte >> s2;
         self.simulate(core, mi, addr, len, write);
-        let (stack, h) = &mut self.prd[core];
-        self.config
-            .l1
-            .for_each_line(addr, len, |l| add(h, stack.access(l)));
-        if !crd_is_prd {
-            let (stack, h) = &mut self.crd;
-            self.config
-                .l2
-                .for_each_line(addr, len, |l| add(h, stack.access(l)));
-        }
     }
 
     /// The cache simulation of one access (the slow path).
@@ -168,8 +135,8 @@ impl Measurer {
         });
     }
 
-    /// The results.
-    pub fn finish(self) -> Measurement {
+    /// The results, with the reuse distances of `stacks` (fed the same accesses).
+    pub(super) fn finish(self, stacks: Stacks) -> Measurement {
         let full = self.hierarchy.stats();
         let l1_per_thread: Vec<LevelStats> = full.l1.iter().map(|c| c.stats).collect();
         let private_l2 = !full.l2_private.is_empty();
@@ -247,16 +214,7 @@ impl Measurer {
             .collect();
         coherence_by_mi
             .sort_by_key(|m| (std::cmp::Reverse(m.true_sharing + m.false_sharing), m.mi));
-        let crd = match self.solo {
-            Some(c) => self.prd[c].1.clone(),
-            None => self.crd.1,
-        }
-        .into_histogram(None, true);
-        let prd: Vec<Histogram> = self
-            .prd
-            .into_iter()
-            .map(|(_, h)| h.into_histogram(None, true))
-            .collect();
+        let (prd, crd) = stacks.finish();
         let mut all = Histogram::new_exact();
         for h in &prd {
             all.merge(h);

@@ -10,6 +10,7 @@
 //! non-coherent simulation of [`rdcachesim::Hierarchy`], count for count.
 
 mod measurer;
+mod stacks;
 mod threads;
 pub use measurer::{Measurer, NO_MI};
 pub use threads::ThreadMeasurer;

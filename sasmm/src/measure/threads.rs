@@ -2,7 +2,9 @@
 //! own from its first access, its OpenMP thread number from its first region entry, and the
 //! [`Measurement`] renumbered into thread-index order at the end.
 
-use super::{MeasureConfig, MeasureOptions, Measurement, Measurer, ThreadRates};
+use super::measurer::Simulation;
+use super::stacks::StackFeed;
+use super::{MeasureConfig, MeasureOptions, Measurement, ThreadRates};
 use crate::rates::{CoreCounts, CoreRates};
 use rdcachesim::{LevelStats, MissKinds};
 use rdengines::Histogram;
@@ -16,9 +18,11 @@ use rdtrace::{Analysis, Digest, Event, Shape};
 /// access, and [`ThreadMeasurer::finish`] renumbers the cores into thread-index order. The
 /// simulated cores are independent (a private L1 each; the shared L2 sees the accesses in event
 /// order, whatever their core), so the result is the one [`measure`](super::measure) gives for
-/// the same events.
+/// the same events. The PRD and CRD are counted on a thread of their own on a machine of more
+/// than one CPU ([`StackFeed`]), the caches simulated on the caller's.
 pub struct ThreadMeasurer {
-    m: Measurer,
+    sim: Simulation,
+    stacks: StackFeed,
     /// Core of each thread that made an access.
     cores: std::collections::BTreeMap<u32, usize>,
     /// OpenMP thread number of each thread's first region entry.
@@ -42,13 +46,37 @@ impl ThreadMeasurer {
     /// instruction writes ([`write_table`](super::write_table); an id beyond it reads).
     pub fn with_options(config: MeasureConfig, options: MeasureOptions, writes: Vec<bool>) -> Self {
         ThreadMeasurer {
-            m: Measurer::with_options(config, options),
+            sim: Simulation::new(config, options),
+            stacks: StackFeed::new(config.l1, config.l2),
             cores: Default::default(),
             omp: Default::default(),
             writes,
             current: 0,
             core: None,
             threads: Vec::new(),
+        }
+    }
+
+    /// The same measurer with its PRD and CRD counted on the caller's thread (the result does
+    /// not depend on where they are counted; tests compare both).
+    #[cfg(test)]
+    pub(crate) fn stacks_here(mut self) -> Self {
+        let (l1, l2) = (self.sim.config().l1, self.sim.config().l2);
+        self.stacks = StackFeed::Here(Box::new(super::stacks::Stacks::new(l1, l2)));
+        self
+    }
+
+    /// The core of the thread whose events come now, given at its first access.
+    #[inline]
+    fn core(&mut self) -> usize {
+        match self.core {
+            Some(c) => c,
+            None => {
+                let next = self.cores.len();
+                let c = *self.cores.entry(self.current).or_insert(next);
+                self.core = Some(c);
+                c
+            }
         }
     }
 
@@ -73,7 +101,7 @@ impl ThreadMeasurer {
             }
         }
         let rank = |t: u32| threads.binary_search(&t).unwrap_or(0);
-        let raw = self.m.finish();
+        let raw = self.sim.finish(self.stacks.finish());
         // The cores an in-order simulation would have had: up to the highest one accessed.
         let used = self.cores.keys().map(|&t| rank(t) + 1).max().unwrap_or(0);
         let mut l1_per_thread = vec![LevelStats::default(); used];
@@ -141,17 +169,10 @@ impl ThreadMeasurer {
 impl rdtrace::EventVisitor for ThreadMeasurer {
     #[inline]
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
-        let core = match self.core {
-            Some(c) => c,
-            None => {
-                let next = self.cores.len();
-                let c = *self.cores.entry(self.current).or_insert(next);
-                self.core = Some(c);
-                c
-            }
-        };
+        let core = self.core();
         let write = self.writes(mi);
-        self.m.access_rw(core, mi, addr, len, write);
+        self.sim.access_rw(core, mi, addr, len, write);
+        self.stacks.access(core, addr, len);
     }
 
     fn other(&mut self, e: Event) {
@@ -193,9 +214,16 @@ impl Digest for ThreadMeasurer {
         if let Some(omp_thread) = piece.omp_thread {
             self.omp.entry(self.current).or_insert(omp_thread);
         }
-        for (mi, addr, len) in piece.accesses {
-            rdtrace::EventVisitor::access(self, mi, addr, len);
+        if piece.accesses.is_empty() {
+            return;
         }
+        // The chunk's accesses are one thread's: simulated here, then handed to the stacks whole.
+        let core = self.core();
+        for &(mi, addr, len) in &piece.accesses {
+            let write = self.writes(mi);
+            self.sim.access_rw(core, mi, addr, len, write);
+        }
+        self.stacks.one_core(core, piece.accesses);
     }
 }
 

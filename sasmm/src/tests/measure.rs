@@ -234,3 +234,81 @@ fn measurer_fast_path_equals_the_plain_simulation() {
         assert_eq!(r.crd, naive(&crd), "round {round}");
     }
 }
+
+/// A random stream of accesses: mostly short steps (runs on one line), sometimes a jump, sizes
+/// 1..=16 bytes (some straddle a line); `(thread, mi, addr, len)` over `threads` threads and
+/// memory instructions 0 and 1.
+fn random_accesses(n: usize, threads: u32, mut x: u64) -> Vec<(u32, u32, u64, u64)> {
+    let mut addr = 0u64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            addr = if x >> 8 & 7 == 0 {
+                (x >> 16) % 65536
+            } else {
+                addr + (x >> 24) % 6
+            };
+            let thread = (x >> 40) as u32 % threads;
+            (thread, (x >> 50) as u32 % 2, addr, 1 + (x >> 32) % 16)
+        })
+        .collect()
+}
+
+/// The PRD and CRD counted on their own thread, fed in batches (several of them, and one cut
+/// short at the end), give the measurement of counting them access by access: every field, on
+/// runs of one to four threads that write (memory instruction 1 writes).
+#[test]
+fn stacks_on_their_thread_count_what_they_count_here() {
+    use rdtrace::{Analysis, EventVisitor};
+    let config = MeasureConfig {
+        l1: CacheConfig::new(512, 2, 64).unwrap(),
+        l2: CacheConfig::new(4096, 4, 64).unwrap(),
+    };
+    for threads in 1..=4u32 {
+        let accesses = random_accesses(40_000, threads, 0x9e37_79b9 + threads as u64);
+        let run = |m: crate::ThreadMeasurer| {
+            let mut m = m;
+            m.set_threads((0..threads).collect());
+            for &(t, mi, addr, len) in &accesses {
+                m.thread(t);
+                m.access(mi, addr, len);
+            }
+            format!("{:?}", Analysis::finish(m))
+        };
+        let new =
+            || crate::ThreadMeasurer::with_options(config, Default::default(), vec![false, true]);
+        assert_eq!(run(new()), run(new().stacks_here()), "{threads} threads");
+    }
+}
+
+/// A one-thread file's chunks, read ahead on other cores and handed to the measurement whole
+/// (simulated on the caller's thread, their PRD and CRD counted on another): the measurement
+/// of the same accesses fed one by one to a [`Measurer`].
+#[test]
+fn a_one_thread_file_measured_in_chunks_is_measured_access_by_access() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.rdtrace");
+    let accesses = random_accesses(60_000, 1, 0x2545_f491);
+    let chunks: Vec<Vec<Event>> = accesses
+        .chunks(7_000)
+        .map(|c| {
+            c.iter()
+                .map(|&(_, mi, addr, len)| Event::Access { mi, addr, len })
+                .collect()
+        })
+        .collect();
+    rdtrace::testing::write_trace_chunks(&path, &module(), &[(1, chunks)]).unwrap();
+    let trace = rdtrace::Trace::open(&path).unwrap();
+    let config = MeasureConfig {
+        l1: CacheConfig::new(512, 2, 64).unwrap(),
+        l2: CacheConfig::new(4096, 4, 64).unwrap(),
+    };
+    let new = measure(&trace, config).unwrap();
+    let old = measure_in_index_order(&trace, config);
+    // Line references: accesses that straddle a line count once per line.
+    assert!(new.references > 60_000);
+    assert_eq!(new.l1_per_thread.len(), 1);
+    assert_eq!(format!("{new:?}"), format!("{old:?}"));
+}
