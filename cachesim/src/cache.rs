@@ -44,6 +44,8 @@ impl LevelStats {
 pub struct Cache {
     cfg: CacheConfig,
     sets: u64,
+    /// `sets - 1` when the sets are a power of two (a mask instead of a division per access).
+    set_mask: Option<u64>,
     ways: usize,
     /// `sets × ways` line addresses, MRU first within each set.
     tags: Vec<u64>,
@@ -60,6 +62,7 @@ impl Cache {
         Cache {
             cfg,
             sets,
+            set_mask: sets.is_power_of_two().then(|| sets - 1),
             ways,
             tags: vec![0; sets as usize * ways],
             fill: vec![0; sets as usize],
@@ -77,28 +80,38 @@ impl Cache {
         self.stats
     }
 
+    /// The set of line address `line`.
+    #[inline]
+    fn set_of(&self, line: u64) -> usize {
+        match self.set_mask {
+            Some(mask) => (line & mask) as usize,
+            None => (line % self.sets) as usize,
+        }
+    }
+
     /// Accesses one line address (`addr >> line_shift`); returns whether it hit. On a miss the
     /// line is allocated and the least recently used line of its set is evicted if the set is
     /// full.
     #[inline]
     pub fn access_line(&mut self, line: u64) -> bool {
         self.stats.accesses += 1;
-        let set = (line % self.sets) as usize;
+        let set = self.set_of(line);
         let base = set * self.ways;
         let n = self.fill[set] as usize;
         let slot = &mut self.tags[base..base + self.ways];
         if let Some(pos) = slot[..n].iter().position(|&t| t == line) {
             // Move to the MRU position.
-            slot[..=pos].rotate_right(1);
+            shift_down(&mut slot[..=pos]);
+            slot[0] = line;
             self.stats.hits += 1;
             return true;
         }
         if n < self.ways {
             self.fill[set] += 1;
-            slot[..=n].rotate_right(1);
+            shift_down(&mut slot[..=n]);
         } else {
-            // The LRU line (last) is overwritten by the rotation.
-            slot.rotate_right(1);
+            // The LRU line (last) is overwritten.
+            shift_down(slot);
         }
         slot[0] = line;
         false
@@ -126,7 +139,7 @@ impl Cache {
     /// of its set keep their LRU order. Not counted as an access.
     #[inline]
     pub fn invalidate_line(&mut self, line: u64) -> bool {
-        let set = (line % self.sets) as usize;
+        let set = self.set_of(line);
         let base = set * self.ways;
         let n = self.fill[set] as usize;
         let slot = &mut self.tags[base..base + n];
@@ -142,8 +155,17 @@ impl Cache {
 
     /// Whether a line is cached (no state change).
     pub fn contains_line(&self, line: u64) -> bool {
-        let set = (line % self.sets) as usize;
+        let set = self.set_of(line);
         let base = set * self.ways;
         self.tags[base..base + self.fill[set] as usize].contains(&line)
+    }
+}
+
+/// Moves every tag of `slot` but the last one place up (the last is overwritten, the first
+/// left for the caller): a set's few ways in a plain loop, where `rotate_right` calls `memmove`.
+#[inline]
+fn shift_down(slot: &mut [u64]) {
+    for i in (1..slot.len()).rev() {
+        slot[i] = slot[i - 1];
     }
 }
