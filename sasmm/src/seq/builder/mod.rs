@@ -24,8 +24,8 @@ struct WsState {
     function: u32,
     /// Loops containing the init block (they enclose the whole construct).
     enclosing: Vec<u32>,
-    /// Header entries so far, per unit loop.
-    units: FxHashMap<u32, u64>,
+    /// Unit loops entered so far (their header entries are in [`Builder::unit_counts`]).
+    touched: Vec<u32>,
     /// Unit of the most recent block of the construct's own function (for callee blocks).
     current: Option<Unit>,
     /// Windows waiting for their iteration (in memory; a spilled window carries its unit).
@@ -91,6 +91,9 @@ pub(super) struct Builder<'m, 's> {
     /// Block of the window that was current at each region entry (continued after the exit).
     fork_blocks: Vec<u32>,
     ws: Option<WsState>,
+    /// Header entries so far in the open worksharing construct, by loop id (zero for the loops
+    /// it has not entered; reset when it ends): an array, where a map cost a lookup per block.
+    unit_counts: Vec<u64>,
     overflow: bool,
 }
 
@@ -143,6 +146,7 @@ impl<'m, 's> Builder<'m, 's> {
             section_parallel: false,
             fork_blocks: Vec::new(),
             ws: None,
+            unit_counts: vec![0; meta.loops.len()],
             overflow: false,
         }
     }
@@ -221,7 +225,8 @@ impl<'m, 's> Builder<'m, 's> {
         let spilling = self.spill.is_some();
         let tag = match self.ws.as_mut() {
             Some(ws) => {
-                if !continuation {
+                // The per-block rule's counts, needed only while no unit loop was entered.
+                if !continuation && !ws.any_unit {
                     *ws.block_windows.entry(bb).or_insert(0) += 1;
                 }
                 if let Some(u) = unit {

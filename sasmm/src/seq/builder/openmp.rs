@@ -4,24 +4,51 @@
 use super::{Builder, Spill, WsState};
 use crate::window::{Placement, WorkshareRun};
 use crate::workshare::{RunTable, Unit};
+use rdtrace::meta::ProgramMeta;
 use rdtrace::Event;
 use rustc_hash::FxHashMap;
 
-impl Builder<'_, '_> {
-    /// The loops of block `bb` inside the open worksharing construct, innermost first.
-    fn construct_loops(&self, ws: &WsState, bb: u32) -> Vec<u32> {
-        let mut chain = Vec::new();
-        let mut cur = self.meta.blocks.get(bb as usize).and_then(|b| b.loop_id);
-        while let Some(l) = cur {
-            if ws.enclosing.contains(&l) {
-                break;
-            }
-            chain.push(l);
-            cur = self.meta.loops.get(l as usize).and_then(|l| l.parent);
+/// The unit of block `bb` in the open worksharing construct `ws`: its header entries counted
+/// (in `counts`, by loop id) in the outermost two of the block's loops inside the construct
+/// (the outermost first), or `None` when no loop of the construct holds it.
+fn construct_unit(
+    meta: &ProgramMeta,
+    ws: &mut WsState,
+    counts: &mut Vec<u64>,
+    bb: u32,
+) -> Option<Unit> {
+    // The block's loops inside the construct, innermost first: only the last two count.
+    let (mut outer, mut inner) = (None, None);
+    let mut cur = meta.blocks.get(bb as usize).and_then(|b| b.loop_id);
+    while let Some(l) = cur {
+        if ws.enclosing.contains(&l) {
+            break;
         }
-        chain
+        (outer, inner) = (Some(l), outer);
+        cur = meta.loops.get(l as usize).and_then(|l| l.parent);
     }
+    let loops = &meta.loops;
+    let mut bump = |l: u32| {
+        let is_header = loops.get(l as usize).map(|m| m.header) == Some(bb);
+        if l as usize >= counts.len() {
+            counts.resize(l as usize + 1, 0);
+        }
+        let n = &mut counts[l as usize];
+        if *n == 0 {
+            ws.touched.push(l);
+            *n = 1;
+        } else if is_header {
+            *n += 1;
+        }
+        (l, *n - 1)
+    };
+    outer.map(|outer| Unit {
+        outer: bump(outer),
+        inner: inner.map(&mut bump),
+    })
+}
 
+impl Builder<'_, '_> {
     // Once per block event, called from the visitor in the parent module: inline it there
     // (another codegen unit would otherwise call it).
     #[inline]
@@ -29,26 +56,12 @@ impl Builder<'_, '_> {
         let mut placement = self.base_placement();
         let mut pending = None;
         if self.depth > 0 {
-            if let Some(mut ws) = self.ws.take() {
+            if let Some(ws) = self.ws.as_mut() {
                 let function = self.meta.blocks.get(bb as usize).map(|b| b.function);
                 if function == Some(ws.function) {
-                    let chain = self.construct_loops(&ws, bb);
-                    let loops = &self.meta.loops;
-                    let mut bump = |l: u32| {
-                        let is_header = loops.get(l as usize).map(|m| m.header) == Some(bb);
-                        let n = ws.units.entry(l).or_insert(0);
-                        if is_header || *n == 0 {
-                            *n += 1;
-                        }
-                        (l, *n - 1)
-                    };
-                    ws.current = chain.last().map(|&outer| Unit {
-                        outer: bump(outer),
-                        inner: (chain.len() >= 2).then(|| bump(chain[chain.len() - 2])),
-                    });
+                    ws.current = construct_unit(self.meta, ws, &mut self.unit_counts, bb);
                 }
                 pending = ws.current;
-                self.ws = Some(ws);
             }
         }
         if pending.is_some() {
@@ -73,10 +86,16 @@ impl Builder<'_, '_> {
         // With one thread libomp hands a chunked or dynamic loop its whole range at once: the
         // chunk loop runs once and the iterations are the units of the loops inside it.
         let whole_range = run.chunk.is_some_and(|c| recorded > c);
+        // The construct's header counts, and the array cleared for the next construct.
+        let units: FxHashMap<u32, u64> = ws
+            .touched
+            .iter()
+            .map(|&l| (l, std::mem::take(&mut self.unit_counts[l as usize])))
+            .collect();
         let max_units = ws
             .outer_loops
             .iter()
-            .map(|l| ws.units.get(l).copied().unwrap_or(0))
+            .map(|l| units.get(l).copied().unwrap_or(0))
             .max()
             .unwrap_or(0);
         run.iterations = match run.chunk {
@@ -89,7 +108,7 @@ impl Builder<'_, '_> {
             iterations: run.iterations,
             chunk: run.chunk,
             whole_range,
-            units: ws.units,
+            units,
             fallback: (!ws.any_unit).then_some(ws.block_windows),
         };
         match self.spill.as_mut() {
@@ -170,7 +189,7 @@ impl Builder<'_, '_> {
                     run,
                     function,
                     enclosing,
-                    units: FxHashMap::default(),
+                    touched: Vec::new(),
                     current: None,
                     pending: Vec::new(),
                     any_unit: false,
