@@ -57,7 +57,8 @@ impl RunTable {
     }
 
     /// The placement of a window of the run opened at `unit` of its loops; windows must be
-    /// resolved in program order, with one `seen` (the per-block rule's counters) per run.
+    /// resolved in program order, with one `seen` (the per-block rule's counters, by run) over
+    /// the program, or one per run.
     // See: SASMM Alg. 1 — repeated parallel BBs (loop iterations) are split among the cores;
     // here the split unit is the loop iteration, recovered from the unit loops.
     pub(crate) fn resolve(
@@ -65,7 +66,7 @@ impl RunTable {
         unit: Option<Unit>,
         bb: u32,
         continuation: bool,
-        seen: &mut FxHashMap<u32, u64>,
+        seen: &mut Seen,
     ) -> Placement {
         let iterations = self.iterations;
         let iteration = match &self.fallback {
@@ -101,7 +102,7 @@ impl RunTable {
                 if n <= 1 {
                     return Placement::Replicated;
                 }
-                let i = seen.entry(bb).or_insert(0);
+                let i = seen.entry(self.run).or_default().entry(bb).or_insert(0);
                 let iteration = scale(*i, iterations, n);
                 if !continuation {
                     *i += 1;
@@ -115,6 +116,10 @@ impl RunTable {
         }
     }
 }
+
+/// The per-block rule's counters of every worksharing run (windows per block resolved so far),
+/// by run; only runs that fall back on the rule have any.
+pub(crate) type Seen = FxHashMap<u32, FxHashMap<u32, u64>>;
 
 /// `a * b / c` rounded down, exact (in 128 bits only where the product needs them: a 128-bit
 /// division is a library call).

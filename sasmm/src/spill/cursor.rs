@@ -9,8 +9,7 @@ use crate::error::Result;
 use crate::mimic::{MimicConfig, Owners};
 use crate::sample::SampleCursor;
 use crate::window::{Access, Placement, SequentialTrace, Window};
-use crate::workshare::Unit;
-use rustc_hash::FxHashMap;
+use crate::workshare::{Seen, Unit};
 use std::os::unix::fs::FileExt;
 
 /// A window's header as read back.
@@ -71,9 +70,6 @@ fn long_varint() -> crate::error::SasmmError {
         "a varint of the temporary file runs past 10 bytes",
     ))
 }
-
-/// Per-block rule counters of every worksharing run, by run.
-pub(super) type Seen = FxHashMap<u32, FxHashMap<u32, u64>>;
 
 impl<'f, 's> Cursor<'f, 's> {
     pub(super) fn new(
@@ -177,9 +173,7 @@ impl<'f, 's> Cursor<'f, 's> {
                     .get(run as usize)
                     .and_then(Option::as_ref)
                 {
-                    Some(table) => {
-                        table.resolve(unit, bb, continuation, self.seen.entry(run).or_default())
-                    }
+                    Some(table) => table.resolve(unit, bb, continuation, &mut self.seen),
                     None => Placement::Replicated,
                 }
             }

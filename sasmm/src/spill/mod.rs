@@ -35,7 +35,8 @@ use std::io::Write;
 mod cursor;
 mod split;
 
-use cursor::{Cursor, Seen};
+use crate::workshare::Seen;
+use cursor::Cursor;
 
 /// Accesses a batch of rounds holds before it is handed over.
 const BATCH_ACCESSES: usize = 1 << 18;
