@@ -53,11 +53,14 @@ mod workshare;
 
 pub use error::{Result, SasmmError};
 pub use exact::{
-    predict_exact, predict_exact_many, predict_exact_many_trace, predict_exact_trace, ExactConfig,
-    ExactPrediction, ExactRun, HierarchyPrediction, L3Counts, L3Prediction, MrcPoint,
-    MultiHierarchy, SetStacks,
+    predict_both_many_trace, predict_exact, predict_exact_many, predict_exact_many_trace,
+    predict_exact_trace, ExactConfig, ExactPrediction, ExactRun, HierarchyPrediction, L3Counts,
+    L3Prediction, MrcPoint, MultiHierarchy, SetStacks,
 };
-pub use formula::{predict_many_trace, BlockCounts, FormulaRun, WindowSample};
+pub use formula::{
+    predict_many_trace, predict_many_trace_beside, BesideFeed, BlockCounts, FormulaRun,
+    WindowSample,
+};
 pub use interleave::Interleave;
 pub use measure::{
     measure, measure_with, write_table, LevelCounts, MeasureConfig, MeasureOptions, Measurement,

@@ -52,6 +52,7 @@ use crate::error::{Result, SasmmError};
 use crate::interleave::{Interleave, Interleaver};
 use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::par::par_map;
+use crate::predict::{Prediction, SasmmConfig};
 use crate::rates::{CoreCounts, CoreRates, HitRates};
 use crate::seq::{Fragment, StreamLimits};
 use crate::set_sample::{scaled, SetSample, SetSampleConfig};
@@ -265,6 +266,38 @@ pub fn predict_exact_many_trace(
         feed_all(runs, f)
     })?;
     Ok(runs.into_iter().map(ExactRun::finish).collect())
+}
+
+/// The formula model ([`predict_many_trace`](crate::formula::predict_many_trace) of `configs`)
+/// and the exact model ([`predict_exact_many_trace`] of `exact`) for the same core counts, the
+/// exact runs fed the formula model's second pass beside its own runs when both stream with the
+/// same limits (one pass less over the file; the fragments, hence the predictions, are those of
+/// its own pass), else in a pass of their own after it. Settings are checked before the trace
+/// is read.
+pub fn predict_both_many_trace(
+    trace: &Trace,
+    configs: &[SasmmConfig],
+    exact: &ExactConfig,
+    cores: &[usize],
+) -> Result<(Vec<Vec<Prediction>>, Vec<ExactPrediction>)> {
+    let same_limits = configs.first().map(|c| c.limits) == Some(exact.limits);
+    if !same_limits {
+        let formula = crate::formula::predict_many_trace(trace, configs, cores)?;
+        return Ok((formula, predict_exact_many_trace(trace, exact, cores)?));
+    }
+    let writes = crate::measure::write_table(&trace.meta);
+    let mut runs = cores
+        .iter()
+        .map(|&m| Ok(ExactRun::new(exact, m)?.with_writes(writes.clone())))
+        .collect::<Result<Vec<_>>>()?;
+    let formula = crate::formula::predict_many_trace_beside(
+        trace,
+        configs,
+        cores,
+        &mut runs,
+        Some(&|runs: &mut Vec<ExactRun>, f| feed_all(runs, f)),
+    )?;
+    Ok((formula, runs.into_iter().map(ExactRun::finish).collect()))
 }
 
 /// Feeds one streamed fragment to every run (one per core count), each run on a thread of the

@@ -336,6 +336,23 @@ pub fn predict_many_trace(
     configs: &[SasmmConfig],
     cores: &[usize],
 ) -> Result<Vec<Vec<Prediction>>> {
+    predict_many_trace_beside(trace, configs, cores, &mut (), None)
+}
+
+/// What takes a streamed fragment beside the formula model's runs, with its state.
+pub type BesideFeed<'f, S> = &'f (dyn Fn(&mut S, Fragment<'_>) -> Result<()> + Sync);
+
+/// [`predict_many_trace`] with another consumer of the second pass's fragments beside the
+/// formula model's runs: `feed` (if any) takes each fragment with `state`, in order, in
+/// parallel with them (so another model streamed with the first configuration's limits costs
+/// no pass of its own; `validate` runs the exact model there).
+pub fn predict_many_trace_beside<S: Send>(
+    trace: &Trace,
+    configs: &[SasmmConfig],
+    cores: &[usize],
+    state: &mut S,
+    feed: Option<BesideFeed<'_, S>>,
+) -> Result<Vec<Vec<Prediction>>> {
     // Settings first, so bad ones are reported before the trace is read.
     for c in configs {
         for &m in cores {
@@ -397,13 +414,21 @@ pub fn predict_many_trace(
             job_run[ci].push(r);
         }
     }
-    crate::seq::stream_pipelined(trace, limits, &mut runs, &|runs, f| {
+    let mut both = (&mut runs, state);
+    crate::seq::stream_pipelined(trace, limits, &mut both, &|(runs, state), f| {
         use rayon::prelude::*;
-        match runs.as_mut_slice() {
+        let mut formula = || match runs.as_mut_slice() {
             [(run, cursor)] => run.feed_fragment(f, cursor),
             runs => runs
                 .par_iter_mut()
                 .try_for_each(|(run, cursor)| run.feed_fragment(f, cursor)),
+        };
+        match feed {
+            None => formula(),
+            Some(feed) => {
+                let (a, b) = rayon::join(formula, || feed(state, f));
+                a.and(b)
+            }
         }
     })?;
     // Each run's configurations, in order; then the predictions put back per configuration.

@@ -71,6 +71,21 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
                 assert_eq!(p, &predict(&s, c, *m).unwrap());
             }
         }
+        // The exact model fed the formula model's second pass (the same limits) or a pass of
+        // its own (other limits) predicts what it predicts alone, and the formula model too.
+        for exact_limits in [limits, StreamLimits { flush: 7, spill: 5 }] {
+            let exact_cfg = crate::exact::ExactConfig {
+                limits: exact_limits,
+                ..cfg.clone()
+            };
+            let (formula, exact) =
+                crate::exact::predict_both_many_trace(&seq_trace, &configs, &exact_cfg, &[1, 3])
+                    .unwrap();
+            assert_eq!(formula, streamed);
+            for (p, m) in exact.iter().zip([1, 3]) {
+                assert_eq!(p, &crate::exact::predict_exact(&s, &exact_cfg, m).unwrap());
+            }
+        }
     }
     let trace = rdtrace::Trace::open(&two).unwrap();
     let err = crate::exact::predict_exact_trace(&trace, &cfg, 2)

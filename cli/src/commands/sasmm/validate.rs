@@ -11,7 +11,7 @@ use super::predict_tables::pct;
 use crate::exit::usage;
 use crate::output::Table;
 use anyhow::Result;
-use rdsasmm::predict_many_trace;
+use rdsasmm::predict_both_many_trace;
 use rdsasmm::HitRates;
 
 /// Picks one rate.
@@ -85,14 +85,15 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     super::predict::check_simulated_lines(&labels, &caches)?;
     crate::tracefile::require_files(
         std::iter::once(a.seq.as_path()).chain(reals.iter().map(|r| r.1.as_path())),
-        "validate reads the sequential trace once per model and each real run beside them",
+        "validate reads the sequential trace twice (the formula model's two passes, the exact model in the second) and each real run beside them",
     )?;
     let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
     check_cores(&cores)?;
-    // Both models stream the sequential trace (their errors name the file) while the real runs
-    // are measured beside them, each a pass over its own file; errors in that order.
-    let (formula, exact, measured) = std::thread::scope(|s| {
+    // Both models stream the sequential trace (their errors name the file; the exact model
+    // beside the formula model's second pass) while the real runs are measured beside them,
+    // each a pass over its own file; errors in that order.
+    let (formula, measured) = std::thread::scope(|s| {
         let measuring = s.spawn(|| {
             reals
                 .iter()
@@ -102,17 +103,14 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
                 })
                 .collect::<Result<Vec<_>>>()
         });
-        let formula = predict_many_trace(&seq, std::slice::from_ref(&cfg), &cores);
-        let exact = formula
-            .is_ok()
-            .then(|| rdsasmm::predict_exact_many_trace(&seq, &ecfg, &cores));
+        let models = predict_both_many_trace(&seq, std::slice::from_ref(&cfg), &ecfg, &cores);
         let measured = measuring
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (formula, exact, measured)
+        (models, measured)
     });
-    let formula = formula?.pop().expect("one configuration");
-    let exact = exact.expect("run after the formula model")?;
+    let (mut formula, exact) = formula?;
+    let formula = formula.pop().expect("one configuration");
     let measured = measured?;
     let mut rows = Vec::new();
     for ((((m, path), p), e), meas) in reals.iter().zip(&formula).zip(&exact).zip(measured) {
