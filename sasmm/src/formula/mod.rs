@@ -139,8 +139,10 @@ pub struct FormulaRun {
     private: Vec<LastLineStack>,
     /// The stack over the shared trace; `None` when the CRD is core 0's PRD (see `new`).
     shared: Option<LastLineStack>,
-    /// References on their way to a stack (one stack's at a time).
+    /// References on their way to the private stacks (one stack's at a time), and to the
+    /// shared one.
     batch: Batch,
+    shared_batch: Batch,
     prd: RunProfile,
     crd: RunProfile,
 }
@@ -171,6 +173,7 @@ impl FormulaRun {
             private: (0..cores).map(|_| LastLineStack::default()).collect(),
             shared: (!solo).then(LastLineStack::default),
             batch: Batch::default(),
+            shared_batch: Batch::default(),
             prd: RunProfile::new(cores, blocks),
             crd: RunProfile::new(1, blocks),
         })
@@ -216,34 +219,43 @@ impl FormulaRun {
                 }
             }
         }
-        // Private stacks: each core's accesses in its own order (the cores' stacks are
-        // independent, so running them fragment by fragment changes no distance).
-        let (prd, shift, batch) = (&mut self.prd, self.l1_shift, &mut self.batch);
-        for (core, stack) in self.private.iter_mut().enumerate() {
-            trace.for_each_private_access(core, |w, addr, len| {
+        // The private stacks and the shared one read the same part and nothing of each other:
+        // on two threads when there is a shared stack.
+        let (private, prd, l1_shift) = (&mut self.private, &mut self.prd, self.l1_shift);
+        let (batch, shared_batch) = (&mut self.batch, &mut self.shared_batch);
+        let mut run_private = || {
+            // Each core's accesses in its own order (the cores' stacks are independent, so
+            // running them fragment by fragment changes no distance).
+            for (core, stack) in private.iter_mut().enumerate() {
+                trace.for_each_private_access(core, |w, addr, len| {
+                    let bb = seq.windows[w as usize].bb as usize;
+                    let s = sampled[w as usize];
+                    for_each_block(l1_shift, addr, len as u64, |l| batch.push(l, bb, s));
+                    if batch.is_full() {
+                        batch.run(stack, prd, core);
+                    }
+                });
+                batch.run(stack, prd, core);
+            }
+        };
+        let Some(stack) = self.shared.as_mut() else {
+            return run_private();
+        };
+        let (crd, l2_shift, interleaver) = (&mut self.crd, self.l2_shift, &mut self.interleaver);
+        let run_shared = || {
+            // Alg. 2's interleaving, whose generator goes on across fragments.
+            let batch = shared_batch;
+            interleaver.feed(trace, |_core, w, addr, len| {
                 let bb = seq.windows[w as usize].bb as usize;
                 let s = sampled[w as usize];
-                for_each_block(shift, addr, len as u64, |l| batch.push(l, bb, s));
+                for_each_block(l2_shift, addr, len as u64, |l| batch.push(l, bb, s));
                 if batch.is_full() {
-                    batch.run(stack, prd, core);
+                    batch.run(stack, crd, 0);
                 }
             });
-            batch.run(stack, prd, core);
-        }
-        // The shared stack over Alg. 2's interleaving, whose generator goes on across fragments.
-        let Some(stack) = self.shared.as_mut() else {
-            return;
+            batch.run(stack, crd, 0);
         };
-        let (crd, shift) = (&mut self.crd, self.l2_shift);
-        self.interleaver.feed(trace, |_core, w, addr, len| {
-            let bb = seq.windows[w as usize].bb as usize;
-            let s = sampled[w as usize];
-            for_each_block(shift, addr, len as u64, |l| batch.push(l, bb, s));
-            if batch.is_full() {
-                batch.run(stack, crd, 0);
-            }
-        });
-        batch.run(stack, crd, 0);
+        rayon::join(run_private, run_shared);
     }
 
     /// The PRD and CRD profiles of the run so far.
