@@ -83,12 +83,6 @@ impl Simulation {
         }
     }
 
-    /// The levels simulated.
-    #[cfg(test)]
-    pub(super) fn config(&self) -> MeasureConfig {
-        self.config
-    }
-
     /// [`Measurer::access_rw`]'s simulation.
     #[inline]
     pub(super) fn access_rw(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {

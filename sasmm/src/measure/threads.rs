@@ -2,8 +2,9 @@
 //! own from its first access, its OpenMP thread number from its first region entry, and the
 //! [`Measurement`] renumbered into thread-index order at the end.
 
+use super::chain::Chain;
 use super::measurer::Simulation;
-use super::stacks::StackFeed;
+use super::stacks::{StackFeed, Stacks};
 use super::{MeasureConfig, MeasureOptions, Measurement, ThreadRates};
 use crate::rates::{CoreCounts, CoreRates};
 use rdcachesim::{LevelStats, MissKinds};
@@ -18,11 +19,12 @@ use rdtrace::{Analysis, Digest, Event, Shape};
 /// access, and [`ThreadMeasurer::finish`] renumbers the cores into thread-index order. The
 /// simulated cores are independent (a private L1 each; the shared L2 sees the accesses in event
 /// order, whatever their core), so the result is the one [`measure`](super::measure) gives for
-/// the same events. The PRD and CRD are counted on a thread of their own on a machine of more
-/// than one CPU ([`StackFeed`]), the caches simulated on the caller's.
+/// the same events. On a machine of more than one CPU the work leaves the caller's thread,
+/// which decodes (see [`Engine`]).
 pub struct ThreadMeasurer {
-    sim: Simulation,
-    stacks: StackFeed,
+    config: MeasureConfig,
+    options: MeasureOptions,
+    engine: Engine,
     /// Core of each thread that made an access.
     cores: std::collections::BTreeMap<u32, usize>,
     /// OpenMP thread number of each thread's first region entry.
@@ -36,6 +38,21 @@ pub struct ThreadMeasurer {
     threads: Vec<u32>,
 }
 
+/// Where a [`ThreadMeasurer`] simulates and counts, chosen at the first access by how the
+/// accesses come; every way gives the same measurement.
+enum Engine {
+    /// No access yet.
+    Idle,
+    /// The caches simulated here; the PRD and CRD counted here or on a thread of their own
+    /// ([`StackFeed`]): a one-thread file's chunks, decoded on other cores (or one CPU).
+    Here {
+        sim: Box<Simulation>,
+        stacks: StackFeed,
+    },
+    /// Both on threads of their own ([`Chain`]): accesses merged here from several threads.
+    Chain(Chain),
+}
+
 impl ThreadMeasurer {
     /// An empty measurement.
     pub fn new(config: MeasureConfig) -> Self {
@@ -46,8 +63,9 @@ impl ThreadMeasurer {
     /// instruction writes ([`write_table`](super::write_table); an id beyond it reads).
     pub fn with_options(config: MeasureConfig, options: MeasureOptions, writes: Vec<bool>) -> Self {
         ThreadMeasurer {
-            sim: Simulation::new(config, options),
-            stacks: StackFeed::new(config.l1, config.l2),
+            config,
+            options,
+            engine: Engine::Idle,
             cores: Default::default(),
             omp: Default::default(),
             writes,
@@ -57,13 +75,36 @@ impl ThreadMeasurer {
         }
     }
 
-    /// The same measurer with its PRD and CRD counted on the caller's thread (the result does
-    /// not depend on where they are counted; tests compare both).
+    /// The same measurer with everything on the caller's thread (the result does not depend
+    /// on where the work is done; tests compare the ways).
     #[cfg(test)]
-    pub(crate) fn stacks_here(mut self) -> Self {
-        let (l1, l2) = (self.sim.config().l1, self.sim.config().l2);
-        self.stacks = StackFeed::Here(Box::new(super::stacks::Stacks::new(l1, l2)));
+    pub(crate) fn on_this_thread(mut self) -> Self {
+        self.engine = self.here(false);
         self
+    }
+
+    /// The simulation here, and the stacks on a thread of their own when `stacks_apart` (and
+    /// the machine has more than one CPU).
+    fn here(&self, stacks_apart: bool) -> Engine {
+        let (l1, l2) = (self.config.l1, self.config.l2);
+        Engine::Here {
+            sim: Box::new(Simulation::new(self.config, self.options)),
+            stacks: if stacks_apart {
+                StackFeed::new(l1, l2)
+            } else {
+                StackFeed::Here(Box::new(Stacks::new(l1, l2)))
+            },
+        }
+    }
+
+    /// The engine for accesses fed one by one: [`Engine::Chain`] on a machine of more than
+    /// one CPU (if its threads start), else everything here.
+    fn engine_for_accesses(&self) -> Engine {
+        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+        (cpus > 1)
+            .then(|| Chain::start(self.config, self.options))
+            .flatten()
+            .map_or_else(|| self.here(false), Engine::Chain)
     }
 
     /// The core of the thread whose events come now, given at its first access.
@@ -101,7 +142,15 @@ impl ThreadMeasurer {
             }
         }
         let rank = |t: u32| threads.binary_search(&t).unwrap_or(0);
-        let raw = self.sim.finish(self.stacks.finish());
+        let raw = match self.engine {
+            Engine::Idle => Simulation::new(self.config, self.options)
+                .finish(Stacks::new(self.config.l1, self.config.l2)),
+            Engine::Here { sim, stacks } => sim.finish(stacks.finish()),
+            Engine::Chain(chain) => {
+                let (sim, stacks) = chain.finish();
+                sim.finish(stacks)
+            }
+        };
         // The cores an in-order simulation would have had: up to the highest one accessed.
         let used = self.cores.keys().map(|&t| rank(t) + 1).max().unwrap_or(0);
         let mut l1_per_thread = vec![LevelStats::default(); used];
@@ -171,8 +220,17 @@ impl rdtrace::EventVisitor for ThreadMeasurer {
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
         let core = self.core();
         let write = self.writes(mi);
-        self.sim.access_rw(core, mi, addr, len, write);
-        self.stacks.access(core, addr, len);
+        match &mut self.engine {
+            Engine::Chain(chain) => chain.access(core, mi, addr, len, write),
+            Engine::Here { sim, stacks } => {
+                sim.access_rw(core, mi, addr, len, write);
+                stacks.access(core, addr, len);
+            }
+            Engine::Idle => {
+                self.engine = self.engine_for_accesses();
+                rdtrace::EventVisitor::access(self, mi, addr, len);
+            }
+        }
     }
 
     fn other(&mut self, e: Event) {
@@ -218,12 +276,24 @@ impl Digest for ThreadMeasurer {
             return;
         }
         // The chunk's accesses are one thread's: simulated here, then handed to the stacks whole.
-        let core = self.core();
-        for &(mi, addr, len) in &piece.accesses {
-            let write = self.writes(mi);
-            self.sim.access_rw(core, mi, addr, len, write);
+        if matches!(self.engine, Engine::Idle) {
+            self.engine = self.here(true);
         }
-        self.stacks.one_core(core, piece.accesses);
+        let core = self.core();
+        match &mut self.engine {
+            Engine::Here { sim, stacks } => {
+                for &(mi, addr, len) in &piece.accesses {
+                    let write = self.writes.get(mi as usize).copied().unwrap_or(false);
+                    sim.access_rw(core, mi, addr, len, write);
+                }
+                stacks.one_core(core, piece.accesses);
+            }
+            _ => {
+                for (mi, addr, len) in piece.accesses {
+                    rdtrace::EventVisitor::access(self, mi, addr, len);
+                }
+            }
+        }
     }
 }
 

@@ -256,11 +256,12 @@ fn random_accesses(n: usize, threads: u32, mut x: u64) -> Vec<(u32, u32, u64, u6
         .collect()
 }
 
-/// The PRD and CRD counted on their own thread, fed in batches (several of them, and one cut
-/// short at the end), give the measurement of counting them access by access: every field, on
-/// runs of one to four threads that write (memory instruction 1 writes).
+/// The caches simulated and the PRD and CRD counted on threads of their own, fed in batches
+/// (several of them, and one cut short at the end), give the measurement of doing both access
+/// by access on the caller's thread: every field, on runs of one to four threads that write
+/// (memory instruction 1 writes).
 #[test]
-fn stacks_on_their_thread_count_what_they_count_here() {
+fn a_measurement_on_threads_of_its_own_equals_one_on_the_callers() {
     use rdtrace::{Analysis, EventVisitor};
     let config = MeasureConfig {
         l1: CacheConfig::new(512, 2, 64).unwrap(),
@@ -279,7 +280,7 @@ fn stacks_on_their_thread_count_what_they_count_here() {
         };
         let new =
             || crate::ThreadMeasurer::with_options(config, Default::default(), vec![false, true]);
-        assert_eq!(run(new()), run(new().stacks_here()), "{threads} threads");
+        assert_eq!(run(new()), run(new().on_this_thread()), "{threads} threads");
     }
 }
 
