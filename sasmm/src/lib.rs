@@ -25,9 +25,9 @@
 //! Modules form a tree of uses, shared helpers below their users: `window` (the data) at the
 //! bottom; `workshare` (iteration resolution) and `sample` on it; `mimic`, then `interleave`;
 //! `spill` on those; `seq` (the builder) on `spill`; `profile`, then `predict`; `formula` on
-//! `predict`; `exact` beside it (its `coherence` below its `hierarchy`; it uses `measure` for
-//! the memory instructions' write table only); `rates`, `par` (the thread pool), `model`,
-//! `set_sample` and `error` are leaves.
+//! `predict`; `exact` above it (its `coherence` below its `hierarchy`; it uses `measure` for
+//! the memory instructions' write table, and `formula` to run both models in one pass);
+//! `rates`, `par` (the thread pool), `model`, `set_sample` and `error` are leaves.
 //!
 //! The library returns plain data and never formats output; `rda-report predict|validate|measure`
 //! prints it. Architecture invariant: depends on the trace format, the engines and the cache

@@ -303,13 +303,14 @@ exact histograms (distinct distances), per-block counters, the sampled windows' 
 rate times the run's windows, at least --min-samples per block) and the same bounded part of a parallel section. From a stream (`-`, a pipe) the exact model runs every core count in one pass over the chunks as they arrive; the formula model first copies the stream to a temporary file in $TMPDIR.\n\n\
 Time: the exact model simulates set-associative caches (a few compares per reference); the formula model reads the trace \
 twice and runs every reference, sampled or not, through exact LRU stacks (an exact stack distance per reference and per stack: each \
-core's and the shared one), since a sampled window's distances depend on every reference before it. So `--model formula` \
-takes about two to three times the exact model's time (app_mix, 4 cores: 2.0 s against 0.9 s); use it for the paper's \
+core's and the shared one, the two kinds on two threads), since a sampled window's distances depend on every reference \
+before it. So `--model formula` takes about twice the exact model's time (4 cores: app_mix 1.8 s against 0.85 s, bfs's \
+sequential trace 2.4 s against 1.3 s); use it for the paper's \
 reuse profiles and eq. 5-7, the exact model for rates. Each core count simulates every \
 reference once more (the default five core counts are five simulations, side by side on the \
 CPUs there are), and an OpenMP program's spilled parallel sections are read back for each core \
 count: on bfs's sequential trace (2.3·10^7 accesses, 2 CPUs) `histogram` takes 0.3 s, \
-`--cores 4` 1.6 s and the default core counts 4.7 s.")
+`--cores 4` 1.3 s and the default core counts 3.8 s.")
 )]
 pub struct PredictArgs {
     /// Trace of a sequential run (OMP_NUM_THREADS=1); `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report); the formula model reads the run twice,
