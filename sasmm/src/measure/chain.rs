@@ -4,6 +4,7 @@
 //! For accesses merged from a multi-thread trace, whose decoding and merging keep the caller's
 //! thread busy: three stages, the simulation the longest, share the CPUs.
 
+use super::batches::Batcher;
 use super::measurer::Simulation;
 use super::stacks::Stacks;
 use super::{MeasureConfig, MeasureOptions};
@@ -31,10 +32,8 @@ const IN_FLIGHT: usize = 4;
 
 /// The simulation and the stacks on threads of their own (see the module documentation).
 pub(super) struct Chain {
-    batch: Vec<ChainAccess>,
+    batches: Batcher<ChainAccess>,
     to_sim: SyncSender<Vec<ChainAccess>>,
-    /// Emptied batches handed back for reuse.
-    spare: Receiver<Vec<ChainAccess>>,
     sim: JoinHandle<Simulation>,
     stacks: JoinHandle<Stacks>,
 }
@@ -56,9 +55,8 @@ impl Chain {
             .spawn(move || simulate(config, options, sim_batches, to_stacks))
             .ok()?;
         Some(Chain {
-            batch: Vec::with_capacity(BATCH),
+            batches: Batcher::new(BATCH, spare),
             to_sim,
-            spare,
             sim,
             stacks,
         })
@@ -68,34 +66,27 @@ impl Chain {
     /// (`write`: whether it writes).
     #[inline]
     pub(super) fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64, write: bool) {
-        self.batch.push(ChainAccess {
+        let access = ChainAccess {
             addr,
             len,
             core: core as u32 | if write { WRITE } else { 0 },
             mi,
-        });
-        if self.batch.len() >= BATCH {
-            self.send_batch();
+        };
+        if let Some(full) = self.batches.push(access) {
+            self.send(full);
         }
     }
 
-    /// Sends the batch gathered so far (if any) down the chain.
-    fn send_batch(&mut self) {
-        if self.batch.is_empty() {
-            return;
-        }
-        let next = self
-            .spare
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(BATCH));
-        let full = std::mem::replace(&mut self.batch, next);
+    fn send(&mut self, batch: Vec<ChainAccess>) {
         // The thread stops early only when it panicked: `finish` says so.
-        let _ = self.to_sim.send(full);
+        let _ = self.to_sim.send(batch);
     }
 
     /// The simulation and the stacks once every access fed has gone through both.
     pub(super) fn finish(mut self) -> (Simulation, Stacks) {
-        self.send_batch();
+        if let Some(last) = self.batches.take() {
+            self.send(last);
+        }
         drop(self.to_sim);
         let sim = joined(self.sim.join());
         (sim, joined(self.stacks.join()))

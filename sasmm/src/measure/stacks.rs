@@ -3,6 +3,7 @@
 //! cache simulation, so a [`StackFeed`] may run it on a thread of its own, fed batches of
 //! accesses in order, while the simulation runs where the accesses arrive.
 
+use super::batches::Batcher;
 use rdcachesim::CacheConfig;
 use rdengines::accum::DenseHist;
 use rdengines::{FrontedStack, Histogram};
@@ -165,10 +166,8 @@ pub(super) enum StackFeed {
 
 /// [`Stacks`] on a thread of their own.
 pub(super) struct StackThread {
-    batch: Vec<CoreAccess>,
+    batches: Batcher<CoreAccess>,
     to: SyncSender<Batch>,
-    /// Emptied batches handed back for reuse.
-    spare: Receiver<Vec<CoreAccess>>,
     stacks: JoinHandle<Stacks>,
 }
 
@@ -188,9 +187,8 @@ impl StackFeed {
             .spawn(move || run_stacks(stacks, batches, give_back));
         match started {
             Ok(handle) => StackFeed::Thread(StackThread {
-                batch: Vec::with_capacity(BATCH),
+                batches: Batcher::new(BATCH, spare),
                 to,
-                spare,
                 stacks: handle,
             }),
             // No thread: the stacks (empty) are counted here instead.
@@ -204,13 +202,13 @@ impl StackFeed {
         match self {
             StackFeed::Here(s) => s.access(core, addr, len),
             StackFeed::Thread(t) => {
-                t.batch.push(CoreAccess {
+                let access = CoreAccess {
                     addr,
                     len,
                     core: core as u32,
-                });
-                if t.batch.len() >= BATCH {
-                    t.send_batch();
+                };
+                if let Some(full) = t.batches.push(access) {
+                    t.send(Batch::Mixed(full));
                 }
             }
         }
@@ -249,15 +247,9 @@ impl StackFeed {
 impl StackThread {
     /// Sends the batch gathered so far (if any).
     fn send_batch(&mut self) {
-        if self.batch.is_empty() {
-            return;
+        if let Some(full) = self.batches.take() {
+            self.send(Batch::Mixed(full));
         }
-        let next = self
-            .spare
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(BATCH));
-        let full = std::mem::replace(&mut self.batch, next);
-        self.send(Batch::Mixed(full));
     }
 
     fn send(&mut self, batch: Batch) {
