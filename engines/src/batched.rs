@@ -118,6 +118,28 @@ impl<S: BatchSink> Batched<S> {
         }
     }
 
+    /// Hands `items` to the sink whole, after the items given before: no copy when the sink
+    /// runs on a thread of its own (a stream that comes in vectors already).
+    pub fn push_vec(&mut self, items: Vec<S::Item>) {
+        if !self.batch.is_empty() {
+            self.flush();
+        }
+        match &mut self.side {
+            Side::Inline(sink) => sink.take(&items),
+            Side::Threaded {
+                to_thread, back, ..
+            } => {
+                // The sink hands the vector back emptied, as it does batches: drop what came
+                // back (the batch being gathered has its own), or such vectors would pile up.
+                while back.try_recv().is_ok() {}
+                // A send fails only when the thread is gone (it panicked): `finish` says so.
+                if let Some(tx) = to_thread {
+                    let _ = tx.send(items);
+                }
+            }
+        }
+    }
+
     /// Hands the batch so far to the sink.
     fn flush(&mut self) {
         match &mut self.side {
@@ -174,8 +196,8 @@ mod tests {
         }
     }
 
-    /// Inline or on a thread, pushed one by one or in slices longer than a batch, the sink
-    /// gets every item once, in order.
+    /// Inline or on a thread, pushed one by one, in slices longer than a batch or as whole
+    /// vectors, the sink gets every item once, in order.
     #[test]
     fn every_item_arrives_in_order() {
         let items: Vec<u32> = (0..10_000).collect();
@@ -197,6 +219,16 @@ mod tests {
                 sliced.extend(part);
             }
             assert_eq!(sliced.finish().unwrap().0, items);
+            // Whole vectors between single items.
+            let mut mixed = new();
+            for (k, part) in items.chunks(1000).enumerate() {
+                if k % 2 == 0 {
+                    mixed.push_vec(part.to_vec());
+                } else {
+                    part.iter().for_each(|&i| mixed.push(i));
+                }
+            }
+            assert_eq!(mixed.finish().unwrap().0, items);
         }
     }
 }

@@ -9,7 +9,6 @@
 //! per memory instruction. Fed reads only ([`Measurer::access`], [`measure`]) it is the
 //! non-coherent simulation of [`rdcachesim::Hierarchy`], count for count.
 
-mod batches;
 mod chain;
 mod measurer;
 mod stacks;

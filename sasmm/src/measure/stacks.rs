@@ -1,14 +1,12 @@
 //! The reuse-distance half of a measurement ([`Stacks`]): each core's PRD at the L1's line size
 //! and the CRD at the L2's, counted from the accesses in global order. It needs nothing of the
-//! cache simulation, so a [`StackFeed`] may run it on a thread of its own, fed batches of
-//! accesses in order, while the simulation runs where the accesses arrive.
+//! cache simulation, so it may run on a thread of its own ([`Stacks::fed`]), fed batches of
+//! [`MeasuredAccess`]es in order, while the simulation runs elsewhere.
 
-use super::batches::Batcher;
 use rdcachesim::CacheConfig;
 use rdengines::accum::DenseHist;
+use rdengines::batched::{BatchSink, Batched};
 use rdengines::{FrontedStack, Histogram};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
-use std::thread::JoinHandle;
 
 /// No line yet (line numbers are addresses shifted right, never all ones).
 const NO_LINE: u64 = u64::MAX;
@@ -22,6 +20,51 @@ fn add(h: &mut DenseHist, d: Option<u64>) {
         None => h.cold += 1,
     }
 }
+
+/// One access as the measurement's threads pass it on: its bytes, core, memory instruction and
+/// whether it writes.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MeasuredAccess {
+    pub(super) addr: u64,
+    pub(super) len: u64,
+    /// The core, with [`MeasuredAccess::WRITE`] set when the access writes.
+    core: u32,
+    pub(super) mi: u32,
+}
+
+impl MeasuredAccess {
+    /// The bit of `core` that marks a write (cores are thread positions, far below).
+    const WRITE: u32 = 1 << 31;
+
+    /// An access of `len` bytes at `addr` by core `core`, made by memory instruction `mi`.
+    #[inline]
+    pub(super) fn new(core: usize, mi: u32, addr: u64, len: u64, write: bool) -> Self {
+        MeasuredAccess {
+            addr,
+            len,
+            core: core as u32 | if write { Self::WRITE } else { 0 },
+            mi,
+        }
+    }
+
+    /// The core that made it.
+    #[inline]
+    pub(super) fn core(&self) -> usize {
+        (self.core & !Self::WRITE) as usize
+    }
+
+    /// Whether it writes.
+    #[inline]
+    pub(super) fn writes(&self) -> bool {
+        self.core & Self::WRITE != 0
+    }
+}
+
+/// Accesses a batch holds before it goes to the stacks (or on down a chain).
+pub(super) const BATCH: usize = 1 << 14;
+
+/// Batches sent ahead of a measurement's thread (besides the one it works on).
+pub(super) const IN_FLIGHT: usize = 4;
 
 /// Each core's PRD and the CRD (see the module documentation).
 pub(super) struct Stacks {
@@ -116,6 +159,17 @@ impl Stacks {
         }
     }
 
+    /// Empty stacks for caches `l1` and `l2`, fed in batches: on a thread of their own when
+    /// `apart` and the machine has a second CPU, else on the caller's.
+    pub(super) fn fed(l1: CacheConfig, l2: CacheConfig, apart: bool) -> Batched<Stacks> {
+        let stacks = Stacks::new(l1, l2);
+        if apart {
+            Batched::on_second_cpu(stacks, BATCH, IN_FLIGHT, "measure-stacks")
+        } else {
+            Batched::inline(stacks, BATCH)
+        }
+    }
+
     /// Each core's PRD (by core) and the CRD.
     pub(super) fn finish(self) -> (Vec<Histogram>, Histogram) {
         let crd = match self.solo {
@@ -132,153 +186,12 @@ impl Stacks {
     }
 }
 
-/// One access as a [`StackFeed`] batches it.
-#[derive(Clone, Copy, Debug)]
-struct CoreAccess {
-    addr: u64,
-    len: u64,
-    core: u32,
-}
+impl BatchSink for Stacks {
+    type Item = MeasuredAccess;
 
-/// Accesses a batch of a [`StackFeed`] holds before it goes to the stacks' thread.
-const BATCH: usize = 1 << 14;
-
-/// Batches sent ahead of the stacks' thread (besides the one it works on).
-const IN_FLIGHT: usize = 4;
-
-/// What the stacks' thread is sent.
-enum Batch {
-    /// Accesses of any cores, in order.
-    Mixed(Vec<CoreAccess>),
-    /// Accesses `(mi, addr, len)` of one core, in order (a one-thread file's chunk).
-    OneCore(usize, Vec<(u32, u64, u64)>),
-}
-
-/// Where a measurement's accesses go for their PRD and CRD: [`Stacks`] here, or on a thread of
-/// their own that takes them in batches (the stacks then cost the caller only the batching;
-/// the result is the same).
-pub(super) enum StackFeed {
-    /// The stacks, fed access by access.
-    Here(Box<Stacks>),
-    /// The stacks on their thread.
-    Thread(StackThread),
-}
-
-/// [`Stacks`] on a thread of their own.
-pub(super) struct StackThread {
-    batches: Batcher<CoreAccess>,
-    to: SyncSender<Batch>,
-    stacks: JoinHandle<Stacks>,
-}
-
-impl StackFeed {
-    /// Empty stacks for caches `l1` and `l2` ([`Stacks::new`]) on a thread of their own when
-    /// the machine has more than one CPU (and the thread starts), else here.
-    pub(super) fn new(l1: CacheConfig, l2: CacheConfig) -> Self {
-        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-        if cpus < 2 {
-            return StackFeed::Here(Box::new(Stacks::new(l1, l2)));
-        }
-        let stacks = Stacks::new(l1, l2);
-        let (to, batches) = sync_channel::<Batch>(IN_FLIGHT);
-        let (give_back, spare) = channel();
-        let started = std::thread::Builder::new()
-            .name("measure-stacks".into())
-            .spawn(move || run_stacks(stacks, batches, give_back));
-        match started {
-            Ok(handle) => StackFeed::Thread(StackThread {
-                batches: Batcher::new(BATCH, spare),
-                to,
-                stacks: handle,
-            }),
-            // No thread: the stacks (empty) are counted here instead.
-            Err(_) => StackFeed::Here(Box::new(Stacks::new(l1, l2))),
+    fn take(&mut self, accesses: &[MeasuredAccess]) {
+        for a in accesses {
+            self.access(a.core(), a.addr, a.len);
         }
     }
-
-    /// One access of `len` bytes at `addr` by core `core`.
-    #[inline]
-    pub(super) fn access(&mut self, core: usize, addr: u64, len: u64) {
-        match self {
-            StackFeed::Here(s) => s.access(core, addr, len),
-            StackFeed::Thread(t) => {
-                let access = CoreAccess {
-                    addr,
-                    len,
-                    core: core as u32,
-                };
-                if let Some(full) = t.batches.push(access) {
-                    t.send(Batch::Mixed(full));
-                }
-            }
-        }
-    }
-
-    /// The accesses `(mi, addr, len)` of core `core`, in order, after those fed before.
-    pub(super) fn one_core(&mut self, core: usize, accesses: Vec<(u32, u64, u64)>) {
-        match self {
-            StackFeed::Here(s) => {
-                for &(_, addr, len) in &accesses {
-                    s.access(core, addr, len);
-                }
-            }
-            StackFeed::Thread(t) => {
-                t.send_batch();
-                t.send(Batch::OneCore(core, accesses));
-            }
-        }
-    }
-
-    /// The stacks once every access fed has been counted.
-    pub(super) fn finish(self) -> Stacks {
-        match self {
-            StackFeed::Here(s) => *s,
-            StackFeed::Thread(mut t) => {
-                t.send_batch();
-                drop(t.to);
-                t.stacks
-                    .join()
-                    .unwrap_or_else(|p| std::panic::resume_unwind(p))
-            }
-        }
-    }
-}
-
-impl StackThread {
-    /// Sends the batch gathered so far (if any).
-    fn send_batch(&mut self) {
-        if let Some(full) = self.batches.take() {
-            self.send(Batch::Mixed(full));
-        }
-    }
-
-    fn send(&mut self, batch: Batch) {
-        // The thread stops only when its channel closes or it panicked: `finish` says which.
-        let _ = self.to.send(batch);
-    }
-}
-
-/// The stacks' thread: every batch counted in order, mixed batches handed back.
-fn run_stacks(
-    mut stacks: Stacks,
-    batches: Receiver<Batch>,
-    give_back: Sender<Vec<CoreAccess>>,
-) -> Stacks {
-    for batch in batches {
-        match batch {
-            Batch::Mixed(mut v) => {
-                for a in &v {
-                    stacks.access(a.core as usize, a.addr, a.len);
-                }
-                v.clear();
-                let _ = give_back.send(v);
-            }
-            Batch::OneCore(core, v) => {
-                for &(_, addr, len) in &v {
-                    stacks.access(core, addr, len);
-                }
-            }
-        }
-    }
-    stacks
 }

@@ -2,12 +2,13 @@
 //! own from its first access, its OpenMP thread number from its first region entry, and the
 //! [`Measurement`] renumbered into thread-index order at the end.
 
-use super::chain::Chain;
+use super::chain::{joined, Chain};
 use super::measurer::Simulation;
-use super::stacks::{StackFeed, Stacks};
+use super::stacks::{MeasuredAccess, Stacks};
 use super::{MeasureConfig, MeasureOptions, Measurement, ThreadRates};
 use crate::rates::{CoreCounts, CoreRates};
 use rdcachesim::{LevelStats, MissKinds};
+use rdengines::batched::Batched;
 use rdengines::Histogram;
 use rdtrace::analysis::ChunkDigester;
 use rdtrace::reader::{ChunkReader, EventChunkRef};
@@ -44,13 +45,13 @@ enum Engine {
     /// No access yet.
     Idle,
     /// The caches simulated here; the PRD and CRD counted here or on a thread of their own
-    /// ([`StackFeed`]): a one-thread file's chunks, decoded on other cores (or one CPU).
+    /// ([`Stacks::fed`]): a one-thread file's chunks, decoded on other cores.
     Here {
         sim: Box<Simulation>,
-        stacks: StackFeed,
+        stacks: Box<Batched<Stacks>>,
     },
     /// Both on threads of their own ([`Chain`]): accesses merged here from several threads.
-    Chain(Chain),
+    Chain(Box<Chain>),
 }
 
 impl ThreadMeasurer {
@@ -86,25 +87,10 @@ impl ThreadMeasurer {
     /// The simulation here, and the stacks on a thread of their own when `stacks_apart` (and
     /// the machine has more than one CPU).
     fn here(&self, stacks_apart: bool) -> Engine {
-        let (l1, l2) = (self.config.l1, self.config.l2);
         Engine::Here {
             sim: Box::new(Simulation::new(self.config, self.options)),
-            stacks: if stacks_apart {
-                StackFeed::new(l1, l2)
-            } else {
-                StackFeed::Here(Box::new(Stacks::new(l1, l2)))
-            },
+            stacks: Box::new(Stacks::fed(self.config.l1, self.config.l2, stacks_apart)),
         }
-    }
-
-    /// The engine for accesses fed one by one: [`Engine::Chain`] on a machine of more than
-    /// one CPU (if its threads start), else everything here.
-    fn engine_for_accesses(&self) -> Engine {
-        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-        (cpus > 1)
-            .then(|| Chain::start(self.config, self.options))
-            .flatten()
-            .map_or_else(|| self.here(false), Engine::Chain)
     }
 
     /// The core of the thread whose events come now, given at its first access.
@@ -145,7 +131,7 @@ impl ThreadMeasurer {
         let raw = match self.engine {
             Engine::Idle => Simulation::new(self.config, self.options)
                 .finish(Stacks::new(self.config.l1, self.config.l2)),
-            Engine::Here { sim, stacks } => sim.finish(stacks.finish()),
+            Engine::Here { sim, stacks } => sim.finish(joined(stacks.finish())),
             Engine::Chain(chain) => {
                 let (sim, stacks) = chain.finish();
                 sim.finish(stacks)
@@ -224,10 +210,10 @@ impl rdtrace::EventVisitor for ThreadMeasurer {
             Engine::Chain(chain) => chain.access(core, mi, addr, len, write),
             Engine::Here { sim, stacks } => {
                 sim.access_rw(core, mi, addr, len, write);
-                stacks.access(core, addr, len);
+                stacks.push(MeasuredAccess::new(core, mi, addr, len, write));
             }
             Engine::Idle => {
-                self.engine = self.engine_for_accesses();
+                self.engine = Engine::Chain(Box::new(Chain::start(self.config, self.options)));
                 rdtrace::EventVisitor::access(self, mi, addr, len);
             }
         }
@@ -275,22 +261,24 @@ impl Digest for ThreadMeasurer {
         if piece.accesses.is_empty() {
             return;
         }
-        // The chunk's accesses are one thread's: simulated here, then handed to the stacks whole.
+        // The chunk's accesses are one thread's: simulated here, counted on the stacks' thread.
         if matches!(self.engine, Engine::Idle) {
             self.engine = self.here(true);
         }
         let core = self.core();
         match &mut self.engine {
             Engine::Here { sim, stacks } => {
-                for &(mi, addr, len) in &piece.accesses {
-                    let write = self.writes.get(mi as usize).copied().unwrap_or(false);
-                    sim.access_rw(core, mi, addr, len, write);
+                let mut accesses = piece.accesses;
+                for a in &mut accesses {
+                    let write = self.writes.get(a.mi as usize).copied().unwrap_or(false);
+                    *a = MeasuredAccess::new(core, a.mi, a.addr, a.len, write);
+                    sim.access_rw(core, a.mi, a.addr, a.len, write);
                 }
-                stacks.one_core(core, piece.accesses);
+                stacks.push_vec(accesses);
             }
             _ => {
-                for (mi, addr, len) in piece.accesses {
-                    rdtrace::EventVisitor::access(self, mi, addr, len);
+                for a in piece.accesses {
+                    rdtrace::EventVisitor::access(self, a.mi, a.addr, a.len);
                 }
             }
         }
@@ -299,7 +287,8 @@ impl Digest for ThreadMeasurer {
 
 /// What [`ThreadMeasurer`] takes of a chunk (see its [`Digest`] implementation).
 pub struct MeasuredChunk {
-    accesses: Vec<(u32, u64, u64)>,
+    /// Its accesses (their core and write flag set when taken).
+    accesses: Vec<MeasuredAccess>,
     omp_thread: Option<u32>,
 }
 
@@ -319,7 +308,9 @@ impl ChunkDigester for MeasureDigester {
         impl rdtrace::EventVisitor for Keep {
             #[inline]
             fn access(&mut self, mi: u32, addr: u64, len: u64) {
-                self.0.accesses.push((mi, addr, len));
+                self.0
+                    .accesses
+                    .push(MeasuredAccess::new(0, mi, addr, len, false));
             }
             fn other(&mut self, e: Event) {
                 if let Event::RegionEnter { omp_thread, .. } = e {
