@@ -127,5 +127,14 @@ impl BatchSink for Distances {
 
 /// `distances` fed in batches, on a thread of their own where there is a second CPU.
 pub(crate) fn on_second_cpu(distances: Distances) -> Batched<Distances> {
-    Batched::on_second_cpu(distances, BATCH, IN_FLIGHT, "annotate-distances")
+    batched_on_second_cpu(distances, "annotate-distances")
+}
+
+/// `sink` fed batches of accesses as the distances are, on a thread named `name` where there
+/// is a second CPU.
+pub(crate) fn batched_on_second_cpu<S: BatchSink<Item = Access>>(
+    sink: S,
+    name: &str,
+) -> Batched<S> {
+    Batched::on_second_cpu(sink, BATCH, IN_FLIGHT, name)
 }

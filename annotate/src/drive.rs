@@ -2,6 +2,7 @@
 //! threads becoming cores in thread-index order (a one-thread trace's chunks are decoded on
 //! other cores, [`Needs::AccessesOnly`]).
 
+use rdengines::batched::{BatchSink, Batched};
 use rdtrace::{Analysis, EventVisitor, Needs, Shape, Trace};
 
 use crate::config::{AnnotateConfig, AnnotateError};
@@ -21,9 +22,21 @@ pub fn annotate_with_progress(
     config: AnnotateConfig,
     mut progress: impl FnMut(u64),
 ) -> Result<Annotation, AnnotateError> {
+    let annotator = Annotator::new(&trace.meta, config)?;
+    let threads = trace.thread_indices();
+    // A multi-thread trace is decoded and merged on this thread: the annotation runs on
+    // another, fed batches (with its distances on a third).
+    let annotator = if threads.len() > 1 {
+        Feed::Apart(Box::new(crate::distances::batched_on_second_cpu(
+            annotator,
+            "annotate-caches",
+        )))
+    } else {
+        Feed::Here(Box::new(annotator))
+    };
     let run = AnnotateRun {
-        annotator: Annotator::new(&trace.meta, config)?,
-        threads: trace.thread_indices(),
+        annotator,
+        threads,
         core: 0,
     };
     let mut n = 0u64;
@@ -33,9 +46,28 @@ pub fn annotate_with_progress(
     })?)
 }
 
+/// Where an [`AnnotateRun`]'s accesses go.
+enum Feed {
+    /// The annotator, on this thread.
+    Here(Box<Annotator>),
+    /// The annotator on a thread of its own (or here, on one CPU), fed batches.
+    Apart(Box<Batched<Annotator>>),
+}
+
+/// The annotator takes batches of `(core, mi, addr, len)` in order.
+impl BatchSink for Annotator {
+    type Item = crate::distances::Access;
+
+    fn take(&mut self, accesses: &[Self::Item]) {
+        for &(core, mi, addr, len) in accesses {
+            self.access(core as usize, mi, addr, len);
+        }
+    }
+}
+
 /// An [`Annotator`] reading a trace: each thread's accesses go to its core.
 struct AnnotateRun {
-    annotator: Annotator,
+    annotator: Feed,
     /// The trace's threads, ascending: thread `threads[c]` is core `c`.
     threads: Vec<u32>,
     /// The core of the thread whose events come now.
@@ -45,7 +77,10 @@ struct AnnotateRun {
 impl EventVisitor for AnnotateRun {
     #[inline]
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
-        self.annotator.access(self.core, mi, addr, len);
+        match &mut self.annotator {
+            Feed::Here(a) => a.access(self.core, mi, addr, len),
+            Feed::Apart(a) => a.push((self.core as u32, mi, addr, len)),
+        }
     }
 }
 
@@ -65,6 +100,10 @@ impl Analysis for AnnotateRun {
     }
 
     fn finish(self) -> Annotation {
-        self.annotator.finish(&self.threads)
+        let annotator = match self.annotator {
+            Feed::Here(a) => *a,
+            Feed::Apart(a) => a.finish().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        };
+        annotator.finish(&self.threads)
     }
 }
