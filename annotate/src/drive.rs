@@ -102,7 +102,7 @@ impl Analysis for AnnotateRun {
     fn finish(self) -> Annotation {
         let annotator = match self.annotator {
             Feed::Here(a) => *a,
-            Feed::Apart(a) => a.finish().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Feed::Apart(a) => a.join(),
         };
         annotator.finish(&self.threads)
     }

@@ -243,12 +243,7 @@ impl Annotator {
             .take()
             .map(|r| sharing::resolve(&self, r.finish(), thread_indices));
         // The distances' counts add to the simulation's (see `distances`).
-        let d = self
-            .distances
-            .take()
-            .expect("finished once")
-            .finish()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        let d = self.distances.take().expect("finished once").join();
         for (c, dc) in self.line_counts.iter_mut().zip(&d.line_counts) {
             c.merge(dc);
         }

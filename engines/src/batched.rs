@@ -162,6 +162,13 @@ impl<S: BatchSink> Batched<S> {
         }
     }
 
+    /// [`Batched::finish`], with a panic of the sink's thread resumed on the caller's (for
+    /// callers that have nothing better to do with it).
+    pub fn join(self) -> S {
+        self.finish()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    }
+
     /// Waits for the sink to take every item and gives it back; `Err` with the panic's payload
     /// when its thread panicked.
     pub fn finish(mut self) -> std::thread::Result<S> {

@@ -185,9 +185,7 @@ impl RecordReuse {
 
     /// Waits for every charge to be counted and gives the distances back.
     pub(crate) fn finish(self) -> Reuse {
-        self.0
-            .finish()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        self.0.join()
     }
 }
 

@@ -55,12 +55,7 @@ impl Chain {
 
     /// The simulation and the stacks once every access fed has gone through both.
     pub(super) fn finish(self) -> (Simulation, Stacks) {
-        let stage = joined(self.0.finish());
-        (stage.sim, joined(stage.stacks.finish()))
+        let stage = self.0.join();
+        (stage.sim, stage.stacks.join())
     }
-}
-
-/// A thread's result, or its panic resumed here.
-pub(super) fn joined<T>(r: std::thread::Result<T>) -> T {
-    r.unwrap_or_else(|p| std::panic::resume_unwind(p))
 }

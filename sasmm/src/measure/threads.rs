@@ -2,7 +2,7 @@
 //! own from its first access, its OpenMP thread number from its first region entry, and the
 //! [`Measurement`] renumbered into thread-index order at the end.
 
-use super::chain::{joined, Chain};
+use super::chain::Chain;
 use super::measurer::Simulation;
 use super::stacks::{MeasuredAccess, Stacks};
 use super::{MeasureConfig, MeasureOptions, Measurement, ThreadRates};
@@ -131,7 +131,7 @@ impl ThreadMeasurer {
         let raw = match self.engine {
             Engine::Idle => Simulation::new(self.config, self.options)
                 .finish(Stacks::new(self.config.l1, self.config.l2)),
-            Engine::Here { sim, stacks } => sim.finish(joined(stacks.finish())),
+            Engine::Here { sim, stacks } => sim.finish(stacks.join()),
             Engine::Chain(chain) => {
                 let (sim, stacks) = chain.finish();
                 sim.finish(stacks)
