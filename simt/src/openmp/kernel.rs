@@ -20,7 +20,6 @@ pub(super) const SPAN_SLACK: u64 = 64;
 /// Turns finished launches into kernels, in the order they were first met.
 pub(super) struct Emitter<'a> {
     pub(super) meta: &'a ProgramMeta,
-    pub(super) config: &'a SimtConfig,
 }
 
 impl Emitter<'_> {
@@ -38,7 +37,7 @@ impl Emitter<'_> {
         shared: &mut Shared<'_>,
         all: bool,
         threads_seen: usize,
-        f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+        f: &mut dyn FnMut(PendingLaunch) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
         shared.finished_some = false;
         while let Some(&key) = shared.order.front() {
@@ -102,14 +101,9 @@ impl Emitter<'_> {
                 ))
                 .into());
             }
-            let kernel = build_kernel(
-                format!("{function} ({loc}) workshare {ws} launch {launch}"),
-                accesses,
-                first,
-                threads,
-                self.config,
-            );
-            f(KernelLaunch {
+            f(PendingLaunch {
+                name: format!("{function} ({loc}) workshare {ws} launch {launch}"),
+                parts: accesses,
                 workshare: ws,
                 launch,
                 location: loc,
@@ -119,7 +113,6 @@ impl Emitter<'_> {
                 omp_threads,
                 accesses: n_accesses,
                 unattributed,
-                kernel,
             })?;
         }
         Ok(())
@@ -145,6 +138,65 @@ impl Emitter<'_> {
             }
         }
         out
+    }
+}
+
+/// A finished launch whose kernel is still to be built: [`PendingLaunch::build`] (the lockstep
+/// merge) can run on another thread than the walk that collected it.
+pub(super) struct PendingLaunch {
+    name: String,
+    parts: Vec<PartAccesses>,
+    workshare: u32,
+    launch: u32,
+    location: String,
+    function: String,
+    first_iteration: i64,
+    threads: u64,
+    omp_threads: u32,
+    accesses: u64,
+    unattributed: u64,
+}
+
+impl PendingLaunch {
+    /// Launch `launch` of loop 0, without accesses (tests of the delivery).
+    #[cfg(test)]
+    pub(super) fn empty(launch: u32) -> Self {
+        PendingLaunch {
+            name: format!("k{launch}"),
+            parts: Vec::new(),
+            workshare: 0,
+            launch,
+            location: "?".into(),
+            function: "f".into(),
+            first_iteration: 0,
+            threads: 0,
+            omp_threads: 1,
+            accesses: 0,
+            unattributed: 0,
+        }
+    }
+
+    /// The launch with its kernel built for `config`.
+    pub(super) fn build(self, config: &SimtConfig) -> KernelLaunch {
+        let kernel = build_kernel(
+            self.name,
+            self.parts,
+            self.first_iteration,
+            self.threads,
+            config,
+        );
+        KernelLaunch {
+            workshare: self.workshare,
+            launch: self.launch,
+            location: self.location,
+            function: self.function,
+            first_iteration: self.first_iteration,
+            threads: self.threads,
+            omp_threads: self.omp_threads,
+            accesses: self.accesses,
+            unattributed: self.unattributed,
+            kernel,
+        }
     }
 }
 

@@ -67,6 +67,7 @@
 //! section 7.2.3).
 
 mod collect;
+mod deliver;
 mod kernel;
 mod part_accesses;
 mod teams;
@@ -77,6 +78,7 @@ use crate::error::{Result, SimtError};
 use crate::grid::Kernel;
 use crate::mi::Granularity;
 use collect::{Collector, ThreadState};
+use deliver::{deliver, LaunchSink, WalkError};
 use kernel::Emitter;
 use rdtrace::event::Event;
 use rdtrace::meta::ProgramMeta;
@@ -173,12 +175,12 @@ pub struct OpenMpImport {
 /// the end ([`for_each_launch`] hands each over as soon as it is complete): the same launches in
 /// the same order.
 pub fn import_trace(trace: &Trace, config: &SimtConfig) -> Result<OpenMpImport> {
-    let mut out = OpenMpImport::default();
-    out.skipped = for_each_launch::<SimtError>(trace, config, &mut |l| {
-        out.launches.push(l);
+    let mut launches = Vec::new();
+    let skipped = for_each_launch::<SimtError>(trace, config, &mut |l| {
+        launches.push(l);
         Ok(())
     })?;
-    Ok(out)
+    Ok(OpenMpImport { launches, skipped })
 }
 
 /// Maps every worksharing-loop launch of a trace to a SIMT kernel and hands each to `f` as soon
@@ -186,13 +188,25 @@ pub fn import_trace(trace: &Trace, config: &SimtConfig) -> Result<OpenMpImport> 
 /// members are uncertain, see the module docs, when it has joined), reading the events of all
 /// threads merged in stamp order: memory is the launches in flight (the accesses of one launch,
 /// 12 bytes each and 16 per iteration, for a program whose worksharing loops end before the
-/// next starts) plus one decoded chunk per thread, not the trace. Launches come in the order
-/// they started. Returns the loops that could not be mapped; an error of `f` stops the pass and
-/// is returned.
-pub fn for_each_launch<E: From<SimtError>>(
+/// next starts; and the launch `f` works on) plus one decoded chunk per thread, not the trace.
+/// With two CPUs, each launch's kernel is built and `f` called on a thread of their own while
+/// the events of the next launch are read (see `deliver`). Launches come in the order they
+/// started. Returns the loops that could not be mapped; an error of `f` stops the pass and is
+/// returned.
+pub fn for_each_launch<E: From<SimtError> + Send>(
     trace: &Trace,
     config: &SimtConfig,
-    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    f: &mut (dyn FnMut(KernelLaunch) -> std::result::Result<(), E> + Send),
+) -> std::result::Result<Vec<SkippedLoop>, E> {
+    for_each_launch_piped(trace, config, f, deliver::pipelined())
+}
+
+/// [`for_each_launch`], with the kernels built on a thread of their own when `pipelined`.
+fn for_each_launch_piped<E: From<SimtError> + Send>(
+    trace: &Trace,
+    config: &SimtConfig,
+    f: &mut (dyn FnMut(KernelLaunch) -> std::result::Result<(), E> + Send),
+    pipelined: bool,
 ) -> std::result::Result<Vec<SkippedLoop>, E> {
     check_config(config)?;
     if trace.meta.workshares.is_empty() {
@@ -203,52 +217,49 @@ pub fn for_each_launch<E: From<SimtError>>(
         return Ok(Vec::new());
     }
     let tables = Tables::of(&trace.meta, config);
-    let emitter = Emitter {
-        meta: &trace.meta,
-        config,
-    };
-    let walk = Walk::new(&tables, &emitter, f);
-    rdtrace::analysis::run(trace, walk, |_| {}).map_err(SimtError::from)?
+    let emitter = Emitter { meta: &trace.meta };
+    deliver(config, f, pipelined, |sink| {
+        let walk = Walk::new(&tables, &emitter, sink);
+        rdtrace::analysis::run(trace, walk, |_| {}).map_err(SimtError::from)
+    })
 }
 
 /// [`for_each_launch`] over any source of a run's events merged in stamp order (a trace file's
 /// [`Trace::merged`], or a stream's `rdtrace::LiveTrace::next_merged`) whose metadata is `meta`.
-pub fn for_each_launch_in<E: From<SimtError>>(
+pub fn for_each_launch_in<E: From<SimtError> + Send>(
     meta: &ProgramMeta,
     events: impl IntoIterator<Item = rdtrace::Result<(u32, Event)>>,
     config: &SimtConfig,
-    f: &mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    f: &mut (dyn FnMut(KernelLaunch) -> std::result::Result<(), E> + Send),
 ) -> std::result::Result<Vec<SkippedLoop>, E> {
     check_config(config)?;
     let tables = Tables::of(meta, config);
-    let emitter = Emitter { meta, config };
-    let mut walk = Walk::new(&tables, &emitter, f);
-    rdtrace::analysis::run_merged(events, &mut walk, |_| {}).map_err(SimtError::from)?;
-    walk.finish()
+    let emitter = Emitter { meta };
+    deliver(config, f, deliver::pipelined(), |sink| {
+        let mut walk = Walk::new(&tables, &emitter, sink);
+        rdtrace::analysis::run_merged(events, &mut walk, |_| {}).map_err(SimtError::from)?;
+        Ok(walk.finish())
+    })
 }
 
 /// The walk over a run's events merged in stamp order, as an [`Analysis`]: each event goes
 /// through its thread's [`Collector`]; team moves are applied to the threads they name, and
 /// finished launches are handed to `f` as soon as they are complete.
-struct Walk<'w, 'a, E> {
+struct Walk<'w, 's, 'a, E> {
     shared: teams::Shared<'a>,
     emitter: &'w Emitter<'a>,
-    f: &'w mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
+    f: &'w mut LaunchSink<'s, E>,
     /// Threads' states by slot, in order of appearance.
     threads: Vec<ThreadState>,
     slot_of: FastMap<u32, usize>,
     /// The thread whose events come now, and its slot.
     current: (u32, usize),
     /// The first error of `f`: the visit cannot stop, so the rest of the events are skipped.
-    failed: Option<E>,
+    failed: Option<WalkError<E>>,
 }
 
-impl<'w, 'a, E: From<SimtError>> Walk<'w, 'a, E> {
-    fn new(
-        tables: &'a Tables,
-        emitter: &'w Emitter<'a>,
-        f: &'w mut dyn FnMut(KernelLaunch) -> std::result::Result<(), E>,
-    ) -> Self {
+impl<'w, 's, 'a, E> Walk<'w, 's, 'a, E> {
+    fn new(tables: &'a Tables, emitter: &'w Emitter<'a>, f: &'w mut LaunchSink<'s, E>) -> Self {
         Walk {
             shared: tables.shared(),
             emitter,
@@ -291,7 +302,7 @@ impl<'w, 'a, E: From<SimtError>> Walk<'w, 'a, E> {
     }
 }
 
-impl<E: From<SimtError>> rdtrace::EventVisitor for Walk<'_, '_, E> {
+impl<E> rdtrace::EventVisitor for Walk<'_, '_, '_, E> {
     #[inline]
     fn block(&mut self, bb: u32) {
         if let Some(mut c) = self.collector() {
@@ -324,9 +335,9 @@ impl<E: From<SimtError>> rdtrace::EventVisitor for Walk<'_, '_, E> {
     }
 }
 
-impl<E: From<SimtError>> Analysis for Walk<'_, '_, E> {
+impl<E> Analysis for Walk<'_, '_, '_, E> {
     /// The loops that could not be mapped, or the first error of `f`.
-    type Report = std::result::Result<Vec<SkippedLoop>, E>;
+    type Report = std::result::Result<Vec<SkippedLoop>, WalkError<E>>;
 
     fn shape(&self) -> Shape {
         Shape::Merged

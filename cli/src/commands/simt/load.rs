@@ -57,7 +57,7 @@ impl Source {
 pub(super) fn load(
     args: &SimtArgs,
     simt: &SimtConfig,
-    each: &mut dyn FnMut(Source) -> Result<()>,
+    each: &mut (dyn FnMut(Source) -> Result<()> + Send),
 ) -> Result<Vec<SkippedLoop>> {
     match args.input_format {
         SimtInput::GpuText => {
