@@ -171,6 +171,8 @@ pub struct ReuseDegreeAnalyzer {
     sorted: Vec<u64>,
     /// Lanes (thread accesses) of the MIs pushed.
     lanes: u64,
+    /// MIs pushed as context only ([`ReuseDegreeAnalyzer::remember_lanes`]).
+    remembered: u64,
 }
 
 impl ReuseDegreeAnalyzer {
@@ -184,6 +186,7 @@ impl ReuseDegreeAnalyzer {
             cells: Vec::new(),
             sorted: Vec::new(),
             lanes: 0,
+            remembered: 0,
         }
     }
 
@@ -213,6 +216,30 @@ impl ReuseDegreeAnalyzer {
         }
         self.sorted = sorted;
         self.end_mi(lanes.len() as u64);
+    }
+
+    /// Pushes the next MI as context for the MIs after it: its addresses become earlier
+    /// occurrences they pair with, but its own pairs with the MIs before it are not counted,
+    /// nor is it among the histogram's MIs and lanes (the window before a segment, see
+    /// [`analyze_lane_stream`]).
+    fn remember_lanes(&mut self, lanes: &[u64]) {
+        self.begin_mi();
+        let j = self.next_position;
+        for &addr in lanes {
+            let list = self.occurrences.entry(addr).or_default();
+            if list.last() == Some(&j) {
+                continue;
+            }
+            if let Some(w) = self.max_rd {
+                let gone = list.partition_point(|&p| p < j.saturating_sub(w));
+                if gone > 0 {
+                    list.drain(..gone);
+                }
+            }
+            list.push(j);
+        }
+        self.next_position += 1;
+        self.remembered += 1;
     }
 
     /// Pushes the next MI of the stream as an address array.
@@ -286,11 +313,70 @@ impl ReuseDegreeAnalyzer {
         let mut hist = DsHistogram::new(self.max_rd);
         hist.ds = self.cells.iter().map(|c| c.ds).collect();
         hist.reusing_pairs = self.cells.iter().map(|c| c.pairs).collect();
-        hist.mis = self.next_position;
+        hist.mis = self.next_position - self.remembered;
         hist.lanes = self.lanes;
         hist.trim();
         hist
     }
+}
+
+/// Fewest MIs a segment of [`analyze_lane_stream`] holds, in windows: each segment first
+/// remembers the window of MIs before it, which costs about as much as analysing them, so a
+/// segment of two windows does at most half as much work again.
+const SEGMENT_WINDOWS: u64 = 2;
+
+/// The DS-vs-RD histogram of the stream of MIs `mis` (each given by its lanes' addresses), on
+/// up to `threads` threads. With a window `max_rd = W` and at least two segments of
+/// [`SEGMENT_WINDOWS`] windows, the stream is cut into that many segments, analysed at once:
+/// each remembers the W MIs before it ([`ReuseDegreeAnalyzer::remember_lanes`]) and counts
+/// the pairs of its own MIs; every pair of MIs at most W apart is counted in the segment of
+/// its later MI, whose analyzer holds the earlier one, so the segments' histograms add up to
+/// the one-thread analysis exactly. Without a window, or for a short stream, one thread.
+pub fn analyze_lane_stream(mis: &[&[u64]], max_rd: Option<u64>, threads: usize) -> DsHistogram {
+    let segments = max_rd.map_or(1, |w| {
+        let fit = mis.len() as u64 / (SEGMENT_WINDOWS * w.max(1));
+        fit.min(threads as u64).max(1) as usize
+    });
+    analyze_in_segments(mis, max_rd, segments)
+}
+
+/// [`analyze_lane_stream`] with `segments` segments (one thread each; 1: this thread), of
+/// any length.
+fn analyze_in_segments(mis: &[&[u64]], max_rd: Option<u64>, segments: usize) -> DsHistogram {
+    let analyze = |range: std::ops::Range<usize>| {
+        let mut a = ReuseDegreeAnalyzer::new(max_rd);
+        let window = max_rd.map_or(range.start, |w| (w as usize).min(range.start));
+        for lanes in &mis[range.start - window..range.start] {
+            a.remember_lanes(lanes);
+        }
+        for lanes in &mis[range] {
+            a.push_lanes(lanes);
+        }
+        a.finish()
+    };
+    let segments = segments.clamp(1, mis.len().max(1));
+    if segments == 1 {
+        return analyze(0..mis.len());
+    }
+    let bounds: Vec<usize> = (0..=segments).map(|k| k * mis.len() / segments).collect();
+    let parts: Vec<DsHistogram> = std::thread::scope(|scope| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .map(|b| {
+                let range = b[0]..b[1];
+                scope.spawn(move || analyze(range))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut total = DsHistogram::new(max_rd);
+    for part in &parts {
+        total.merge(part);
+    }
+    total
 }
 
 /// The DS-vs-RD histogram of one stream of MIs.
@@ -354,6 +440,42 @@ mod tests {
         assert_eq!(a.mis, 5);
         assert_eq!(a.total_ds(), 3);
         assert_eq!(a.nonzero().collect::<Vec<_>>(), vec![(1, 1, 1), (2, 2, 1)]);
+    }
+
+    /// Cut into segments, each remembering the window before it, a stream gives the
+    /// one-thread histogram exactly: lanes drawn from a few addresses (long occurrence lists,
+    /// repeated lanes), windows from 1 to beyond the stream, 1 to 7 segments.
+    #[test]
+    fn segments_add_up_to_the_whole_stream() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for case in 0..60 {
+            let len = 1 + next(120) as usize;
+            let addresses = 1 + next(if case % 2 == 0 { 8 } else { 200 });
+            let stream: Vec<MemInstr> = (0..len)
+                .map(|_| {
+                    let lanes = next(6) as usize;
+                    mi(&(0..lanes).map(|_| next(addresses)).collect::<Vec<_>>())
+                })
+                .collect();
+            let lanes: Vec<&[u64]> = stream.iter().map(|m| m.lanes.as_slice()).collect();
+            for max_rd in [Some(1), Some(3), Some(17), Some(500), None] {
+                let whole = analyze_stream(&stream, max_rd);
+                for segments in 1..=7 {
+                    let cut = analyze_in_segments(&lanes, max_rd, segments);
+                    assert_eq!(
+                        cut, whole,
+                        "case {case} window {max_rd:?} segments {segments}"
+                    );
+                }
+                assert_eq!(analyze_lane_stream(&lanes, max_rd, 2), whole);
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use crate::error::{Result, SimtError};
 use crate::grid::{aggregate_block, split_for_lsu, BlockStream, Kernel};
-use crate::reuse::{DsHistogram, ReuseDegreeAnalyzer};
+use crate::reuse::{analyze_lane_stream, DsHistogram, ReuseDegreeAnalyzer};
 use crate::schedule::{BlockScheduler, Schedule, SchedulePolicy};
 use serde::{Deserialize, Serialize};
 
@@ -162,10 +162,18 @@ pub fn run_scenario_with(
     };
     let streams = match config.scenario {
         // See: thesis section 6.1: every thread in parallel, blocks one at a time.
+        // With a window, a long stream's segments on the CPUs (the same histogram).
         Scenario::SerializedBlocks => {
-            let mut a = ReuseDegreeAnalyzer::new(max_rd);
-            push_blocks(&mut a, blocks.iter(), usize::MAX);
-            vec![grid_stream(a, n)]
+            let lanes: Vec<&[u64]> = blocks
+                .iter()
+                .flat_map(|b| b.mis.iter().map(|mi| mi.lanes.as_slice()))
+                .collect();
+            let threads = std::thread::available_parallelism().map_or(1, |c| c.get());
+            vec![StreamResult {
+                label: StreamLabel::Grid,
+                blocks: n,
+                histogram: analyze_lane_stream(&lanes, max_rd, threads),
+            }]
         }
         // See: section 6.2: the stream of each block on its own.
         Scenario::WithinBlock => blocks
