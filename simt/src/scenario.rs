@@ -12,6 +12,7 @@
 
 use crate::error::{Result, SimtError};
 use crate::grid::{aggregate_block, split_for_lsu, BlockStream, Kernel};
+use crate::mi::MemInstr;
 use crate::reuse::{analyze_lane_stream, DsHistogram, ReuseDegreeAnalyzer};
 use crate::schedule::{BlockScheduler, Schedule, SchedulePolicy};
 use serde::{Deserialize, Serialize};
@@ -162,19 +163,11 @@ pub fn run_scenario_with(
     };
     let streams = match config.scenario {
         // See: thesis section 6.1: every thread in parallel, blocks one at a time.
-        // With a window, a long stream's segments on the CPUs (the same histogram).
-        Scenario::SerializedBlocks => {
-            let lanes: Vec<&[u64]> = blocks
-                .iter()
-                .flat_map(|b| b.mis.iter().map(|mi| mi.lanes.as_slice()))
-                .collect();
-            let threads = std::thread::available_parallelism().map_or(1, |c| c.get());
-            vec![StreamResult {
-                label: StreamLabel::Grid,
-                blocks: n,
-                histogram: analyze_lane_stream(&lanes, max_rd, threads),
-            }]
-        }
+        Scenario::SerializedBlocks => vec![StreamResult {
+            label: StreamLabel::Grid,
+            blocks: n,
+            histogram: stream_on_cpus(blocks.iter().flat_map(|b| &b.mis), max_rd),
+        }],
         // See: section 6.2: the stream of each block on its own.
         Scenario::WithinBlock => blocks
             .iter()
@@ -191,12 +184,17 @@ pub fn run_scenario_with(
         // See: section 6.3: all blocks merged into one aggregate block.
         Scenario::AllBlocksParallel => {
             let all: Vec<&BlockStream> = blocks.iter().collect();
-            let mut a = ReuseDegreeAnalyzer::new(max_rd);
-            if n > 0 {
-                push_blocks(&mut a, std::iter::once(&aggregate_block(&all)), usize::MAX);
+            let histogram = if n > 0 {
                 aggregate_blocks = 1;
-            }
-            vec![grid_stream(a, n)]
+                stream_on_cpus(aggregate_block(&all).mis.iter(), max_rd)
+            } else {
+                ReuseDegreeAnalyzer::new(max_rd).finish()
+            };
+            vec![StreamResult {
+                label: StreamLabel::Grid,
+                blocks: n,
+                histogram,
+            }]
         }
         // See: section 6.4, definitions 3-4 and Algorithms 3-5: arrays of K concurrent slots,
         // each merged into an aggregate block, aggregate blocks serialized.
@@ -281,6 +279,14 @@ fn grid_stream(a: ReuseDegreeAnalyzer, blocks: usize) -> StreamResult {
         blocks,
         histogram: a.finish(),
     }
+}
+
+/// The histogram of `mis` as one stream (MIs whole, no load/store unit limit), with a window
+/// in segments on all CPUs ([`analyze_lane_stream`]: the same histogram as one analyzer's).
+fn stream_on_cpus<'a>(mis: impl Iterator<Item = &'a MemInstr>, max_rd: Option<u64>) -> DsHistogram {
+    let lanes: Vec<&[u64]> = mis.map(|mi| mi.lanes.as_slice()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |c| c.get());
+    analyze_lane_stream(&lanes, max_rd, threads)
 }
 
 /// Pushes blocks one after another (their positions are renumbered by the analyzer: thesis
