@@ -41,6 +41,10 @@ pub enum SimtError {
         /// What is wrong.
         what: String,
     },
+    /// The threads that build and analyse kernels beside the trace's reading could not be
+    /// started, or stopped without saying why.
+    #[error("the kernels' threads: {0}")]
+    Threads(String),
 }
 
 /// Shorthand result type.

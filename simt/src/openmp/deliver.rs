@@ -58,11 +58,8 @@ pub(super) fn deliver<E: From<SimtError> + Send>(
     let (to_builder, launches) = sync_channel::<PendingLaunch>(0);
     let (to_caller, built) = sync_channel::<KernelLaunch>(0);
     std::thread::scope(|scope| {
-        let spawn_error = |e: std::io::Error| {
-            E::from(SimtError::InvalidConfig(format!(
-                "cannot start the kernels' threads: {e}"
-            )))
-        };
+        let spawn_error =
+            |e: std::io::Error| E::from(SimtError::Threads(format!("cannot start one: {e}")));
         let caller = std::thread::Builder::new()
             .name("simt-analysis".into())
             .spawn_scoped(scope, move || -> Result<(), E> {
@@ -108,10 +105,9 @@ fn finish<E: From<SimtError>>(
         Err(WalkError::Simt(e)) => Err(e.into()),
         Err(WalkError::Caller(e)) => Err(e),
         // The threads after the walk stop early only on the caller's error, returned above.
-        Err(WalkError::Stopped) => Err(SimtError::InvalidConfig(
-            "the kernels' thread stopped without an error".into(),
-        )
-        .into()),
+        Err(WalkError::Stopped) => {
+            Err(SimtError::Threads("stopped without an error".into()).into())
+        }
     }
 }
 

@@ -198,16 +198,6 @@ pub fn for_each_launch<E: From<SimtError> + Send>(
     config: &SimtConfig,
     f: &mut (dyn FnMut(KernelLaunch) -> std::result::Result<(), E> + Send),
 ) -> std::result::Result<Vec<SkippedLoop>, E> {
-    for_each_launch_piped(trace, config, f, deliver::pipelined())
-}
-
-/// [`for_each_launch`], with the kernels built on a thread of their own when `pipelined`.
-fn for_each_launch_piped<E: From<SimtError> + Send>(
-    trace: &Trace,
-    config: &SimtConfig,
-    f: &mut (dyn FnMut(KernelLaunch) -> std::result::Result<(), E> + Send),
-    pipelined: bool,
-) -> std::result::Result<Vec<SkippedLoop>, E> {
     check_config(config)?;
     if trace.meta.workshares.is_empty() {
         // No worksharing loop, no kernel (the reader admits no event of a loop the metadata
@@ -218,7 +208,7 @@ fn for_each_launch_piped<E: From<SimtError> + Send>(
     }
     let tables = Tables::of(&trace.meta, config);
     let emitter = Emitter { meta: &trace.meta };
-    deliver(config, f, pipelined, |sink| {
+    deliver(config, f, deliver::pipelined(), |sink| {
         let walk = Walk::new(&tables, &emitter, sink);
         rdtrace::analysis::run(trace, walk, |_| {}).map_err(SimtError::from)
     })
