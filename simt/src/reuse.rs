@@ -226,17 +226,10 @@ impl ReuseDegreeAnalyzer {
         self.begin_mi();
         let j = self.next_position;
         for &addr in lanes {
-            let list = self.occurrences.entry(addr).or_default();
-            if list.last() == Some(&j) {
-                continue;
+            let list = in_window(&mut self.occurrences, self.max_rd, addr, j);
+            if list.last() != Some(&j) {
+                list.push(j);
             }
-            if let Some(w) = self.max_rd {
-                let gone = list.partition_point(|&p| p < j.saturating_sub(w));
-                if gone > 0 {
-                    list.drain(..gone);
-                }
-            }
-            list.push(j);
         }
         self.next_position += 1;
         self.remembered += 1;
@@ -282,14 +275,7 @@ impl ReuseDegreeAnalyzer {
     #[inline]
     fn address(&mut self, addr: u64, m: u64) {
         let j = self.next_position;
-        let list = self.occurrences.entry(addr).or_default();
-        if let Some(w) = self.max_rd {
-            let oldest = j.saturating_sub(w);
-            let gone = list.partition_point(|&p| p < oldest);
-            if gone > 0 {
-                list.drain(..gone);
-            }
-        }
+        let list = in_window(&mut self.occurrences, self.max_rd, addr, j);
         let mark = j + 1;
         for &p in list.iter().rev() {
             // See: thesis definition 2 and Algorithm 1 step 6: M_j(a) joins DS_pj, which is
@@ -318,6 +304,25 @@ impl ReuseDegreeAnalyzer {
         hist.trim();
         hist
     }
+}
+
+/// The earlier MIs that held `addr` and still pair with MI `j`: with a window `max_rd`, those
+/// that left it are dropped from the front first.
+#[inline]
+fn in_window(
+    occurrences: &mut FastMap<u64, SmallVec<[u64; 2]>>,
+    max_rd: Option<u64>,
+    addr: u64,
+    j: u64,
+) -> &mut SmallVec<[u64; 2]> {
+    let list = occurrences.entry(addr).or_default();
+    if let Some(w) = max_rd {
+        let gone = list.partition_point(|&p| p < j.saturating_sub(w));
+        if gone > 0 {
+            list.drain(..gone);
+        }
+    }
+    list
 }
 
 /// Fewest MIs a segment of [`analyze_lane_stream`] holds, in windows: each segment first
