@@ -113,11 +113,6 @@ impl ThreadMeasurer {
         self.threads = threads;
     }
 
-    #[inline]
-    fn writes(&self, mi: u32) -> bool {
-        self.writes.get(mi as usize).copied().unwrap_or(false)
-    }
-
     /// The measurement, with the trace's thread indices `threads` (ascending) as its cores, in
     /// that order (a thread that made accesses but is missing from `threads` is added).
     pub fn finish(self, threads: &[u32]) -> Measurement {
@@ -205,7 +200,7 @@ impl rdtrace::EventVisitor for ThreadMeasurer {
     #[inline]
     fn access(&mut self, mi: u32, addr: u64, len: u64) {
         let core = self.core();
-        let write = self.writes(mi);
+        let write = writes(&self.writes, mi);
         match &mut self.engine {
             Engine::Chain(chain) => chain.access(core, mi, addr, len, write),
             Engine::Here { sim, stacks } => {
@@ -270,7 +265,7 @@ impl Digest for ThreadMeasurer {
             Engine::Here { sim, stacks } => {
                 let mut accesses = piece.accesses;
                 for a in &mut accesses {
-                    let write = self.writes.get(a.mi as usize).copied().unwrap_or(false);
+                    let write = writes(&self.writes, a.mi);
                     *a = MeasuredAccess::new(core, a.mi, a.addr, a.len, write);
                     sim.access_rw(core, a.mi, a.addr, a.len, write);
                 }
@@ -283,6 +278,14 @@ impl Digest for ThreadMeasurer {
             }
         }
     }
+}
+
+/// Whether memory instruction `mi` writes, by the write table `table` (an id beyond it
+/// reads). A function of the table, not of the measurer, so that it can be asked while the
+/// measurer's engine is borrowed.
+#[inline]
+fn writes(table: &[bool], mi: u32) -> bool {
+    table.get(mi as usize).copied().unwrap_or(false)
 }
 
 /// What [`ThreadMeasurer`] takes of a chunk (see its [`Digest`] implementation).
