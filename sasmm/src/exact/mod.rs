@@ -43,6 +43,7 @@ mod hierarchy;
 mod l3;
 mod private_l2;
 mod set_stacks;
+mod sim_thread;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -64,6 +65,7 @@ use serde::Serialize;
 pub use hierarchy::MultiHierarchy;
 pub use l3::{L3Counts, L3Prediction};
 pub use set_stacks::SetStacks;
+use sim_thread::Sim;
 
 /// Settings of the exact model.
 #[derive(Clone, Debug, PartialEq)]
@@ -258,10 +260,11 @@ pub fn predict_exact_many_trace(
     cores: &[usize],
 ) -> Result<Vec<ExactPrediction>> {
     let writes = crate::measure::write_table(&trace.meta);
-    let mut runs = cores
+    let runs = cores
         .iter()
         .map(|&m| Ok(ExactRun::new(config, m)?.with_writes(writes.clone())))
         .collect::<Result<Vec<_>>>()?;
+    let mut runs = with_stacks_threads(runs);
     crate::seq::stream_pipelined(trace, config.limits, &mut runs, &|runs, f| {
         feed_all(runs, f)
     })?;
@@ -286,10 +289,11 @@ pub fn predict_both_many_trace(
         return Ok((formula, predict_exact_many_trace(trace, exact, cores)?));
     }
     let writes = crate::measure::write_table(&trace.meta);
-    let mut runs = cores
+    let runs = cores
         .iter()
         .map(|&m| Ok(ExactRun::new(exact, m)?.with_writes(writes.clone())))
         .collect::<Result<Vec<_>>>()?;
+    let mut runs = with_stacks_threads(runs);
     let formula = crate::formula::predict_many_trace_beside(
         trace,
         configs,
@@ -298,6 +302,18 @@ pub fn predict_both_many_trace(
         Some(&|runs: &mut Vec<ExactRun>, f| feed_all(runs, f)),
     )?;
     Ok((formula, runs.into_iter().map(ExactRun::finish).collect()))
+}
+
+/// `runs` with their stacks on threads of their own ([`ExactRun::with_stacks_thread`]) when
+/// there are at least two CPUs per run: with fewer, the runs (fed in parallel, see
+/// [`feed_all`]) and the trace's decoding keep the CPUs busy already, and the batches would
+/// only add their copying.
+fn with_stacks_threads(runs: Vec<ExactRun>) -> Vec<ExactRun> {
+    let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if cpus < 2 * runs.len() {
+        return runs;
+    }
+    runs.into_iter().map(ExactRun::with_stacks_thread).collect()
 }
 
 /// Feeds one streamed fragment to every run (one per core count), each run on a thread of the
@@ -325,7 +341,7 @@ pub struct ExactRun {
     pairs: usize,
     /// Curve points: (size, L1 index, private cache, L2 index, shared cache).
     curve: Vec<(u64, usize, CacheConfig, usize, CacheConfig)>,
-    sim: MultiHierarchy,
+    sim: Sim,
     /// Whether each memory instruction (by id) writes; empty: every access reads.
     writes: Vec<bool>,
     /// [`ExactConfig::coherence`].
@@ -392,11 +408,22 @@ impl ExactRun {
             l2,
             pairs,
             curve,
-            sim,
+            sim: Sim::Inline(sim),
             writes: Vec::new(),
             coherence: config.coherence,
             private_l2,
         })
+    }
+
+    /// Simulates the stacks on a thread of their own, fed batches of the shared trace's
+    /// references (see `sim_thread`): the same counts, in about the time of the slower of the
+    /// simulation and the rest of the run, given a spare CPU. Stays as it is when the thread
+    /// cannot start.
+    pub fn with_stacks_thread(mut self) -> Self {
+        if let Sim::Inline(sim) = self.sim {
+            self.sim = Sim::threaded(sim);
+        }
+        self
     }
 
     /// Tells the run which memory instructions (by id) write (e.g.
@@ -437,7 +464,7 @@ impl ExactRun {
         // copies in that order.
         if self.writes.is_empty() {
             self.interleaver.feed(mimic, |core, _w, addr, len| {
-                sim.access(core, addr, len as u64)
+                sim.access_rw(core, addr, len as u64, false)
             });
         } else {
             let writes = &self.writes;
@@ -461,6 +488,7 @@ impl ExactRun {
             private_l2,
             ..
         } = self;
+        let sim = sim.finish();
         let mut hierarchies = Vec::with_capacity(pairs);
         for (j, &(behind, l2c)) in l2[..pairs].iter().enumerate() {
             let i = behind.expect("pairs are behind an L1");
