@@ -113,8 +113,29 @@ impl StreamLimits {
     }
 }
 
-/// Where a streamed sequential trace's fragments go (an error stops the stream).
-pub type FragmentSink<'s> = dyn FnMut(Fragment<'_>) -> Result<()> + 's;
+/// A fragment as the builder hands it over ([`Fragment`] with the held fragment mutable): the
+/// receiver may take the held fragment's windows, accesses, sections and worksharing runs
+/// (leaving other buffers in their place, whose capacity the builder then reuses) instead of
+/// copying them; it must leave the program's tables. The builder clears all four right after.
+pub(crate) enum FragmentMut<'a> {
+    /// Sections in memory.
+    Memory(&'a mut SequentialTrace),
+    /// Sections written to a temporary file.
+    Spilled(&'a SpilledFragment),
+}
+
+impl FragmentMut<'_> {
+    /// The fragment, read-only.
+    fn shared(&self) -> Fragment<'_> {
+        match self {
+            FragmentMut::Memory(s) => Fragment::Memory(s),
+            FragmentMut::Spilled(s) => Fragment::Spilled(s),
+        }
+    }
+}
+
+/// Where the builder's fragments go ([`FragmentMut`]).
+pub(crate) type FragmentMutSink<'s> = dyn FnMut(FragmentMut<'_>) -> Result<()> + 's;
 
 /// Where a streamed count of windows goes ([`SequentialTrace::stream_windows`]): each window's
 /// `(bb, continuation, parallel)`.
@@ -156,10 +177,10 @@ pub struct SequentialPass<'m, 's>(Builder<'m, 's>);
 
 impl<'m, 's> SequentialPass<'m, 's> {
     /// Hands `sink` the fragments (see [`SequentialTrace::stream_with`]).
-    pub fn fragments(
+    pub(crate) fn fragments(
         meta: &'m ProgramMeta,
         limits: StreamLimits,
-        sink: &'s mut FragmentSink<'s>,
+        sink: &'s mut FragmentMutSink<'s>,
     ) -> Self {
         SequentialPass(Builder::new(meta, Output::Fragments(sink), limits))
     }
@@ -263,6 +284,16 @@ impl SequentialTrace {
         limits: StreamLimits,
         sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>,
     ) -> Result<()> {
+        Self::stream_handing_over(trace, limits, &mut |f| sink(f.shared()))
+    }
+
+    /// [`SequentialTrace::stream_with`] handing the held fragments over mutably, so that the
+    /// sink can take their buffers ([`FragmentMut`]).
+    pub(crate) fn stream_handing_over(
+        trace: &Trace,
+        limits: StreamLimits,
+        sink: &mut FragmentMutSink<'_>,
+    ) -> Result<()> {
         only_thread_with_events(trace)?;
         let pass = SequentialPass::fragments(&trace.meta, limits, sink);
         if rdtrace::analysis::run(trace, pass, |_| {})?? == 0 {
@@ -281,7 +312,8 @@ impl SequentialTrace {
         limits: StreamLimits,
         sink: &mut dyn FnMut(Fragment<'_>) -> Result<()>,
     ) -> Result<u64> {
-        let mut pass = SequentialPass::fragments(meta, limits, sink);
+        let mut shared = |f: FragmentMut<'_>| sink(f.shared());
+        let mut pass = SequentialPass::fragments(meta, limits, &mut shared);
         for e in events {
             e.visit(&mut pass);
         }

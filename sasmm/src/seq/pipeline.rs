@@ -2,9 +2,10 @@
 //! and cut into windows here while the fragments cut so far are mimicked, interleaved and
 //! simulated there, so a pass costs the slower of the two rather than their sum.
 //!
-//! Fragments in memory are copied into buffers that the model's thread hands back once it is
-//! done with them (the builder reuses its own, so it cannot give them away); the program's
-//! tables (classes, block names) go over once. A spilled fragment goes over as a second handle
+//! Fragments in memory go over whole: the builder hands over their buffers and takes in their
+//! place ones that the model's thread handed back once it was done with them (a copy cost a
+//! serial program's pass a few percent of its time); the program's tables (classes, block
+//! names) go over once. A spilled fragment goes over as a second handle
 //! on its temporary file ([`SpilledFragment::try_clone`]): the model's thread reads it while
 //! the builder goes on with the next fragment (an OpenMP program's parallel sections are
 //! mostly spilled, so this is most of the overlap there). At most [`SPILLS_AHEAD`] + 1
@@ -12,7 +13,7 @@
 //! the model's thread is done with the one [`SPILLS_AHEAD`] before it. The model sees the same
 //! fragments in the same order as without the pipeline.
 
-use super::{Fragment, SequentialTrace, StreamLimits};
+use super::{Fragment, FragmentMut, SequentialTrace, StreamLimits};
 use crate::error::{Result, SasmmError};
 use crate::spill::SpilledFragment;
 use rdtrace::Trace;
@@ -61,15 +62,15 @@ pub fn stream_pipelined<S: Send>(
         let mut tables_sent = false;
         // The model's signals that it is done with the spilled fragments sent, oldest first.
         let mut spill_read: std::collections::VecDeque<Receiver<()>> = Default::default();
-        let streamed = SequentialTrace::stream_with(trace, limits, &mut |f| match f {
-            Fragment::Memory(s) => {
-                let copy = copy_fragment(s, spare.try_recv().ok(), !tables_sent);
+        let streamed = SequentialTrace::stream_handing_over(trace, limits, &mut |f| match f {
+            FragmentMut::Memory(s) => {
+                let taken = take_fragment(s, spare.try_recv().ok(), !tables_sent);
                 tables_sent = true;
                 to_model
-                    .send(Job::Memory(copy))
+                    .send(Job::Memory(taken))
                     .map_err(|_| model_stopped())
             }
-            Fragment::Spilled(s) => {
+            FragmentMut::Spilled(s) => {
                 let handle = Box::new(s.try_clone()?);
                 if spill_read.len() >= SPILLS_AHEAD {
                     if let Some(read) = spill_read.pop_front() {
@@ -134,27 +135,25 @@ fn swap_tables(a: &mut SequentialTrace, b: &mut SequentialTrace) {
     std::mem::swap(&mut a.block_names, &mut b.block_names);
 }
 
-/// A copy of fragment `s`'s windows, accesses, sections and worksharing runs in `spare`'s
-/// buffers (if any), with the program's tables when `with_tables`.
-fn copy_fragment(
-    s: &SequentialTrace,
+/// Fragment `s`'s windows, accesses, sections and worksharing runs, taken from the builder
+/// (which gets `spare`'s buffers, if any, in their place: it clears them and fills them
+/// again), with copies of the program's tables when `with_tables`.
+fn take_fragment(
+    s: &mut SequentialTrace,
     spare: Option<Box<SequentialTrace>>,
     with_tables: bool,
 ) -> Box<SequentialTrace> {
-    let mut copy = spare.unwrap_or_default();
-    copy.accesses.clear();
-    copy.accesses.extend_from_slice(&s.accesses);
-    copy.windows.clear();
-    copy.windows.extend_from_slice(&s.windows);
-    copy.sections.clone_from(&s.sections);
-    copy.workshares.clear();
-    copy.workshares.extend_from_slice(&s.workshares);
+    let mut taken = spare.unwrap_or_default();
+    std::mem::swap(&mut taken.accesses, &mut s.accesses);
+    std::mem::swap(&mut taken.windows, &mut s.windows);
+    std::mem::swap(&mut taken.sections, &mut s.sections);
+    std::mem::swap(&mut taken.workshares, &mut s.workshares);
     if with_tables {
-        copy.mi_class.clone_from(&s.mi_class);
-        copy.mi_shared_variable.clone_from(&s.mi_shared_variable);
-        copy.block_names.clone_from(&s.block_names);
+        taken.mi_class.clone_from(&s.mi_class);
+        taken.mi_shared_variable.clone_from(&s.mi_shared_variable);
+        taken.block_names.clone_from(&s.block_names);
     }
-    copy
+    taken
 }
 
 /// The builder's error when the model's thread stopped (its own error is returned instead).

@@ -9,7 +9,7 @@
 mod openmp;
 mod stream;
 
-use super::{FragmentSink, StreamLimits, WindowSink};
+use super::{FragmentMutSink, StreamLimits, WindowSink};
 use crate::error::{Result, SasmmError};
 use crate::spill::SpillWriter;
 use crate::window::{Access, Placement, Section, SequentialTrace, Window};
@@ -47,7 +47,7 @@ pub(super) enum Output<'s> {
     /// The whole trace, kept until [`Builder::finish`].
     Whole,
     /// Streaming: fragments, handed over as they are complete.
-    Fragments(&'s mut FragmentSink<'s>),
+    Fragments(&'s mut FragmentMutSink<'s>),
     /// Streaming, counting only: every window the fragments would hold, as `(bb, continuation,
     /// parallel)`, handed over when its fragment would be (or when it would be written to the
     /// temporary file). The same windows are cut, held and dropped as for `Fragments` (the
@@ -334,26 +334,63 @@ impl<'m, 's> Builder<'m, 's> {
 
 /// Drops empty continuation windows (they carry nothing and are not block instances) and the
 /// sections left without windows, and renumbers the windows' sections.
+///
+/// One pass, in place: a streamed pass finalises every fragment, and `perf` of a serial
+/// program's pass (an interpreter's trace) put a tenth of the builder's time here when it
+/// renumbered through a map and new buffers. The sections' ranges follow each other in window
+/// order, as the builder closes them; a window outside every section keeps its section.
 fn finalize(out: &mut SequentialTrace) {
-    let mut remap = Vec::with_capacity(out.windows.len());
-    let mut kept = Vec::with_capacity(out.windows.len());
-    for w in &out.windows {
-        remap.push(kept.len() as u32);
-        if !w.is_empty_continuation() {
-            kept.push(*w);
+    let SequentialTrace {
+        windows, sections, ..
+    } = out;
+    /// Moves the windows of `range` that carry something down to `kept` onwards, giving them
+    /// section `section` (if any).
+    fn keep(
+        windows: &mut [Window],
+        kept: &mut usize,
+        range: std::ops::Range<usize>,
+        section: Option<u32>,
+    ) {
+        for i in range {
+            let mut w = windows[i];
+            if !w.is_empty_continuation() {
+                if let Some(s) = section {
+                    w.section = s;
+                }
+                windows[*kept] = w;
+                *kept += 1;
+            }
         }
     }
-    remap.push(kept.len() as u32);
-    for s in &mut out.sections {
-        s.windows = remap[s.windows.start as usize]..remap[s.windows.end as usize];
-    }
-    out.sections.retain(|s| !s.windows.is_empty());
-    for (i, s) in out.sections.iter().enumerate() {
-        for w in &mut kept[s.windows.start as usize..s.windows.end as usize] {
-            w.section = i as u32;
+    let (mut kept, mut next, mut kept_sections) = (0, 0, 0);
+    for i in 0..sections.len() {
+        let Section {
+            parallel,
+            windows: range,
+        } = sections[i].clone();
+        let range = range.start as usize..range.end as usize;
+        debug_assert!(range.start >= next, "sections follow each other");
+        keep(windows, &mut kept, next..range.start, None);
+        let start = kept;
+        keep(
+            windows,
+            &mut kept,
+            range.clone(),
+            Some(kept_sections as u32),
+        );
+        next = range.end;
+        if kept > start {
+            sections[kept_sections] = Section {
+                parallel,
+                windows: start as u32..kept as u32,
+            };
+            kept_sections += 1;
         }
     }
-    out.windows = kept;
+    let len = windows.len();
+    keep(windows, &mut kept, next..len, None);
+    windows.truncate(kept);
+    sections.truncate(kept_sections);
 }
 
 // Inlined into the decoder's loop (the builder is visited through `SequentialPass`, from

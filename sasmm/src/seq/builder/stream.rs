@@ -3,7 +3,7 @@
 //! handed over as they leave memory).
 
 use super::{finalize, Builder, Output, Spill};
-use crate::seq::Fragment;
+use crate::seq::FragmentMut;
 use crate::spill::SpillWriter;
 use crate::window::{Placement, Section, SequentialTrace};
 use crate::workshare::Tag;
@@ -126,7 +126,7 @@ impl Builder<'_, '_> {
                 finalize(&mut self.out);
                 if let Output::Fragments(sink) = output {
                     if !self.out.windows.is_empty() && self.error.is_none() {
-                        if let Err(e) = sink(Fragment::Memory(&self.out)) {
+                        if let Err(e) = sink(FragmentMut::Memory(&mut self.out)) {
                             self.error = Some(e);
                         }
                     }
@@ -165,7 +165,7 @@ impl Builder<'_, '_> {
             Ok(fragment) => {
                 if fragment.windows() > 0 && self.error.is_none() {
                     if let Output::Fragments(sink) = &mut self.output {
-                        if let Err(e) = sink(Fragment::Spilled(&fragment)) {
+                        if let Err(e) = sink(FragmentMut::Spilled(&fragment)) {
                             self.error = Some(e);
                         }
                     }
