@@ -1,13 +1,13 @@
 //! The stacks of an [`ExactRun`](super::ExactRun) on a thread of their own.
 //!
 //! `perf` of `predict --cores 4` on an OpenMP program's sequential trace put two thirds of the
-//! CPU time on the model's thread: reading the spilled sections back and interleaving them (a
-//! third), simulating the hierarchy's stacks (two thirds of the rest), while the thread that
-//! decodes the trace idled half the time. Here the model's thread only writes the shared
-//! trace's references into batches, and the simulation runs them on its own thread, so a run
-//! costs the slowest of the three rather than the sum of the last two. The simulation sees the
-//! same references in the same order as when it is called directly, so every count is the
-//! same.
+//! CPU time on the model's thread, over half of that in simulating the hierarchy's stacks (the
+//! rest reading spilled sections back, mimicking and interleaving), while the thread that
+//! decodes the trace waited on it. Here the model's thread only writes the shared trace's
+//! references into batches, and the simulation runs them on its own thread, so with a CPU each
+//! a run costs the slowest of the three rather than the sum of the last two. The simulation
+//! sees the same references in the same order as when it is called directly, so every count
+//! is the same.
 
 use super::MultiHierarchy;
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
