@@ -336,8 +336,8 @@ impl<'m, 's> Builder<'m, 's> {
 /// sections left without windows, and renumbers the windows' sections.
 ///
 /// One pass, in place: a streamed pass finalises every fragment, and `perf` of a serial
-/// program's pass (an interpreter's trace) put a tenth of the builder's time here when it
-/// renumbered through a map and new buffers. The sections' ranges follow each other in window
+/// program's pass (an interpreter's trace) put a tenth of its CPU time here when it renumbered
+/// through a table of every window's new index into new buffers. The sections' ranges follow each other in window
 /// order, as the builder closes them; a window outside every section keeps its section.
 fn finalize(out: &mut SequentialTrace) {
     let SequentialTrace {
