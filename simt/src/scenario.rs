@@ -163,11 +163,10 @@ pub fn run_scenario_with(
     };
     let streams = match config.scenario {
         // See: thesis section 6.1: every thread in parallel, blocks one at a time.
-        Scenario::SerializedBlocks => vec![StreamResult {
-            label: StreamLabel::Grid,
-            blocks: n,
-            histogram: stream_on_cpus(blocks.iter().flat_map(|b| &b.mis), max_rd),
-        }],
+        Scenario::SerializedBlocks => vec![grid_stream(
+            stream_on_cpus(blocks.iter().flat_map(|b| &b.mis), max_rd),
+            n,
+        )],
         // See: section 6.2: the stream of each block on its own.
         Scenario::WithinBlock => blocks
             .iter()
@@ -190,11 +189,7 @@ pub fn run_scenario_with(
             } else {
                 ReuseDegreeAnalyzer::new(max_rd).finish()
             };
-            vec![StreamResult {
-                label: StreamLabel::Grid,
-                blocks: n,
-                histogram,
-            }]
+            vec![grid_stream(histogram, n)]
         }
         // See: section 6.4, definitions 3-4 and Algorithms 3-5: arrays of K concurrent slots,
         // each merged into an aggregate block, aggregate blocks serialized.
@@ -203,7 +198,7 @@ pub fn run_scenario_with(
             aggregate_blocks = s.arrays.len();
             let mut a = ReuseDegreeAnalyzer::new(max_rd);
             push_aggregates(&mut a, blocks, &s, usize::MAX);
-            vec![grid_stream(a, n)]
+            vec![grid_stream(a.finish(), n)]
         }
         // See: section 6.5 and Algorithm 3 lines 3-8: one block per cluster at a time; each
         // cluster's blocks serialized, not merged; MIs split at the cluster's LSU count.
@@ -234,7 +229,7 @@ pub fn run_scenario_with(
                 &s,
                 config.lsu.saturating_mul(config.clusters),
             );
-            vec![grid_stream(a, n)]
+            vec![grid_stream(a.finish(), n)]
         }
     };
     let mut total = DsHistogram::new(max_rd);
@@ -273,11 +268,12 @@ fn check(config: &ScenarioConfig) -> Result<()> {
     }
 }
 
-fn grid_stream(a: ReuseDegreeAnalyzer, blocks: usize) -> StreamResult {
+/// The result of the one stream of the whole grid, over `blocks` blocks.
+fn grid_stream(histogram: DsHistogram, blocks: usize) -> StreamResult {
     StreamResult {
         label: StreamLabel::Grid,
         blocks,
-        histogram: a.finish(),
+        histogram,
     }
 }
 
