@@ -259,12 +259,7 @@ pub fn predict_exact_many_trace(
     config: &ExactConfig,
     cores: &[usize],
 ) -> Result<Vec<ExactPrediction>> {
-    let writes = crate::measure::write_table(&trace.meta);
-    let runs = cores
-        .iter()
-        .map(|&m| Ok(ExactRun::new(config, m)?.with_writes(writes.clone())))
-        .collect::<Result<Vec<_>>>()?;
-    let mut runs = with_stacks_threads(runs);
+    let mut runs = trace_runs(trace, config, cores)?;
     crate::seq::stream_pipelined(trace, config.limits, &mut runs, &|runs, f| {
         feed_all(runs, f)
     })?;
@@ -288,12 +283,7 @@ pub fn predict_both_many_trace(
         let formula = crate::formula::predict_many_trace(trace, configs, cores)?;
         return Ok((formula, predict_exact_many_trace(trace, exact, cores)?));
     }
-    let writes = crate::measure::write_table(&trace.meta);
-    let runs = cores
-        .iter()
-        .map(|&m| Ok(ExactRun::new(exact, m)?.with_writes(writes.clone())))
-        .collect::<Result<Vec<_>>>()?;
-    let mut runs = with_stacks_threads(runs);
+    let mut runs = trace_runs(trace, exact, cores)?;
     let formula = crate::formula::predict_many_trace_beside(
         trace,
         configs,
@@ -304,16 +294,26 @@ pub fn predict_both_many_trace(
     Ok((formula, runs.into_iter().map(ExactRun::finish).collect()))
 }
 
-/// `runs` with their stacks on threads of their own ([`ExactRun::with_stacks_thread`]) when
+/// One run per core count of `cores` for a pass over `trace`: the accesses' kinds from its
+/// metadata, and the stacks on threads of their own ([`ExactRun::with_stacks_thread`]) when
 /// there are at least two CPUs per run: with fewer, the runs (fed in parallel, see
 /// [`feed_all`]) and the trace's decoding keep the CPUs busy already, and the batches would
 /// only add their copying.
-fn with_stacks_threads(runs: Vec<ExactRun>) -> Vec<ExactRun> {
+fn trace_runs(trace: &Trace, config: &ExactConfig, cores: &[usize]) -> Result<Vec<ExactRun>> {
+    let writes = crate::measure::write_table(&trace.meta);
     let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
-    if cpus < 2 * runs.len() {
-        return runs;
-    }
-    runs.into_iter().map(ExactRun::with_stacks_thread).collect()
+    let threaded = cpus >= 2 * cores.len();
+    cores
+        .iter()
+        .map(|&m| {
+            let run = ExactRun::new(config, m)?.with_writes(writes.clone());
+            Ok(if threaded {
+                run.with_stacks_thread()
+            } else {
+                run
+            })
+        })
+        .collect()
 }
 
 /// Feeds one streamed fragment to every run (one per core count), each run on a thread of the
