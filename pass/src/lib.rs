@@ -213,6 +213,9 @@ pub fn instrument_module(
     instrument::connect_exit_edges(&exits)?;
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     instrument::split_block_entries(&builder, &hooks, inline.as_ref(), &entries)?;
+    if let Some(inline) = &inline {
+        instrument::coalesce_records(module, inline.cursor_global(), hooks.bases);
+    }
     module
         .verify()
         .map_err(|e| PassError::Verify(e.to_string()))?;

@@ -81,6 +81,11 @@ impl<'ctx> InlineRecords<'ctx> {
         })
     }
 
+    /// The runtime's thread-local cursor (`rdtrace::abi::CURSOR_TLS`).
+    pub(crate) fn cursor_global(&self) -> GlobalValue<'ctx> {
+        self.cursor
+    }
+
     /// The calling thread's address of the thread-local `global`.
     fn tls_address(
         &self,

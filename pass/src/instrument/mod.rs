@@ -26,6 +26,7 @@
 //! between hooks). The call sits in a block of its own: [`split_block_entries`] splits every
 //! instrumented block after its countdown test, once everything else is inserted.
 
+mod coalesce;
 mod exit_edges;
 mod inline;
 mod omp_hooks;
@@ -47,6 +48,7 @@ use crate::ir::{self, ValueRef};
 use crate::loop_runs::LoopRuns;
 use crate::openmp::OmpAnalysis;
 
+pub(crate) use coalesce::coalesce_records;
 pub(crate) use exit_edges::{connect_exit_edges, ExitEdge};
 use inline::RunEntry;
 pub(crate) use inline::{BlockEntry, InlineRecords};

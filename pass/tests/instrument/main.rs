@@ -13,6 +13,7 @@ use rdpass::{instrument_file, instrument_module, PassConfig, PassError};
 use rdtrace::abi;
 use rdtrace::meta::{AccessKind, BranchKind, ModuleMeta, VarClass};
 
+mod coalesce;
 mod derived;
 mod files;
 mod hooks;
