@@ -2,7 +2,8 @@
 //! source at `-O2`, built once with `clang-19` and once with `rdcc`. Prints wall-clock slowdown
 //! and trace bytes per memory access and per event, in one table from one run. Two regular
 //! kernels (few, long blocks), a pointer chase, and `app_mix.c`: interpreter, hash table and
-//! tree code with many small blocks and calls, where block records weigh most; a matrix
+//! tree code with many small blocks and calls, where block records weigh most; a C++ shortest-
+//! path code (inlined `std::` containers, pointer chasing); a matrix
 //! multiply sized at run time (strides only the running program knows); three array
 //! kernels (STREAM, a Jacobi sweep, a transpose); and a Fortran OpenMP heat solver (flang's
 //! loops, OpenMP's default of one thread per CPU). Each program is also built with
@@ -59,6 +60,12 @@ const CASES: &[Case] = &[
             "-DKEYS=50000",
             "-DTREE_N=40000",
         ],
+    },
+    Case {
+        name: "C++ graph (templates)",
+        source: "bench/graph_paths.cpp",
+        defines: &[],
+        quick: &["-DNODES=20000"],
     },
     Case {
         name: "STREAM (array sweeps)",
@@ -140,9 +147,11 @@ fn main() {
         let traced = dir
             .path()
             .join(format!("{}-traced", case.source.replace('/', "_")));
-        // The native build: clang-19, or flang-19 for Fortran.
+        // The native build: clang-19, clang++-19 for C++, flang-19 for Fortran.
         let compiler = if case.source.ends_with(".f90") {
             "flang-new-19"
+        } else if case.source.ends_with(".cpp") {
+            "clang++-19"
         } else {
             "clang-19"
         };
@@ -157,6 +166,10 @@ fn main() {
         assert!(st.success(), "{compiler} failed on {}", src.display());
         let mut flags = vec!["-O2"];
         flags.extend_from_slice(defines);
+        if case.source.ends_with(".cpp") {
+            // rdcc links like clang: C++ needs its standard library named.
+            flags.push("-lstdc++");
+        }
         rdcc(std::slice::from_ref(&src), &flags, &traced);
         let every_iteration = traced.with_extension("every-iteration");
         flags.push("--rd-no-loop-runs");
