@@ -146,8 +146,13 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     let flags = ["-DN=30000", "--rd-no-implied-blocks"];
     let exe = build_with_lock(dir.path(), SRC2, "stuck_writer", &flags);
     let trace_path = dir.path().join("t.rdtrace");
-    // The scenario below counts buffers of 16384 records (the writer is stuck on the fourth).
-    let out = run_traced(&exe, &trace_path, &[("RDTRACE_BUFFER_EVENTS", "16384")]);
+    // The scenario below counts buffers of 16384 records (the writer is stuck on the fourth)
+    // and chunks of 65536 events.
+    let env = [
+        ("RDTRACE_BUFFER_EVENTS", "16384"),
+        ("RDTRACE_CHUNK_EVENTS", "65536"),
+    ];
+    let out = run_traced(&exe, &trace_path, &env);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_ne!(
         out.status.code(),

@@ -37,10 +37,12 @@ fn trace_with(dir: &Path, sweeps: u64, opt: u8, threads: u32, one_section: bool)
         .args(one_section.then_some("one"))
         .env("RDTRACE", &path)
         .env("RDTRACE_QUIET", "1")
-        // Quarter-size buffers: the sweeps are loop runs, so a default buffer (and chunk)
-        // stands for up to 4 x 65536 events, and the short trace would not fill the readers'
-        // pipelines (a few chunks in flight), which is what the comparison needs.
+        // Quarter-size buffers and chunks: the sweeps are loop runs, so a default buffer
+        // stands for up to 4 x 65536 events, a default chunk holds 262144, and the short trace
+        // would not fill the readers' pipelines (a few chunks in flight), which is what the
+        // comparison needs.
         .env("RDTRACE_BUFFER_EVENTS", "16384")
+        .env("RDTRACE_CHUNK_EVENTS", "65536")
         .env("OMP_NUM_THREADS", threads.to_string())
         .output()
         .unwrap();
