@@ -2,11 +2,11 @@
 //! source at `-O2`, built once with `clang-19` and once with `rdcc`. Prints wall-clock slowdown
 //! and trace bytes per memory access and per event, in one table from one run. Two regular
 //! kernels (few, long blocks), a pointer chase, and `app_mix.c`: interpreter, hash table and
-//! tree code with many small blocks and calls, where block records weigh most; a C++ shortest-
-//! path code (inlined `std::` containers, pointer chasing); a matrix
-//! multiply sized at run time (strides only the running program knows); three array
-//! kernels (STREAM, a Jacobi sweep, a transpose); and a Fortran OpenMP heat solver (flang's
-//! loops, OpenMP's default of one thread per CPU). Each program is also built with
+//! tree code with many small blocks and calls, where block records weigh most; a C++
+//! shortest-path code (inlined `std::` containers, pointer chasing); a matrix multiply sized at
+//! run time (strides only the running program knows); three array kernels (STREAM, a Jacobi
+//! sweep, a transpose); and a Fortran OpenMP heat solver (flang's loops, OpenMP's default of one
+//! thread per CPU). Each program is also built with
 //! `--rd-no-loop-runs`, so the table shows what recording constant-stride loops in runs saves,
 //! side by side in the same run.
 //!
