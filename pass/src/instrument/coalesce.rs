@@ -12,8 +12,9 @@
 //! takes the stored value, a store followed by another is dropped, and a load of a base after
 //! another of the same entry takes that load's value.
 //!
-//! Calls are where this stops: any call but an intrinsic may write records (an instrumented
-//! callee, a hook, `__rdt_check`), so the cursor is stored before it and loaded again after.
+//! Calls are where this stops: a call that runs a hook or instrumented code ([`ir::runs_a_hook`]:
+//! an instrumented callee, a hook, `__rdt_check`) may write records, so the cursor is stored
+//! before it and loaded again after.
 //! A signal handler that records while a block is half written already overwrote the rest of
 //! that block's records (the code generator kept the cursor in a register within a block);
 //! a crash in the middle of a block now loses that block's records, which were written but
@@ -63,9 +64,7 @@ impl<'ctx> Block<'ctx> {
         match inst.get_opcode() {
             // A call that may read or write the cursor (and, run before the module's
             // registration, see a base change).
-            InstructionOpcode::Call if !ir::called_function(inst).is_some_and(ir::is_intrinsic) => {
-                *self = Block::default();
-            }
+            InstructionOpcode::Call if ir::runs_a_hook(inst) => *self = Block::default(),
             InstructionOpcode::Load => {
                 let raw = inst.as_value_ref();
                 let Some(ptr) = ir::operand(raw, 0) else {
