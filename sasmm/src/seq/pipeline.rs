@@ -162,8 +162,7 @@ fn take_fragment(
 /// round every buffer in flight (swapped regardless, bfs's sequential trace took 20 MiB more).
 fn take_or_copy<T: Clone>(to: &mut Vec<T>, from: &mut Vec<T>) {
     if from.capacity() > 2 * from.len() + 1024 {
-        to.clear();
-        to.extend_from_slice(from);
+        to.clone_from(from);
     } else {
         std::mem::swap(to, from);
     }

@@ -309,8 +309,8 @@ sequential trace 2.4 s against 1.3 s); use it for the paper's \
 reuse profiles and eq. 5-7, the exact model for rates. Each core count simulates every \
 reference once more (the default five core counts are five simulations, side by side on the \
 CPUs there are; with two CPUs per core count, each one's caches are simulated on a thread of \
-their own beside its mimicking), and an OpenMP program's spilled parallel sections are read back for each core \
-count: on bfs's sequential trace (2.3·10^7 accesses, 2 CPUs) `histogram` takes 0.3 s, \
+their own beside its mimicking), and an OpenMP program's spilled parallel sections are read \
+back for each core count: on bfs's sequential trace (2.3·10^7 accesses, 2 CPUs) `histogram` takes 0.3 s, \
 `--cores 4` 1.3 s and the default core counts 3.8 s.")
 )]
 pub struct PredictArgs {

@@ -337,8 +337,9 @@ impl<'m, 's> Builder<'m, 's> {
 ///
 /// One pass, in place: a streamed pass finalises every fragment, and `perf` of a serial
 /// program's pass (an interpreter's trace) put a tenth of its CPU time here when it renumbered
-/// through a table of every window's new index into new buffers. The sections' ranges follow each other in window
-/// order, as the builder closes them; a window outside every section keeps its section.
+/// through a table of every window's new index into new buffers. The sections' ranges follow
+/// each other in window order, as the builder closes them; a window outside every section keeps
+/// its section.
 fn finalize(out: &mut SequentialTrace) {
     let SequentialTrace {
         windows, sections, ..
