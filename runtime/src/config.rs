@@ -6,14 +6,15 @@
 //!   `rda-report live` reads). A non-seekable target (pipe, FIFO, socket) gets the stream
 //!   variant of the format (`rdtrace::version::STREAM`, with floor chunks).
 //! - `RDTRACE_CHUNK_EVENTS=n`: events per chunk (default 262144, counting every iteration a
-//!   loop run stands for; a chunk closes after the buffer that reaches it; a crash loses at
-//!   most one chunk per thread when the signal flush cannot run). Each chunk starts its
+//!   loop run stands for; a chunk closes after the buffer that reaches it, or after as many
+//!   buffers as 8 MiB of their worst-case encoding allows; a crash loses at most the chunks in
+//!   the writer's hands per thread when the signal flush cannot run). Each chunk starts its
 //!   predictor afresh and is one zstd frame, so fewer, larger chunks encode to fewer bytes with
 //!   less work: traced Lua 6.45 -> 5.40 s and 0.375 -> 0.290 bytes per access, C++ shortest
 //!   paths 2.18 -> 1.91 s, bfs on 4 threads 6.07 -> 5.65 s at 262144 against 65536 (2-core VM).
 //! - `RDTRACE_BUFFER_EVENTS=n`: raw records per buffer a thread hands to the writer (or
-//!   encodes into the current chunk itself without one); default 65536 (1 MiB, four per
-//!   thread: about one hand-off per chunk). Each hand-off costs tens of microseconds on a
+//!   encodes into the current chunk itself without one); default 65536 (1 MiB, four to a
+//!   chunk, up to eight per thread). Each hand-off costs tens of microseconds on a
 //!   2-core VM (the writer reads lines the traced thread just wrote on the other core, and the
 //!   two sides sleep and wake), so smaller buffers make tracing slower: stencil 0.30 s at
 //!   65536 against 0.65 s at 16384 (native 0.075 s).
@@ -21,7 +22,7 @@
 //! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries (default 16).
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
 //! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
-//!   background writer thread.
+//!   background writer's threads.
 //! - `RDTRACE_ROI=f1,f2`: record only while one of these functions is on a thread's stack
 //!   (a region of interest, see [`crate::roi`]).
 

@@ -43,6 +43,17 @@ fn every_thread_stream_holds_exactly_what_it_recorded() {
 }
 
 #[test]
+fn chunks_encoded_on_both_writer_lanes_give_the_same_streams() {
+    // Buffers of 256 records and chunks of four of them: each thread's 20000-odd events make
+    // some twenty chunks, which the writer's two workers encode in turn and may write out of
+    // order; every stream must still read back whole and in order, with no chunk missing.
+    check_three_threads(&[
+        ("RDTRACE_CHUNK_EVENTS", "1000"),
+        ("RDTRACE_BUFFER_EVENTS", "256"),
+    ]);
+}
+
+#[test]
 fn inline_encoding_without_the_writer_thread_gives_the_same_streams() {
     check_three_threads(&[("RDTRACE_CHUNK_EVENTS", "1000"), ("RDTRACE_WRITER", "0")]);
 }

@@ -130,12 +130,12 @@ fn abort_inside_malloc_keeps_the_trace() {
     );
 }
 
-/// The writer's compressor thread blocked inside the allocator while compressing a chunk
-/// (zstd allocates a larger workspace the first time a chunk needs one), two more raw buffers
-/// of the thread handed over behind it, and the program then dies with the allocator's lock
-/// held: the signal flush writes that chunk in the compressor's place (exactly once), then
-/// what the encoder made of the later buffers and whatever is still queued, then the open
-/// buffer, so no chunk is missing and every recorded event is in the file.
+/// A worker of the writer blocked inside the allocator while compressing a chunk (zstd
+/// allocates a larger workspace the first time a chunk needs one), two more raw buffers of the
+/// thread handed over behind it, and the program then dies with the allocator's lock held: the
+/// signal flush writes that chunk in the worker's place (exactly once), then what the other
+/// worker made of the later buffers and whatever is still queued, then the open buffer, so no
+/// chunk is missing and every recorded event is in the file.
 #[test]
 fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     const SRC2: &str = "signals/crash_while_writer_allocates.c";
@@ -146,8 +146,8 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     let flags = ["-DN=30000", "--rd-no-implied-blocks"];
     let exe = build_with_lock(dir.path(), SRC2, "stuck_writer", &flags);
     let trace_path = dir.path().join("t.rdtrace");
-    // The scenario below counts buffers of 16384 records (the writer is stuck on the fourth)
-    // and chunks of 65536 events.
+    // The scenario below counts buffers of 16384 records (the writer is stuck on the chunk the
+    // fourth ends) and chunks of 65536 events.
     let env = [
         ("RDTRACE_BUFFER_EVENTS", "16384"),
         ("RDTRACE_CHUNK_EVENTS", "65536"),
@@ -182,13 +182,12 @@ fn sigsegv_while_the_writer_is_stuck_in_malloc_keeps_its_chunk() {
     }
     let total_stores: u64 = stores_per_thread_at(&trace, SRC2, "a[i] = i;").iter().sum();
     assert_eq!(total_stores, N2);
-    // Main's chunks, in sequence without a gap: first the one the compressor was stuck on
-    // (four buffers of 16384 records and a few past the limit: at least 65536 events), which
-    // the handler wrote in its place. The two buffers queued behind it are either encoded by
-    // the writer's encoder, which goes on while the compressor is stuck, into the next chunk
-    // that the handler then closes with main's open buffer (two chunks in all), or, when the
-    // signal comes first, encoded by the handler one chunk each (four chunks): both keep
-    // every event, which the counts above check.
+    // Main's chunks, in sequence without a gap: first the one worker 0 was stuck on (four
+    // buffers of 16384 records and a few past the limit: at least 65536 events), which the
+    // handler wrote in its place. The two buffers behind it belong to the next chunk, which
+    // worker 1 encodes (it goes on while worker 0 is stuck) or the handler does when the
+    // signal comes first, and which the handler then closes with main's open buffer (two
+    // chunks in all; at most four): every event is kept, which the counts above check.
     let main = (0..trace.threads.len() as u32)
         .max_by_key(|&t| events_in_file(&trace, t))
         .unwrap();

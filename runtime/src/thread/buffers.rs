@@ -1,7 +1,7 @@
 //! A state's raw buffers: making a state, the buffer being filled and the owner's cursor into
 //! it, and the `busy` lock under which records are encoded or a chunk is closed.
 
-use super::{payload_capacity, writer, ThreadState, RAW_BUFFERS};
+use super::{payload_capacity, writer, ThreadState, RAW_BUFFERS, WRITER_LANES};
 use crate::config;
 use rdtrace::codec::ChunkEncoder;
 use rdtrace::raw::RawEvent;
@@ -26,7 +26,11 @@ impl ThreadState {
     pub(super) fn new() -> ThreadState {
         let cfg = config::get();
         let slack = rdtrace::abi::INLINE_SLACK_RECORDS;
-        let count = if writer::running() { RAW_BUFFERS } else { 1 };
+        let (count, lanes) = if writer::running() {
+            (RAW_BUFFERS, WRITER_LANES)
+        } else {
+            (1, 1)
+        };
         ThreadState {
             // A guard as large as the slack follows each, so that an overrun (a bug in the
             // pass's check placement) is caught by `len` before it reaches other memory.
@@ -46,17 +50,22 @@ impl ThreadState {
             in_use: AtomicBool::new(true),
             thread: AtomicU32::new(0),
             seq: AtomicU32::new(0),
+            open_buffers: AtomicU32::new(0),
+            open_events: AtomicU64::new(0),
             recorded: AtomicU64::new(0),
             stamp_left: Cell::new(1),
             armed: Cell::new(1),
-            table_mem_instrs: AtomicUsize::new(crate::total_mem_instrs()),
             park_word: AtomicU64::new(0),
             parked: Cell::new(false),
             worker: Cell::new(false),
-            encoder: UnsafeCell::new(ChunkEncoder::new(
-                crate::total_mem_instrs(),
-                payload_capacity(),
-            )),
+            encoders: (0..lanes)
+                .map(|_| {
+                    UnsafeCell::new(ChunkEncoder::new(
+                        crate::total_mem_instrs(),
+                        payload_capacity(),
+                    ))
+                })
+                .collect(),
             compressor: UnsafeCell::new(None),
         }
     }

@@ -3,51 +3,54 @@
 //! nothing; and the thread's event count for the end record.
 
 use super::floors::publish_floors;
-use super::{close_at_bytes, max_payload_bytes, payload_capacity, ThreadState, NO_BUFFER};
-use crate::config;
+use super::writer::Job;
+use super::{max_payload_bytes, payload_capacity, ThreadState, NO_BUFFER};
 use crate::flusher::{write_raw_chunk, Compressor};
 use rdtrace::codec::ChunkEncoder;
 use rdtrace::raw::{RawEvent, TAG_ACCESS, TAG_ACCESS_RANGE};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 impl ThreadState {
-    /// The writer's part of a job: encodes the handed-over records into the current chunk, gives
-    /// the buffer back, and when the chunk is full (or the job closes it) ends it, swapping in
-    /// `spare` as the next chunk's payload buffer. Returns the ended chunk's payload, event
-    /// count, thread index and sequence number. Allocates nothing unless a module was
-    /// registered since the predictor table was sized.
-    pub fn encode_job(
-        &self,
-        buf: usize,
-        n: usize,
-        close: bool,
-        spare: &mut Vec<u8>,
-    ) -> Option<(Vec<u8>, u32, u32, u32)> {
-        // Safety: while the writer runs, only it touches the encoder (this job is in flight).
-        let enc = unsafe { &mut *self.encoder.get() };
-        if buf != NO_BUFFER {
-            self.encode_into(enc, &self.bufs[buf][..n]);
-            self.free.fetch_or(1 << buf, Ordering::SeqCst);
-        }
-        let full = enc.chunk_decoded_events() >= config::get().chunk_events as u64
-            || enc.chunk_bytes() >= close_at_bytes();
-        if (full || close) && enc.chunk_events() > 0 {
-            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-            let (payload, count) = enc.take_chunk(std::mem::take(spare));
-            return Some((payload, count, self.thread.load(Ordering::Relaxed), seq));
-        }
-        None
+    /// The encoder of the chunk numbered `seq`.
+    ///
+    /// # Safety
+    /// The caller has the access to it that [`ThreadState`]'s safety note describes (the
+    /// writer's worker of its lane, the owner or a flusher under `busy` without a writer, or a
+    /// signal handler after the take-over), and holds no other reference to it.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn encoder(&self, seq: u32) -> &mut ChunkEncoder {
+        // Safety: guaranteed by the caller.
+        unsafe { &mut *self.encoders[seq as usize % self.encoders.len()].get() }
     }
 
-    /// Appends records to the open chunk (ordinary path: may grow the predictor table).
+    /// A writer worker's part of a job: encodes the handed-over records into the chunk the job
+    /// belongs to, gives the buffer back, and when the job closes the chunk ends it, swapping
+    /// in `spare` as the next chunk's payload buffer. Returns the ended chunk's payload, event
+    /// count and thread index (its number is the job's). Allocates nothing unless a module was
+    /// registered since the predictor table was sized.
+    pub fn encode_job(&self, job: &Job, spare: &mut Vec<u8>) -> Option<(Vec<u8>, u32, u32)> {
+        // Safety: while the writer runs, only the worker of the job's lane touches its encoder
+        // (this job is in flight).
+        let enc = unsafe { self.encoder(job.seq) };
+        if job.buf != NO_BUFFER {
+            self.encode_into(enc, &self.bufs[job.buf][..job.n]);
+            self.free.fetch_or(1 << job.buf, Ordering::SeqCst);
+        }
+        if !job.close {
+            return None;
+        }
+        // The owner closes only chunks it handed records to; one whose records made no event
+        // (a cut-off multi-record event) is still written, so its number is not missing.
+        let (payload, count) = enc.take_chunk(std::mem::take(spare));
+        Some((payload, count, self.thread.load(Ordering::Relaxed)))
+    }
+
+    /// Appends records to a chunk (ordinary path: may grow the predictor table).
     fn encode_into(&self, enc: &mut ChunkEncoder, records: &[RawEvent]) {
         if records.is_empty() {
             return;
         }
-        let mem_instrs = crate::total_mem_instrs();
-        enc.reserve_mem_instrs(mem_instrs);
-        self.table_mem_instrs
-            .fetch_max(mem_instrs, Ordering::Relaxed);
+        enc.reserve_mem_instrs(crate::total_mem_instrs());
         let before = enc.chunk_events();
         enc.append(records);
         self.count(enc.chunk_events() - before);
@@ -58,33 +61,46 @@ impl ThreadState {
         self.pending.fetch_sub(1, Ordering::SeqCst);
     }
 
-    /// Fatal-signal path for a buffer that was queued for the writer: encodes and writes its
-    /// records like [`ThreadState::flush`] does for the buffer being filled.
-    pub fn flush_job_from_signal(&self, buf: usize, n: usize) {
-        let records = match buf {
-            NO_BUFFER => &[][..],
-            b => &self.bufs[b][..n],
-        };
-        self.flush_from_signal(records);
-    }
-
-    /// Adds `added` events to this thread's count and publishes it for the end record.
-    fn count(&self, added: u32) {
-        self.recorded.set_relaxed_add(added as u64);
-        if let Some(slot) = crate::endframe::slot(self.thread.load(Ordering::Relaxed)) {
-            slot.store(self.recorded.load(Ordering::Relaxed), Ordering::Release);
+    /// Fatal-signal path for a job that was queued for the writer: encodes its records into
+    /// the chunk it belongs to, and writes that chunk raw when the job closes it. The chunk
+    /// holds at most [`super::chunk_buffers`] buffers, so they fit its payload buffer.
+    pub fn flush_job_from_signal(&self, job: &Job) {
+        // Safety: the handler has taken the writer over: no worker touches the encoders.
+        let enc = unsafe { self.encoder(job.seq) };
+        if job.buf != NO_BUFFER {
+            self.append_from_signal(enc, &self.bufs[job.buf][..job.n]);
+        }
+        if job.close {
+            let (payload, count) = enc.finish_chunk();
+            write_raw_chunk(
+                self.thread.load(Ordering::Relaxed),
+                job.seq,
+                payload,
+                count,
+                true,
+            );
+            enc.start_chunk();
         }
     }
 
-    /// The ordinary flush (owner, thread exit, `exit()`): may allocate.
-    pub(super) fn flush_normal(&self, n: usize, close: bool) {
-        // Safety: without a writer, `busy` gives exclusive access to the encoder and compressor.
-        let enc = unsafe { &mut *self.encoder.get() };
+    /// Adds `added` events to this thread's count and publishes it for the end record (the
+    /// lanes' workers add at once: an atomic sum, and the slot keeps the largest).
+    fn count(&self, added: u32) {
+        let total = self.recorded.fetch_add(added as u64, Ordering::Relaxed) + added as u64;
+        if let Some(slot) = crate::endframe::slot(self.thread.load(Ordering::Relaxed)) {
+            slot.fetch_max(total, Ordering::AcqRel);
+        }
+    }
+
+    /// The ordinary flush without a writer (owner, thread exit, `exit()`): may allocate.
+    /// `close` comes from [`ThreadState::flush`], which decided where the chunk ends.
+    pub(super) fn flush_normal(&self, n: usize, expanded: u64, close: bool) {
+        let seq = self.seq.load(Ordering::Relaxed);
+        // Safety: without a writer, `busy` gives exclusive access to the encoders and the
+        // compressor.
+        let enc = unsafe { self.encoder(seq) };
         self.encode_into(enc, &self.events()[..n]);
-        let full = enc.chunk_decoded_events() >= config::get().chunk_events as u64
-            || enc.chunk_bytes() >= close_at_bytes();
-        if (full || close) && enc.chunk_events() > 0 {
-            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        if close && enc.chunk_events() > 0 {
             let thread = self.thread.load(Ordering::Relaxed);
             let (payload, count) = enc.finish_chunk();
             // Safety: as above.
@@ -95,60 +111,61 @@ impl ThreadState {
                 publish_floors(&mut c.floors);
             }
             enc.start_chunk();
+            self.note_flushed(n, expanded, true);
+        } else {
+            // A chunk without events is not written, and keeps its number.
+            self.note_flushed(n, expanded, false);
         }
     }
 
-    /// The fatal-signal flush of `records` (at most one raw buffer): encodes and writes raw,
-    /// allocating nothing. The open chunk's payload is below [`close_at_bytes`] (ordinary
-    /// flushes close it there) and its buffer holds [`payload_capacity`] bytes; when the records
-    /// might not fit behind it, it is written first and they go into a fresh chunk, where their
-    /// worst case fits.
+    /// The fatal-signal flush of `records` (at most one raw buffer) into the open chunk, which
+    /// it then writes raw, allocating nothing. The open chunk holds fewer than
+    /// [`super::chunk_buffers`] buffers (it would have closed), so `records` fit behind them;
+    /// should they not, the chunk is written first and they go into the next one.
     pub(super) fn flush_from_signal(&self, records: &[RawEvent]) {
         // Safety: `busy`, or the handler's take-over of the writer, gives exclusive access to
-        // the encoder.
-        let enc = unsafe { &mut *self.encoder.get() };
-        let covered = self.table_mem_instrs.load(Ordering::Relaxed);
-        // An access by an instruction the table does not cover (a module registered since the
-        // last ordinary flush, or a clobbered record) would grow the table: the stream ends
-        // before it.
-        let n = records.len();
+        // the encoders.
+        let enc = unsafe { self.encoder(self.seq.load(Ordering::Relaxed)) };
+        let write = |enc: &mut ChunkEncoder| {
+            let seq = self.seq.load(Ordering::Relaxed);
+            let (payload, count) = enc.finish_chunk();
+            write_raw_chunk(
+                self.thread.load(Ordering::Relaxed),
+                seq,
+                payload,
+                count,
+                true,
+            );
+            enc.start_chunk();
+            self.note_flushed(0, 0, true);
+        };
+        if enc.chunk_events() > 0
+            && enc.chunk_bytes() + rdtrace::codec::append_room(records.len()) > payload_capacity()
+        {
+            write(enc);
+        }
+        self.append_from_signal(enc, records);
+        if enc.chunk_events() > 0 {
+            write(enc);
+        }
+    }
+
+    /// Appends `records` to a chunk from a signal handler, allocating nothing: an access by an
+    /// instruction the predictor table does not cover (a module registered since the last
+    /// ordinary encode, or a clobbered record) would grow the table, so the records end before
+    /// it.
+    fn append_from_signal(&self, enc: &mut ChunkEncoder, records: &[RawEvent]) {
+        let covered = enc.mem_instrs_covered();
         let cut = records
             .iter()
             .position(|r| {
                 matches!(r.tag(), TAG_ACCESS | TAG_ACCESS_RANGE) && r.id() as usize >= covered
             })
-            .unwrap_or(n);
-        let thread = self.thread.load(Ordering::Relaxed);
-        let write = |enc: &mut ChunkEncoder| {
-            let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-            let (payload, count) = enc.finish_chunk();
-            write_raw_chunk(thread, seq, payload, count, true);
-            enc.start_chunk();
-        };
-        if enc.chunk_events() > 0
-            && enc.chunk_bytes() + rdtrace::codec::append_room(cut) > payload_capacity()
-        {
-            write(enc);
-        }
+            .unwrap_or(records.len());
         if cut > 0 {
             let before = enc.chunk_events();
             enc.append(&records[..cut]);
             self.count(enc.chunk_events() - before);
         }
-        if enc.chunk_events() > 0 {
-            write(enc);
-        }
-    }
-}
-
-trait RelaxedAdd {
-    fn set_relaxed_add(&self, k: u64);
-}
-
-impl RelaxedAdd for AtomicU64 {
-    /// Owner-only counter: a load and a store, no locked instruction on the hot path.
-    #[inline(always)]
-    fn set_relaxed_add(&self, k: u64) {
-        self.store(self.load(Ordering::Relaxed) + k, Ordering::Relaxed);
     }
 }

@@ -12,24 +12,26 @@
 //!
 //! Double-buffered hand-off: each thread owns [`RAW_BUFFERS`] raw buffers. When the one being
 //! filled is full, the owner queues it for the background writer (a [`writer::Job`]) and goes on
-//! in a free one; the writer's encoder thread encodes the buffer into the thread's chunk
-//! encoder and gives the buffer back, and its compressor thread compresses and writes each
-//! finished chunk. So encoding, compression and the program overlap, and the traced thread only
-//! swaps a pointer. At most
-//! `RAW_BUFFERS - 1` buffers per thread are in flight: when none is free the owner waits for the
-//! writer (back-pressure). While the writer runs, only the writer (or, after
-//! [`writer::take_over`], a fatal-signal handler) touches a thread's encoder. Without the writer
-//! (`RDTRACE_WRITER=0`) the owner encodes and compresses its one buffer itself. No allocation
-//! once warmed up, no system call per event.
+//! in a free one. The owner decides at hand-off where chunks end (after [`chunk_buffers`]
+//! buffers, at `RDTRACE_CHUNK_EVENTS` events, or when it closes one) and numbers them; chunk
+//! `seq` goes to the writer's worker `seq % WRITER_LANES`, which encodes its buffers into the
+//! thread's encoder of that lane, gives each buffer back, then compresses and writes the chunk.
+//! So a thread's consecutive chunks are encoded on two threads at once (each chunk starts the
+//! predictor afresh), and the program, encoding and compression overlap; the traced thread only
+//! swaps a pointer. At most `RAW_BUFFERS - 1` buffers per thread are in flight: when none is
+//! free the owner waits for the writer (back-pressure). While the writer runs, only its workers
+//! (or, after [`writer::take_over`], a fatal-signal handler) touch a thread's encoders. Without
+//! the writer (`RDTRACE_WRITER=0`) the owner encodes and compresses its one buffer itself. No
+//! allocation once warmed up, no system call per event.
 //!
 //! States are never freed: a thread that exits flushes and returns its state to a free list, and
 //! a later thread reuses it. That way a handler holding a pointer taken from the registry can
 //! never see freed memory.
 //!
-//! The signal path allocates nothing: each encoder's payload buffer has room for a whole raw
-//! buffer's worst-case encoding ([`payload_capacity`]), chunks are closed before their payload
-//! could reach that capacity, records whose instruction the predictor table does not cover yet
-//! are cut, and event counts live in preallocated slots ([`crate::endframe`]).
+//! The signal path allocates nothing: each encoder's payload buffer has room for the worst-case
+//! encoding of a whole chunk's raw buffers ([`payload_capacity`]), records whose instruction
+//! the predictor table does not cover yet are cut, and event counts live in preallocated slots
+//! ([`crate::endframe`]).
 //!
 //! This module holds the state's type, the sizes of its buffers and the guard that flushes at
 //! thread exit. Its children: `local` (the calling thread's thread-locals), `buffers` (making a
@@ -75,38 +77,52 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize
 pub const MAX_THREADS: usize = 4096;
 
 /// Raw buffers per thread with the background writer: one being filled, the others in flight
-/// to the writer or free.
-pub const RAW_BUFFERS: usize = 4;
+/// to the writer or free. Enough for a thread's two consecutive chunks (four buffers each by
+/// default) to be in flight at once, so that both lanes' workers encode while the program runs
+/// (with four, the second lane mostly waited: traced bfs and Lua's interpreter ran 13-14 %
+/// slower). The lowest free buffer is filled next, so a thread whose writer keeps up touches
+/// only the first few.
+pub const RAW_BUFFERS: usize = 8;
 
 /// [`writer::Job::buf`] of a job that hands over no records (it only closes the chunk).
 pub const NO_BUFFER: usize = usize::MAX;
 
-/// A chunk is closed at this many payload bytes even if it has fewer events than configured.
-const MAX_CHUNK_BYTES: usize = 4 << 20;
+/// The writer's workers: a thread's chunk `seq` is encoded, compressed and written by worker
+/// `seq % WRITER_LANES`, into the thread's encoder of that lane.
+pub const WRITER_LANES: usize = 2;
+
+/// Most worst-case payload bytes of one chunk's raw buffers: [`chunk_buffers`] stays below it
+/// (but is at least one buffer).
+const MAX_CHUNK_BYTES: usize = 8 << 20;
 
 /// Records in one raw buffer, with its guard: the most one job or flush encodes.
 fn buffer_records() -> usize {
     config::get().buffer_events + 2 * rdtrace::abi::INLINE_SLACK_RECORDS
 }
 
-/// Capacity of every chunk payload buffer (the encoders', the writer's spare and its slots'): a chunk of
-/// typical density (4 bytes per event, at most [`MAX_CHUNK_BYTES`]) plus the room an append of
-/// a whole raw buffer needs ([`rdtrace::codec::append_room`]). Chunks close at
-/// [`close_at_bytes`], so appending a buffer to an open chunk never grows its payload: neither
-/// the writer nor a signal handler allocates for encoding.
+/// Raw buffers after which a chunk closes: enough for `RDTRACE_CHUNK_EVENTS` events (the events
+/// rule closes it there too), but no more than [`MAX_CHUNK_BYTES`] of worst-case encoding
+/// holds, and at least one. Counted at hand-off, so the chunk's end is known before its
+/// buffers are encoded (see [`ThreadState::chunk_full_after`]).
+pub(super) fn chunk_buffers() -> u32 {
+    let cfg = config::get();
+    let wanted = cfg.chunk_events.div_ceil(cfg.buffer_events);
+    let fit = MAX_CHUNK_BYTES / rdtrace::codec::append_room(buffer_records());
+    wanted.min(fit).max(1) as u32
+}
+
+/// Capacity of every chunk payload buffer (the encoders', the writer's spares and its slots'):
+/// the worst-case encoding of [`chunk_buffers`] whole raw buffers appended one by one
+/// ([`rdtrace::codec::append_room`] each, and a run byte each). A chunk never holds more, so
+/// neither the writer nor a signal handler allocates for encoding.
 pub fn payload_capacity() -> usize {
-    let typical = (config::get().chunk_events * 4).min(MAX_CHUNK_BYTES);
-    typical + rdtrace::codec::append_room(buffer_records())
+    let buffers = chunk_buffers() as usize;
+    rdtrace::codec::append_room(buffers * buffer_records()) + 2 * buffers
 }
 
 /// Most payload bytes of one chunk.
 pub fn max_payload_bytes() -> usize {
     payload_capacity()
-}
-
-/// Payload bytes at which a chunk closes: a whole raw buffer still fits behind anything below.
-pub(super) fn close_at_bytes() -> usize {
-    payload_capacity() - rdtrace::codec::append_room(buffer_records())
 }
 
 /// Everything one thread needs to record and flush.
@@ -142,7 +158,15 @@ pub struct ThreadState {
     /// Whether a live thread owns this state.
     in_use: AtomicBool,
     thread: AtomicU32,
+    /// The open chunk's sequence number: chunks handed over (or written without the writer) so
+    /// far. Advanced under `busy` when a chunk closes.
     seq: AtomicU32,
+    /// Raw buffers in the open chunk (under `busy`).
+    open_buffers: AtomicU32,
+    /// Events the open chunk's buffers decode to, at most: records plus what their loop runs
+    /// stand for (under `busy`).
+    open_events: AtomicU64,
+    /// Events encoded, from every lane (published in the thread's end-record slot).
     recorded: AtomicU64,
     /// Blocks until the next stamp, counted from the block entry at which the countdown was
     /// last armed (owner only; see [`ThreadState::arm`]).
@@ -150,9 +174,6 @@ pub struct ThreadState {
     /// What the thread-local countdown was last armed with: `stamp_left` minus it plus the
     /// countdown's value is the number of blocks until the next stamp (owner only).
     armed: Cell<u32>,
-    /// Memory instructions the encoder's predictor table covers (set by whoever encodes): the
-    /// signal path must not encode an access beyond it, which would grow the table.
-    table_mem_instrs: AtomicUsize,
     /// Live streams: nonzero while the owner is parked (see [`park_if_worker`]); packs the
     /// thread index and the number of chunks it had handed over, so a reader of this word
     /// always sees a consistent pair.
@@ -161,17 +182,19 @@ pub struct ThreadState {
     parked: Cell<bool>,
     /// Whether the owner's latest region entry was as an OpenMP worker (thread number > 0).
     worker: Cell<bool>,
-    /// The chunk being encoded.
-    encoder: UnsafeCell<ChunkEncoder>,
+    /// The chunk encoders, one per writer lane ([`WRITER_LANES`]; one without the writer):
+    /// chunk `seq` is built in `encoders[seq % len]`.
+    encoders: Box<[UnsafeCell<ChunkEncoder>]>,
     /// Compressor for closing chunks on this thread when there is no writer thread.
     compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (stamp_left, armed, parked, worker) are only touched by the owner; the
-// encoder and compressor by the owner or a flusher holding `busy` when there is no writer, else
-// by the writer while it processes one of this state's jobs, or by a fatal-signal handler after
-// `writer::take_over` has stopped the writer; the raw buffers' records are written by the owner
-// into `bufs[cur_buf]` only and read by whoever encodes them after a hand-off.
+// Safety: the non-Sync parts (stamp_left, armed, parked, worker) are only touched by the owner;
+// the encoders and compressor by the owner or a flusher holding `busy` when there is no writer,
+// else an encoder by the writer's worker of its lane while it processes one of this state's
+// jobs, or by a fatal-signal handler after `writer::take_over` has stopped the writer; the raw
+// buffers' records are written by the owner into `bufs[cur_buf]` only and read by whoever
+// encodes them after a hand-off.
 unsafe impl Sync for ThreadState {}
 
 /// Set once the final flush has written the end chunk: later events are not written.

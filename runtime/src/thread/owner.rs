@@ -105,7 +105,7 @@ impl ThreadState {
             if self.past_limit(cursor.load(Ordering::Relaxed), 0)
                 || expanded.get() >= (EXPANDED_PER_THRESHOLD * self.threshold) as i64
             {
-                expanded.set(0);
+                // The flush takes the count (and sets it back to zero) for the chunk's events.
                 self.flush(false, false);
             }
         }

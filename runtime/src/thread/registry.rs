@@ -58,6 +58,8 @@ pub(super) fn register_current_thread() -> *const ThreadState {
     let s = unsafe { &*state };
     s.thread.store(thread, Ordering::Relaxed);
     s.seq.store(0, Ordering::Relaxed);
+    s.open_buffers.store(0, Ordering::Relaxed);
+    s.open_events.store(0, Ordering::Relaxed);
     s.recorded.store(0, Ordering::Relaxed);
     // Safety: returns the address of this thread's TLS cursor, valid for the thread's life.
     let tls = unsafe { __rdt_cursor_address() };

@@ -2,37 +2,35 @@
 //! writes each finished chunk, on threads of its own, so traced threads neither encode nor
 //! compress nor make system calls per buffer (encoding and compression off the hot path).
 //!
-//! Two threads form a pipeline: the *encoder* (`rdtrace-writer`) turns buffers into chunk
-//! payloads, and the *compressor* (`rdtrace-compress`) compresses and writes each chunk the
-//! encoder ends, while the encoder goes on with the next buffers (on branchy code the writer's
-//! time splits about 60/40 between encoding and zstd, and the writer is what a traced run waits
-//! for). They meet at two [`Slot`]s used in turn: the encoder takes a job only when the slot its
-//! chunk would go to is free, so handing a chunk over never waits; the compressor empties the
-//! slots in the order they were filled, so each thread's chunks are written in sequence.
+//! [`WRITER_LANES`] workers (`rdtrace-writer-N`) share the work by chunk: the owner of a thread
+//! numbers its chunks at hand-off, and worker `seq % WRITER_LANES` takes chunk `seq`'s jobs from
+//! its own FIFO queue, encodes them into the thread's encoder of that lane, then compresses and
+//! writes the chunk. Every chunk starts the predictor afresh, so a thread's consecutive chunks
+//! are encoded at once: one encoder had been the traced run's critical path (the program and
+//! zstd waited for it more than half the run). One worker takes a thread's jobs of its lane in
+//! order, so each chunk is whole and in order; chunks of one thread may reach the file out of
+//! sequence order (readers order them by `seq`).
 //!
 //! Memory is bounded: each thread has [`super::RAW_BUFFERS`] raw buffers, so at most
 //! that many minus one per thread are queued; a thread with none free waits for the writer to
-//! give one back (back-pressure). The encoder keeps one spare payload buffer and each slot owns
-//! one, swapped with the payload of each chunk it ends. One encoder drains one FIFO queue, so
-//! each thread's buffers are encoded, and its chunks written, in order.
+//! give one back (back-pressure). Each worker keeps one spare payload buffer and its slot owns
+//! one, swapped with the payload of each chunk it ends.
 //!
-//! Exit drains the queue and the slots. A signal handler cannot rely on the writer: the
-//! compressor may be blocked in an allocator whose lock the crashing thread holds (zstd
-//! allocates a larger workspace the first time a chunk needs one). So the handler takes over
-//! ([`take_over`]): it waits (bounded) while the encoder is encoding a buffer (that allocates
-//! nothing and takes no lock), then writes the slots' chunks, oldest first, each unless the
-//! compressor has already begun writing it (a compare-and-swap on the slot's state decides, so
-//! it is written exactly once), then encodes and writes the queued buffers itself,
-//! uncompressed, in queue order. The encoder allocates nothing while it holds the queue lock
-//! (the queue is sized for every buffer at start-up), so the handler can get that lock.
+//! Exit drains the queues. A signal handler cannot rely on the writer: a worker may be blocked
+//! in an allocator whose lock the crashing thread holds (zstd allocates a larger workspace the
+//! first time a chunk needs one). So the handler takes over ([`take_over`]): it waits (bounded)
+//! while a worker is encoding a buffer (that allocates nothing and takes no lock), then writes
+//! the chunk each worker ended and has not begun writing (a compare-and-swap on the worker's
+//! [`Slot`] decides, so it is written exactly once), then encodes the queued buffers itself,
+//! writing uncompressed each chunk a job closes. The workers allocate nothing while they hold
+//! the queue lock (the queues are sized for every buffer at start-up), so the handler can get
+//! that lock.
 
-use super::ThreadState;
+use super::{ThreadState, WRITER_LANES};
 use crate::flusher::{write_raw_chunk, Compressor};
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
-use std::sync::atomic::{
-    AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering,
-};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 /// A raw buffer handed to the writer.
@@ -44,8 +42,18 @@ pub struct Job {
     pub buf: usize,
     /// Records in the buffer.
     pub n: usize,
-    /// Close the chunk after these records (thread end, exit, parking).
+    /// Close the chunk after these records (full, thread end, exit, parking).
     pub close: bool,
+    /// Sequence number of the thread's chunk the records belong to; its worker is
+    /// `seq % WRITER_LANES`.
+    pub seq: u32,
+}
+
+impl Job {
+    /// The writer worker that takes this job.
+    fn lane(&self) -> usize {
+        self.seq as usize % WRITER_LANES
+    }
 }
 
 // Safety: the state pointer is never freed, and the buffer it names is not written by its owner
@@ -53,16 +61,18 @@ pub struct Job {
 unsafe impl Send for Job {}
 
 struct Shared {
-    queue: VecDeque<Job>,
-    /// The writer waits for a job.
-    idle: bool,
+    /// Each worker's jobs.
+    queues: [VecDeque<Job>; WRITER_LANES],
+    /// The worker waits for a job.
+    idle: [bool; WRITER_LANES],
 }
 
 static SHARED: Mutex<Shared> = Mutex::new(Shared {
-    queue: VecDeque::new(),
-    idle: false,
+    queues: [const { VecDeque::new() }; WRITER_LANES],
+    idle: [false; WRITER_LANES],
 });
-static READY: Condvar = Condvar::new();
+/// Signalled for a worker when its queue has jobs for it.
+static READY: [Condvar; WRITER_LANES] = [const { Condvar::new() }; WRITER_LANES];
 /// Signalled when the writer gives a buffer back or finishes a job, if anyone waits.
 static PROGRESS: Condvar = Condvar::new();
 /// Threads waiting on [`PROGRESS`].
@@ -70,55 +80,48 @@ static WAITERS: AtomicUsize = AtomicUsize::new(0);
 /// Jobs queued or being processed.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 static RUNNING: AtomicBool = AtomicBool::new(false);
-/// What the encoder is doing: [`IDLE`] or [`ENCODING`].
-static STAGE: AtomicU8 = AtomicU8::new(IDLE);
-/// No job in flight.
+/// What each worker is doing: [`IDLE`] or [`ENCODING`].
+static STAGES: [AtomicU8; WRITER_LANES] = [const { AtomicU8::new(IDLE) }; WRITER_LANES];
+/// Not encoding (waiting, or compressing and writing a chunk it published in its slot).
 const IDLE: u8 = 0;
-/// The encoder took a job and encodes its records (no allocation, no lock, no wait: bounded
-/// time), handing over the chunk it may end.
+/// The worker took a job and encodes its records (no allocation, no lock, no wait: bounded
+/// time), publishing the chunk it may end in its slot.
 const ENCODING: u8 = 1;
 /// A signal handler has taken over: the writer takes no more jobs.
 static TAKEN_OVER: AtomicBool = AtomicBool::new(false);
 
-/// A chunk the encoder ended, on its way through the compressor: its state goes
-/// [`EMPTY`] -> [`FULL`] (the encoder) -> [`COMPRESSING`] -> [`WRITING`] -> [`EMPTY`] (the
-/// compressor), or FULL/COMPRESSING -> [`CLAIMED`] (a signal handler, which then writes the
-/// chunk raw). Both leaving moves are compare-and-swaps, so exactly one side writes the chunk.
-/// The payload's description is published before the state becomes FULL; the buffer is never
-/// freed (it becomes the encoder's spare), and nothing writes it while a handler may read it.
+/// A chunk a worker ended, on its way through compression: its state goes [`EMPTY`] ->
+/// [`COMPRESSING`] -> [`WRITING`] -> [`EMPTY`] (the worker), or COMPRESSING -> [`CLAIMED`] (a
+/// signal handler, which then writes the chunk raw). Both leaving moves are compare-and-swaps, so
+/// exactly one side writes the chunk. The payload's description is published before the state
+/// becomes COMPRESSING; the buffer is never freed (it becomes the worker's spare), and nothing
+/// writes it while a handler may read it.
 struct Slot {
-    /// [`EMPTY`], [`FULL`], [`COMPRESSING`], [`WRITING`] or [`CLAIMED`] (a `u32`: the two
-    /// threads sleep on it).
+    /// [`EMPTY`], [`COMPRESSING`], [`WRITING`] or [`CLAIMED`].
     state: AtomicU32,
-    /// Handoff number: the slots' chunks are written in this order.
-    order: AtomicU64,
     payload: AtomicPtr<u8>,
     len: AtomicUsize,
     count: AtomicU32,
     thread: AtomicU32,
     seq: AtomicU32,
-    /// The state whose job ended the chunk: that job is done once the chunk is written.
-    owner: AtomicPtr<ThreadState>,
-    /// The payload buffer the slot owns: the encoder's while the slot is EMPTY (it swaps in
-    /// each chunk it ends), read by the compressor and a signal handler after.
+    /// The payload buffer the slot owns: the worker swaps in each chunk it ends while the slot
+    /// is EMPTY; a signal handler reads it after.
     buf: UnsafeCell<Vec<u8>>,
 }
 
-// Safety: `buf` is written by the encoder only while the slot is EMPTY, which the compressor
-// and a handler leave alone; they only read it, after the encoder published FULL.
+// Safety: `buf` is written by its worker only while the slot is EMPTY, which a handler leaves
+// alone; the handler only reads it, after the worker published COMPRESSING.
 unsafe impl Sync for Slot {}
 
 impl Slot {
     const fn new() -> Slot {
         Slot {
             state: AtomicU32::new(EMPTY),
-            order: AtomicU64::new(0),
             payload: AtomicPtr::new(std::ptr::null_mut()),
             len: AtomicUsize::new(0),
             count: AtomicU32::new(0),
             thread: AtomicU32::new(0),
             seq: AtomicU32::new(0),
-            owner: AtomicPtr::new(std::ptr::null_mut()),
             buf: UnsafeCell::new(Vec::new()),
         }
     }
@@ -135,25 +138,24 @@ impl Slot {
     }
 }
 
-/// The slot is free for the encoder.
+/// No chunk: the worker may end one.
 const EMPTY: u32 = 0;
-/// The encoder handed a chunk over.
-const FULL: u32 = 1;
-/// The compressor is compressing it (it may allocate, so it may be stuck).
+/// The worker ended a chunk and compresses it (it may allocate, so it may be stuck).
 const COMPRESSING: u32 = 2;
-/// The compressor is writing it (no allocation; only the file lock and `write`).
+/// The worker is writing it (no allocation; only the file lock and `write`).
 const WRITING: u32 = 3;
-/// A signal handler writes the chunk instead; the compressor drops its frame.
+/// A signal handler writes the chunk instead; the worker drops its frame.
 const CLAIMED: u32 = 4;
 
-/// The two slots, used in turn (handoff number modulo 2).
-static SLOTS: [Slot; 2] = [Slot::new(), Slot::new()];
+/// Each worker's slot.
+static SLOTS: [Slot; WRITER_LANES] = [const { Slot::new() }; WRITER_LANES];
 
-/// Queued buffers that wake a waiting writer: fewer than a thread's buffers in flight, so a
-/// thread short of free buffers always has the writer working for it.
-const WAKE_AT: usize = super::RAW_BUFFERS - 2;
-const _: () = assert!(WAKE_AT >= 1 && WAKE_AT < super::RAW_BUFFERS);
-/// Most jobs ever queued: every thread's buffers (the queue never needs to grow).
+/// Queued buffers that wake a waiting worker. A thread short of free buffers has
+/// `RAW_BUFFERS - 1` in flight, so one of its lanes has at least this many queued or its
+/// worker is encoding one: it always has a worker working for it.
+const WAKE_AT: usize = 2;
+const _: () = assert!(WAKE_AT >= 1 && (super::RAW_BUFFERS - 1).div_ceil(WRITER_LANES) >= WAKE_AT);
+/// Most jobs ever queued on one lane: every thread's buffers (a queue never needs to grow).
 const MAX_JOBS: usize = super::RAW_BUFFERS * super::MAX_THREADS + 4;
 
 /// Whether buffers go to the background writer.
@@ -168,19 +170,19 @@ pub fn taken_over() -> bool {
 
 /// Starts the writer's threads; false (inline encoding) when they cannot be started.
 pub fn start() -> bool {
-    lock().queue.reserve(MAX_JOBS);
+    for queue in &mut lock().queues {
+        queue.reserve(MAX_JOBS);
+    }
     for slot in &SLOTS {
         // Safety: no writer thread runs yet; nothing else touches the slots.
         unsafe { *slot.buf.get() = Vec::with_capacity(super::payload_capacity()) };
     }
-    let spawn = |name: &str, f: fn()| {
+    let ok = (0..WRITER_LANES).all(|lane| {
         std::thread::Builder::new()
-            .name(name.into())
-            .spawn(f)
+            .name(format!("rdtrace-writer-{lane}"))
+            .spawn(move || run(lane))
             .is_ok()
-    };
-    // Without its compressor the encoder would wait for the slots forever: start it first.
-    let ok = spawn("rdtrace-compress", compress_run) && spawn("rdtrace-writer", run);
+    });
     RUNNING.store(ok, Ordering::Release);
     ok
 }
@@ -194,21 +196,21 @@ fn lock() -> std::sync::MutexGuard<'static, Shared> {
     SHARED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Queues a buffer for the writer; false (not queued) once a signal handler has taken over.
-/// Wakes a waiting writer only once [`WAKE_AT`] buffers are queued, or for a job that closes a
-/// chunk, so a writer that keeps up costs one wake-up (a system call) per few buffers, not one
-/// per buffer.
+/// Queues a buffer for the worker of its chunk; false (not queued) once a signal handler has
+/// taken over. Wakes a waiting worker only once [`WAKE_AT`] buffers are queued for it, or for a
+/// job that closes a chunk, so a worker that keeps up costs one wake-up (a system call) per few
+/// buffers, not one per buffer.
 pub fn submit(job: Job) -> bool {
     let mut s = lock();
     if TAKEN_OVER.load(Ordering::SeqCst) {
         return false;
     }
     PENDING.fetch_add(1, Ordering::AcqRel);
-    let close = job.close;
-    s.queue.push_back(job);
-    if s.idle && (close || s.queue.len() >= WAKE_AT) {
-        s.idle = false;
-        READY.notify_one();
+    let (lane, close) = (job.lane(), job.close);
+    s.queues[lane].push_back(job);
+    if s.idle[lane] && (close || s.queues[lane].len() >= WAKE_AT) {
+        s.idle[lane] = false;
+        READY[lane].notify_one();
     }
     true
 }
@@ -325,10 +327,11 @@ pub fn drain() {
     wait_for_progress(|| PENDING.load(Ordering::SeqCst) == 0);
 }
 
-/// Signal-handler version of [`drain`], allocating nothing: stops the writer from taking more
-/// jobs, waits (bounded, about a second) while it encodes a buffer, writes the chunk it is
-/// compressing unless it is already writing it (then waits, bounded, for that write), then
-/// encodes and writes every queued buffer here, uncompressed, in queue order. Gives up (those
+/// Signal-handler version of [`drain`], allocating nothing: stops the workers from taking
+/// more jobs, waits (bounded, about a second) while they encode a buffer, writes the chunk each
+/// is compressing unless it is already writing it (then waits, bounded, for that write), then
+/// encodes the queued buffers here, writing uncompressed each chunk a job closes (the open
+/// chunks are written by [`super::flush_all`] with the buffers being filled). Gives up (those
 /// chunks are lost, the trace ends before them) if the queue lock cannot be had within the same
 /// bound. Threads that flush later wait for the end of the process ([`wait_for_the_end`])
 /// without queueing, so their buffers stay for [`super::flush_all`].
@@ -357,138 +360,95 @@ pub fn take_over() {
             }
         }
     };
-    // The writer cannot take another job now. Encoding ends by itself (it never waits).
-    while STAGE.load(Ordering::Acquire) == ENCODING {
-        spins += 1;
-        if timed_out(spins) {
-            return;
+    // No worker can take another job now. Encoding ends by itself (it never waits).
+    for stage in &STAGES {
+        while stage.load(Ordering::Acquire) == ENCODING {
+            spins += 1;
+            if timed_out(spins) {
+                return;
+            }
+            std::hint::spin_loop();
         }
-        std::hint::spin_loop();
     }
-    // The chunks handed to the compressor come first in their threads' sequences, oldest
-    // first: write each here unless the compressor has begun writing it (it may be stuck in
-    // the allocator while compressing), else let it finish.
-    let mut oldest_first = [0usize, 1];
-    oldest_first.sort_unstable_by_key(|&i| SLOTS[i].order.load(Ordering::Acquire));
-    for slot in oldest_first.map(|i| &SLOTS[i]) {
-        loop {
-            let state = slot.state.load(Ordering::Acquire);
-            match state {
-                FULL | COMPRESSING => {
-                    let claimed = slot
-                        .state
-                        .compare_exchange(state, CLAIMED, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok();
-                    if claimed {
-                        write_raw_chunk(
-                            slot.thread.load(Ordering::Acquire),
-                            slot.seq.load(Ordering::Acquire),
-                            slot.payload(),
-                            slot.count.load(Ordering::Acquire),
-                            true,
-                        );
-                        break;
-                    }
-                }
-                WRITING => {
-                    while slot.state.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
-                        spins += 1;
-                        std::hint::spin_loop();
-                    }
-                    break;
-                }
-                _ => break,
+    // The chunks the workers ended: write each here unless its worker has begun writing it (it
+    // may be stuck in the allocator while compressing), else let it finish. Their order in the
+    // file does not matter (readers order a thread's chunks by number).
+    for slot in &SLOTS {
+        if slot
+            .state
+            .compare_exchange(COMPRESSING, CLAIMED, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            write_raw_chunk(
+                slot.thread.load(Ordering::Acquire),
+                slot.seq.load(Ordering::Acquire),
+                slot.payload(),
+                slot.count.load(Ordering::Acquire),
+                true,
+            );
+        } else {
+            while slot.state.load(Ordering::Acquire) == WRITING && !timed_out(spins) {
+                spins += 1;
+                std::hint::spin_loop();
             }
         }
     }
-    // The buffers handed over but not yet encoded, in order: into their thread's chunk, which
-    // no one else touches now.
-    while let Some(job) = guard.queue.pop_front() {
-        // Safety: states are never freed.
-        unsafe { &*job.state }.flush_job_from_signal(job.buf, job.n);
-        PENDING.fetch_sub(1, Ordering::AcqRel);
+    // The buffers handed over but not yet encoded, each lane in order: into the chunk each
+    // belongs to, which no one else touches now.
+    for queue in &mut guard.queues {
+        while let Some(job) = queue.pop_front() {
+            // Safety: states are never freed.
+            unsafe { &*job.state }.flush_job_from_signal(&job);
+            PENDING.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 
-/// The encoder thread.
-fn run() {
+/// Worker `lane`: encodes its queue's jobs; compresses and writes each chunk a job ends.
+fn run(lane: usize) {
+    let slot = &SLOTS[lane];
+    let stage = &STAGES[lane];
     let mut spare = Vec::with_capacity(super::payload_capacity());
-    // Handoff number of the next chunk this thread ends.
-    let mut next = 0u64;
+    let mut compressor = Compressor::new(super::max_payload_bytes());
     loop {
-        // The slot the next chunk goes to must be free before a job is taken, so that handing
-        // the chunk over never waits while ENCODING (a signal handler waits for that stage).
-        let slot = &SLOTS[(next % 2) as usize];
-        wait_on(&slot.state, |s| s == EMPTY);
         let job = {
             let mut s = lock();
             loop {
                 if !TAKEN_OVER.load(Ordering::SeqCst) {
-                    if let Some(j) = s.queue.pop_front() {
-                        STAGE.store(ENCODING, Ordering::SeqCst);
+                    if let Some(j) = s.queues[lane].pop_front() {
+                        stage.store(ENCODING, Ordering::SeqCst);
                         break j;
                     }
                 }
-                s.idle = true;
-                s = READY.wait(s).unwrap_or_else(|e| e.into_inner());
+                s.idle[lane] = true;
+                s = READY[lane].wait(s).unwrap_or_else(|e| e.into_inner());
             }
         };
         // Safety: states are never freed.
         let state = unsafe { &*job.state };
-        let ended = state.encode_job(job.buf, job.n, job.close, &mut spare);
-        match ended {
-            Some((payload, count, thread, seq)) => {
-                // Safety: the slot is EMPTY, so it is the encoder's alone (see `Slot`).
-                let buf = unsafe { &mut *slot.buf.get() };
-                spare = std::mem::replace(buf, payload);
-                slot.payload
-                    .store(buf.as_ptr() as *mut u8, Ordering::Release);
-                slot.len.store(buf.len(), Ordering::Release);
-                slot.count.store(count, Ordering::Release);
-                slot.thread.store(thread, Ordering::Release);
-                slot.seq.store(seq, Ordering::Release);
-                slot.owner
-                    .store(job.state as *mut ThreadState, Ordering::Release);
-                slot.order.store(next, Ordering::Release);
-                slot.state.store(FULL, Ordering::SeqCst);
-                futex_wake(&slot.state);
-                next += 1;
-                STAGE.store(IDLE, Ordering::SeqCst);
-                // The job is done once the compressor has written its chunk; its buffer is
-                // free already.
-                wake(state);
-            }
-            None => {
-                STAGE.store(IDLE, Ordering::SeqCst);
-                state.job_done();
-                PENDING.fetch_sub(1, Ordering::SeqCst);
-                wake(state);
-            }
-        }
-    }
-}
-
-/// The compressor thread: compresses and writes the slots' chunks in handoff order.
-fn compress_run() {
-    let mut compressor = Compressor::new(super::max_payload_bytes());
-    let mut next = 0u64;
-    loop {
-        let slot = &SLOTS[(next % 2) as usize];
-        wait_on(&slot.state, |s| s != EMPTY);
-        if slot
-            .state
-            .compare_exchange(FULL, COMPRESSING, Ordering::AcqRel, Ordering::Acquire)
-            .is_err()
-        {
-            // A signal handler claimed the chunk and the process is ending.
-            wait_for_the_end();
-        }
-        compressor.compress(
-            slot.thread.load(Ordering::Acquire),
-            slot.seq.load(Ordering::Acquire),
-            slot.payload(),
-            slot.count.load(Ordering::Acquire),
-        );
+        let Some((payload, count, thread)) = state.encode_job(&job, &mut spare) else {
+            stage.store(IDLE, Ordering::SeqCst);
+            state.job_done();
+            PENDING.fetch_sub(1, Ordering::SeqCst);
+            wake(state);
+            continue;
+        };
+        // Publish the chunk before leaving ENCODING, so a handler that takes over from here
+        // on finds it in the slot.
+        // Safety: the slot is EMPTY, so it is this worker's alone (see `Slot`).
+        let buf = unsafe { &mut *slot.buf.get() };
+        spare = std::mem::replace(buf, payload);
+        slot.payload
+            .store(buf.as_ptr() as *mut u8, Ordering::Release);
+        slot.len.store(buf.len(), Ordering::Release);
+        slot.count.store(count, Ordering::Release);
+        slot.thread.store(thread, Ordering::Release);
+        slot.seq.store(job.seq, Ordering::Release);
+        slot.state.store(COMPRESSING, Ordering::SeqCst);
+        stage.store(IDLE, Ordering::SeqCst);
+        // The buffer is free already; the job is done once its chunk is written.
+        wake(state);
+        compressor.compress(thread, job.seq, slot.payload(), count);
         let ours = slot
             .state
             .compare_exchange(COMPRESSING, WRITING, Ordering::AcqRel, Ordering::Acquire)
@@ -502,13 +462,9 @@ fn compress_run() {
             // Tells the reader which parked threads cannot produce events before now.
             super::publish_floors(&mut compressor.floors);
         }
-        // Safety: states are never freed.
-        let owner = unsafe { &*slot.owner.load(Ordering::Acquire) };
         slot.state.store(EMPTY, Ordering::SeqCst);
-        futex_wake(&slot.state);
-        next += 1;
-        owner.job_done();
+        state.job_done();
         PENDING.fetch_sub(1, Ordering::SeqCst);
-        wake(owner);
+        wake(state);
     }
 }

@@ -95,6 +95,12 @@ impl ChunkEncoder {
         self.expanded = 0;
     }
 
+    /// Memory instructions the predictor table covers: appending an access by an instruction
+    /// beyond these grows the table (allocates).
+    pub fn mem_instrs_covered(&self) -> usize {
+        self.predictor.table.len()
+    }
+
     /// Events in the chunk so far.
     pub fn chunk_events(&self) -> u32 {
         self.count

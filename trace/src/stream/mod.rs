@@ -36,10 +36,12 @@
 //! chunk has all keys above that chunk's stamps.
 //!
 //! Hence the bound: **the merge lags a running thread by at most its open chunk** — at most
-//! `RDTRACE_CHUNK_EVENTS` events (65536 by default) or 4 bytes of encoded payload per chunk
-//! event (256 KiB by default; the runtime never exceeds 4 MiB), plus the raw
-//! buffer (`RDTRACE_BUFFER_EVENTS`, 65536) it fills before encoding; parked and exited threads
-//! hold nothing back once the writer has written one more chunk. While it waits, the reader
+//! `RDTRACE_CHUNK_EVENTS` events (262144 by default; the runtime closes a chunk at the raw
+//! buffer that reaches them, or at 8 MiB of the buffers' worst-case encoding), plus the raw
+//! buffers in flight to its writer (`RDTRACE_BUFFER_EVENTS` records each, 65536 by default,
+//! up to seven) — and by the chunk before it while the writer, which encodes a thread's
+//! consecutive chunks at once, has not finished that one; parked and exited threads hold
+//! nothing back once the writer has written one more chunk. While it waits, the reader
 //! holds the other threads' chunks compressed; [`StreamStats`] counts what it held at most.
 //! Threads that block outside OpenMP (a `pthread` waiting on a mutex) do not park: they hold
 //! the merge back until they write their next chunk or exit.
