@@ -29,9 +29,6 @@ pub struct ChunkEncoder {
     pub(super) run: u32,
     /// Events in the chunk being built.
     pub(super) count: u32,
-    /// Events the chunk's loop runs stand for beyond themselves (at most, per run: its
-    /// iterations' accesses, branches and blocks), so chunks can close by what they decode to.
-    pub(super) expanded: u64,
     /// Calls of [`ChunkEncoder::append`] left that skip the candidate periods (see
     /// [`PERIODS_RARE`]).
     pub(super) periods_off_for: u32,
@@ -62,7 +59,6 @@ impl ChunkEncoder {
             out: Vec::with_capacity(bytes),
             run: 0,
             count: 0,
-            expanded: 0,
             periods_off_for: 0,
         };
         e.start_chunk();
@@ -92,7 +88,6 @@ impl ChunkEncoder {
         self.predictor.start_chunk();
         self.run = 0;
         self.count = 0;
-        self.expanded = 0;
     }
 
     /// Memory instructions the predictor table covers: appending an access by an instruction
@@ -104,13 +99,6 @@ impl ChunkEncoder {
     /// Events in the chunk so far.
     pub fn chunk_events(&self) -> u32 {
         self.count
-    }
-
-    /// Events the chunk so far decodes to, at most: its events plus what its loop runs stand
-    /// for. The runtime closes chunks by this count, so that one chunk's decoded events (which
-    /// readers may hold while other chunks decode) stay bounded whatever loops it holds.
-    pub fn chunk_decoded_events(&self) -> u64 {
-        self.count as u64 + self.expanded
     }
 
     /// Payload bytes of the chunk so far (a pending run adds at most one).
@@ -180,7 +168,6 @@ impl ChunkEncoder {
         let mut expected = p.expected_mi;
         let mut prev_mi = p.prev_mi;
         let mut prev_time = p.prev_time;
-        let mut expanded = self.expanded;
         // Records consumed that are not events (EXT records, skipped ones): the events of this
         // call are the records consumed less these, so no path counts events one by one.
         let mut not_events = 0usize;
@@ -485,8 +472,6 @@ impl ChunkEncoder {
                         w.byte(OP_LOOP_RUN);
                         w.varint(zigzag(id.wrapping_sub(prev_br) as i32 as i64));
                         w.varint(e.value);
-                        let iterations = (e.value >> 1).min(u32::MAX as u64);
-                        expanded = expanded.wrapping_add(iterations * (m as u64 + 2));
                         prev_br = id;
                         for a in &events[i + 1..i + 1 + m] {
                             let (was_expected, predicted, _) = access!(a.id(), a.value);
@@ -521,7 +506,6 @@ impl ChunkEncoder {
         // `w.len` is within the capacity (checked above; see `Out`).
         unsafe { self.out.set_len(w.len) };
         self.run = run;
-        self.expanded = expanded;
         self.count = self.count.wrapping_add((i - not_events) as u32);
         p.prev_bb = prev_bb;
         p.prev_br = prev_br;
