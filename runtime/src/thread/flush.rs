@@ -3,7 +3,8 @@
 //! encoding it here, and waiting for the writer to finish a state's jobs.
 
 use super::local::expanded_var;
-use super::{chunk_buffers, writer, ThreadState, CLOSED, NO_BUFFER};
+use super::registry::LIVE;
+use super::{chunk_buffers, writer, ThreadState, CLOSED, NO_BUFFER, WRITER_LANES};
 use crate::config;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -100,7 +101,7 @@ impl ThreadState {
             return;
         }
         loop {
-            let free = self.free.load(Ordering::Acquire);
+            let free = self.free.load(Ordering::Acquire) & self.usable_buffers();
             if free != 0 {
                 let next = free.trailing_zeros() as usize;
                 self.free.fetch_and(!(1 << next), Ordering::AcqRel);
@@ -123,11 +124,25 @@ impl ThreadState {
         &self.wake_word
     }
 
-    /// Whether a thread waiting for this state's jobs may go on: two buffers free, or no job
-    /// left (the writer wakes waiters only then).
+    /// Whether a thread waiting for this state's jobs may go on: two usable buffers free, or no
+    /// job left (the writer wakes waiters only then).
     pub fn may_go_on(&self) -> bool {
-        self.free.load(Ordering::SeqCst).count_ones() >= 2
+        (self.free.load(Ordering::SeqCst) & self.usable_buffers()).count_ones() >= 2
             || self.pending.load(Ordering::SeqCst) == 0
+    }
+
+    /// The raw buffers the owner may fill next, as a mask of `free`: all of them while at most
+    /// [`WRITER_LANES`] threads live (a thread's consecutive chunks then keep both workers
+    /// busy), else the first half, so that a program with many threads does not hold twice the
+    /// raw memory for no gain (bfs on four threads: 4.19 s with four buffers a thread, 4.07 s
+    /// with eight, 20 MiB more). Buffers beyond them still in flight come back and stay free.
+    fn usable_buffers(&self) -> u32 {
+        let all = (1u32 << self.bufs.len()) - 1;
+        if LIVE.load(Ordering::Relaxed) <= WRITER_LANES {
+            all
+        } else {
+            all >> (self.bufs.len() / 2)
+        }
     }
 
     /// Waits until the writer has finished every job of this state (thread exit, parking).

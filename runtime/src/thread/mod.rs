@@ -80,8 +80,10 @@ pub const MAX_THREADS: usize = 4096;
 /// to the writer or free. Enough for a thread's two consecutive chunks (four buffers each by
 /// default) to be in flight at once, so that both lanes' workers encode while the program runs
 /// (with four, the second lane mostly waited: traced bfs and Lua's interpreter ran 13-14 %
-/// slower). The lowest free buffer is filled next, so a thread whose writer keeps up touches
-/// only the first few.
+/// slower). Only while at most [`WRITER_LANES`] threads live, though: with more, other threads'
+/// chunks keep both workers busy, and each thread uses the first half
+/// ([`ThreadState::usable_buffers`]). The lowest free buffer is filled next, so a thread whose
+/// writer keeps up touches only the first few.
 pub const RAW_BUFFERS: usize = 8;
 
 /// [`writer::Job::buf`] of a job that hands over no records (it only closes the chunk).
@@ -246,6 +248,7 @@ impl Drop for ExitGuard {
             s.busy.store(false, Ordering::Release);
         }
         // The thread's count stays in its slot (published by every flush).
+        registry::LIVE.fetch_sub(1, Ordering::Relaxed);
         s.in_use.store(false, Ordering::Release);
     }
 }

@@ -10,6 +10,10 @@ pub(super) static REGISTERED: AtomicUsize = AtomicUsize::new(0);
 
 pub(super) static DROPPED_WARNED: AtomicBool = AtomicBool::new(false);
 
+/// Threads that own a state now (registered, not yet exited): decides how many raw buffers
+/// each may use ([`ThreadState::usable_buffers`]).
+pub(super) static LIVE: AtomicUsize = AtomicUsize::new(0);
+
 /// Finds a free state or makes one, registers it under a new thread index, and writes the
 /// thread chunk. Returns null when the registry is full.
 #[cold]
@@ -53,6 +57,7 @@ pub(super) fn register_current_thread() -> *const ThreadState {
         REGISTRY[idx].store(p, Ordering::Release);
         state = p;
     }
+    LIVE.fetch_add(1, Ordering::Relaxed);
     let thread = crate::endframe::new_thread_index();
     // Safety: state is a live, never-freed state now owned by this thread.
     let s = unsafe { &*state };
