@@ -184,6 +184,18 @@ fn simulate(seed: u64, threads: u32, steps: usize) -> (Vec<u8>, Vec<u8>) {
     both.finish()
 }
 
+/// `(offset, length)` of every chunk after the file header, with its kind byte.
+fn chunk_spans(bytes: &[u8]) -> Vec<(usize, usize, u8)> {
+    let mut spans = Vec::new();
+    let mut at = FILE_HEADER_LEN;
+    while at + 32 <= bytes.len() {
+        let stored = u32::from_le_bytes(bytes[at + 16..at + 20].try_into().unwrap()) as usize;
+        spans.push((at, 32 + stored, bytes[at + 4]));
+        at += 32 + stored;
+    }
+    spans
+}
+
 fn offline_merged(file: &[u8]) -> Vec<(u32, Event)> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.rdtrace");

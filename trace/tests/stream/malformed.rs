@@ -27,18 +27,6 @@ fn a_truncated_stream_keeps_its_whole_chunks() {
     assert!(e.to_string().contains("version 99"), "{e}");
 }
 
-/// `(offset, length)` of every chunk after the file header, with its kind byte.
-fn chunk_spans(bytes: &[u8]) -> Vec<(usize, usize, u8)> {
-    let mut spans = Vec::new();
-    let mut at = FILE_HEADER_LEN;
-    while at + 32 <= bytes.len() {
-        let stored = u32::from_le_bytes(bytes[at + 16..at + 20].try_into().unwrap()) as usize;
-        spans.push((at, 32 + stored, bytes[at + 4]));
-        at += 32 + stored;
-    }
-    spans
-}
-
 /// `bytes` with a copy of its `k`-th events chunk inserted before chunk `before`.
 fn with_repeat(bytes: &[u8], k: usize, before: usize) -> Vec<u8> {
     let spans = chunk_spans(bytes);
