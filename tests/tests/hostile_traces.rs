@@ -35,12 +35,14 @@ impl Rng {
     }
 }
 
-/// A chunk of a trace file: header offset, kind, codec, stored payload range.
+/// A chunk of a trace file: header offset, kind, codec, sequence number (events chunks),
+/// stored payload range.
 #[derive(Clone, Copy, Debug)]
 struct Chunk {
     offset: usize,
     kind: u8,
     codec: u8,
+    seq: u32,
     payload: (usize, usize),
 }
 
@@ -56,6 +58,7 @@ fn chunks(bytes: &[u8]) -> Vec<Chunk> {
             offset: at,
             kind: bytes[at + 4],
             codec: bytes[at + 5],
+            seq: u32::from_le_bytes(bytes[at + 12..at + 16].try_into().unwrap()),
             payload: (at + 32, at + 32 + len),
         });
         at += 32 + len;
@@ -431,15 +434,15 @@ fn issue10_mutated_traces_never_panic_hang_or_exhaust_memory() {
     assert!(ok > 0 && err > 0, "{ok} read, {err} refused");
 }
 
-/// Prepends `event` to the third events chunk of the 1-thread seed (the predictor state is empty
-/// at the start of a chunk, so the bytes mean exactly what they say).
+/// Prepends `event` to the third events chunk of the 1-thread seed, by sequence number (the
+/// runtime's two writer workers may write a thread's chunks out of order; the predictor state
+/// is empty at the start of a chunk, so the bytes mean exactly what they say).
 fn crafted(dir: &Path, event: &[u8]) -> PathBuf {
     let seed = &seeds(dir)[0];
     let bytes = std::fs::read(seed).unwrap();
     let c = chunks(&bytes)
         .into_iter()
-        .filter(|c| c.kind == 4)
-        .nth(2)
+        .find(|c| c.kind == 4 && c.seq == 2)
         .unwrap();
     let mut raw = event.to_vec();
     raw.extend(payload_of(&bytes, c));
