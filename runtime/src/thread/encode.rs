@@ -71,16 +71,22 @@ impl ThreadState {
             self.append_from_signal(enc, &self.bufs[job.buf][..job.n]);
         }
         if job.close {
-            let (payload, count) = enc.finish_chunk();
-            write_raw_chunk(
-                self.thread.load(Ordering::Relaxed),
-                job.seq,
-                payload,
-                count,
-                true,
-            );
-            enc.start_chunk();
+            self.write_raw_from_signal(enc, job.seq);
         }
+    }
+
+    /// Ends the chunk in `enc` and writes it raw as chunk `seq` of this thread (signal path:
+    /// allocates nothing), starting the next one in `enc`.
+    fn write_raw_from_signal(&self, enc: &mut ChunkEncoder, seq: u32) {
+        let (payload, count) = enc.finish_chunk();
+        write_raw_chunk(
+            self.thread.load(Ordering::Relaxed),
+            seq,
+            payload,
+            count,
+            true,
+        );
+        enc.start_chunk();
     }
 
     /// Adds `added` events to this thread's count and publishes it for the end record (the
@@ -100,7 +106,9 @@ impl ThreadState {
         // compressor.
         let enc = unsafe { self.encoder(seq) };
         self.encode_into(enc, &self.events()[..n]);
-        if close && enc.chunk_events() > 0 {
+        // A chunk without events is not written, and keeps its number.
+        let closed = close && enc.chunk_events() > 0;
+        if closed {
             let thread = self.thread.load(Ordering::Relaxed);
             let (payload, count) = enc.finish_chunk();
             // Safety: as above.
@@ -111,11 +119,8 @@ impl ThreadState {
                 publish_floors(&mut c.floors);
             }
             enc.start_chunk();
-            self.note_flushed(n, expanded, true);
-        } else {
-            // A chunk without events is not written, and keeps its number.
-            self.note_flushed(n, expanded, false);
         }
+        self.note_flushed(n, expanded, closed);
     }
 
     /// The fatal-signal flush of `records` (at most one raw buffer) into the open chunk, which
@@ -127,16 +132,7 @@ impl ThreadState {
         // the encoders.
         let enc = unsafe { self.encoder(self.seq.load(Ordering::Relaxed)) };
         let write = |enc: &mut ChunkEncoder| {
-            let seq = self.seq.load(Ordering::Relaxed);
-            let (payload, count) = enc.finish_chunk();
-            write_raw_chunk(
-                self.thread.load(Ordering::Relaxed),
-                seq,
-                payload,
-                count,
-                true,
-            );
-            enc.start_chunk();
+            self.write_raw_from_signal(enc, self.seq.load(Ordering::Relaxed));
             self.note_flushed(0, 0, true);
         };
         if enc.chunk_events() > 0
