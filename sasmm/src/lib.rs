@@ -4,8 +4,7 @@
 //!
 //! Pipeline (one module each):
 //! 1. [`seq`]: the sequential trace as basic-block windows with their OpenMP placement, whole
-//!    or streamed in fragments ([`window`] holds the data, [`seq`] the builder; a count-only
-//!    mode hands over the windows' blocks and flags alone).
+//!    or streamed in fragments ([`window`] holds the data, [`seq`] the builder).
 //! 2. [`mimic`]: private trace per core (Alg. 1) with per-core address offsets.
 //! 3. [`interleave`]: the shared trace (Alg. 2, round-robin or uniform random).
 //! 4. [`profile`]: PRD/CRD, block probabilities (eq. 1–3), sampled P(D|BB) (Alg. 3), eq. 4.
@@ -18,9 +17,9 @@
 //!    ([`CoreRates`]: counts and rates of one core's private L1 and of the shared-L2 accesses
 //!    its L1 misses cause, in the exact model and the measured runs).
 //! 9. [`spill`]: parallel sections too long to hold, streamed through a temporary file.
-//! 10. [`formula`]: the formula model (4–5) over the streamed trace in two passes (block
-//!     counts from the count-only builder, then the sampled profiles), in memory bounded by
-//!     the footprint and the sample; [`sample`] is Alg. 3's window sample as per-block ranks.
+//! 10. [`formula`]: the formula model (4–5) over the streamed trace in one pass, in memory
+//!     bounded by the footprint and the sample; [`sample`] is Alg. 3's window sample drawn in
+//!     that pass (priority levels per window, the block's level chosen at the end).
 //!
 //! Modules form a tree of uses, shared helpers below their users: `window` (the data) at the
 //! bottom; `workshare` (iteration resolution) and `sample` on it; `mimic`, then `interleave`;
@@ -57,10 +56,7 @@ pub use exact::{
     predict_exact_trace, ExactConfig, ExactPrediction, ExactRun, HierarchyPrediction, L3Counts,
     L3Prediction, MrcPoint, MultiHierarchy, SetStacks,
 };
-pub use formula::{
-    predict_many_trace, predict_many_trace_beside, BesideFeed, BlockCounts, FormulaRun,
-    WindowSample,
-};
+pub use formula::{predict_many_trace, predict_many_trace_beside, BesideFeed, FormulaRun};
 pub use interleave::Interleave;
 pub use measure::{
     measure, measure_with, write_table, LevelCounts, MeasureConfig, MeasureOptions, Measurement,
@@ -70,6 +66,7 @@ pub use mimic::{MimicConfig, MimickedTrace, OffsetPolicy, StaticSplit};
 pub use predict::{predict, predict_many, Prediction, SasmmConfig};
 pub use profile::{BbWeighting, ProfileConfig};
 pub use rates::{CoreCounts, CoreRates, HitRates};
+pub use sample::{BlockCounts, WindowSampler};
 pub use seq::{Fragment, SequentialTrace, StreamLimits};
 pub use set_sample::{SetSample, SetSampleConfig};
 #[cfg(test)]

@@ -13,9 +13,9 @@ use crate::error::{Result, SasmmError};
 use crate::interleave::{for_each_shared_access, Interleave};
 use crate::mimic::MimickedTrace;
 use crate::model::Profile;
-use crate::window::SequentialTrace;
+use crate::sample::{probabilities_of, Mark, WindowSampler};
+use crate::window::{Placement, SequentialTrace};
 use rdengines::granularity::for_each_block;
-use rdengines::SplitMix64;
 use rdengines::{FrontedStack, Histogram};
 
 /// How basic blocks are weighted in eq. 4.
@@ -81,22 +81,6 @@ pub fn block_probabilities(seq: &SequentialTrace) -> Vec<f64> {
     probabilities_of(&seq.block_instances())
 }
 
-/// Eq. 1 over per-block instance counts (all zero: every probability 0).
-// See: SASMM eq. 1.
-pub(crate) fn probabilities_of(instances: &[u64]) -> Vec<f64> {
-    let total: u64 = instances.iter().sum();
-    instances
-        .iter()
-        .map(|&x| {
-            if total == 0 {
-                0.0
-            } else {
-                x as f64 / total as f64
-            }
-        })
-        .collect()
-}
-
 /// Block probabilities for a private cache of one of `cores` cores (eq. 2 for serial blocks,
 /// eq. 3 for parallel ones).
 // See: SASMM eq. 2-3.
@@ -119,30 +103,23 @@ pub fn private_block_probabilities(p: &[f64], parallel: &[bool], cores: usize) -
         .collect()
 }
 
-/// Windows chosen by Alg. 3's `random(bbi_wins, sample_size)`: for every block,
-/// `max(min_samples, ceil(rate × windows))` of its windows, uniformly without replacement.
+/// Windows chosen by Alg. 3's `random(bbi_wins, sample_size)`: for every block, about
+/// `max(min_samples, ceil(rate × windows))` of its windows or more, uniformly, as the one-pass
+/// [`WindowSampler`] draws them (see [`crate::sample`]).
 // See: SASMM Alg. 3 lines 3-8.
 pub fn sample_windows(seq: &SequentialTrace, rate: f64, min_samples: u64, seed: u64) -> Vec<bool> {
-    let mut by_block: Vec<Vec<u32>> = vec![Vec::new(); seq.num_blocks()];
-    for (i, w) in seq.windows.iter().enumerate() {
-        by_block[w.bb as usize].push(i as u32);
-    }
-    let mut sampled = vec![false; seq.windows.len()];
-    let mut rng = SplitMix64::new(seed);
-    for mut wins in by_block {
-        let n = wins.len() as u64;
-        if n == 0 {
-            continue;
-        }
-        let k = ((rate * n as f64).ceil() as u64).max(min_samples).min(n);
-        // Partial Fisher-Yates: the first k slots end up a uniform sample.
-        for i in 0..k {
-            let j = i + rng.below(n - i);
-            wins.swap(i as usize, j as usize);
-            sampled[wins[i as usize] as usize] = true;
-        }
-    }
-    sampled
+    let mut sampler = WindowSampler::new(rate, min_samples, seed, seq.num_blocks());
+    let marks: Vec<Mark> = seq
+        .windows
+        .iter()
+        .map(|w| sampler.step(w.bb, w.continuation, w.placement != Placement::Serial))
+        .collect();
+    let levels = sampler.sample_levels();
+    seq.windows
+        .iter()
+        .zip(marks)
+        .map(|(w, m)| m > levels[w.bb as usize])
+        .collect()
 }
 
 /// What one pass over a set of LRU stacks yields.

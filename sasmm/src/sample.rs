@@ -1,128 +1,347 @@
-//! Alg. 3's window sample without the windows: `max(min_samples, ceil(rate × n_i))` of the `n_i`
-//! windows of every block, drawn as *ranks* (the r-th window of block i in program order) from
-//! the per-block window counts alone, and a cursor that marks the sampled windows of one pass as
-//! they go by. The formula model's streamed pass and the spilled fragments' readers use it.
+//! Alg. 3's window sample, drawn in the one pass that also computes the distances: a uniform
+//! sample of about `max(min_samples, ceil(rate × n_i))` of the `n_i` windows of every block,
+//! without knowing `n_i` before the pass ends.
+//!
+//! Every window gets a *priority level* from a hash of (seed, block, rank of the window in its
+//! block): level `l` with probability `2^-(l+1)` (the hash's leading zero bits), the levels at
+//! and above [`WindowSampler::top`] taken together. The sample of a block is every window whose
+//! level is at least some `L`: a uniform random sample (levels are independent of the
+//! windows' accesses). At the end of the pass `L` is the highest level whose windows at and
+//! above it number at least `k_i = max(min_samples, ceil(rate × n_i))` (at most `n_i`), so the
+//! sample holds `k_i` windows or more, about twice as many at most; `top` is the highest level
+//! `l` with `2^-l >= rate`, so a large block's sample is between `rate` and `2 × rate` of it.
+//!
+//! Distances are recorded per block and level while the pass runs, and the levels below `L`
+//! dropped at the end. So that the small levels are not recorded for the whole run, each block
+//! has a *floor*: once its windows at or above `floor + 1` number `2 × k` (`k` of the windows
+//! seen so far), the floor rises, and windows below it are not recorded. A level under the
+//! floor can then no longer be `L`, except where a block's later windows fall far below their
+//! expected share (each of them is at or above the floor with probability `2^-floor >= rate`,
+//! while `k` grows by `rate` per window): its sample is then every window from the floor up,
+//! fewer than `k_i`.
+//!
+//! The paper samples 1 % of each block's windows ("Typically we randomly select 1% samples")
+//! to save computing distances; here every reference goes through the stacks anyway, so the
+//! sample only decides which distances make P(D|BB), and a one-pass sample saves the pass over
+//! the trace that counting `n_i` first would cost.
 
-use crate::window::SequentialTrace;
-use rdengines::SplitMix64;
-use std::collections::HashMap;
+use crate::window::{Placement, SequentialTrace};
+use rdengines::mix64;
 
-/// The sampled windows of one block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Ranks {
-    /// Every window.
-    All,
-    /// These ranks, ascending.
-    Some(Vec<u64>),
+/// A window's place in the sample as the pass marks it: [`NOT_RECORDED`], or `1 + level`.
+pub type Mark = u8;
+
+/// The mark of a window below its block's floor (never in the sample).
+pub const NOT_RECORDED: Mark = 0;
+
+/// Highest level any sample distinguishes (rates down to 2^-40).
+const MAX_TOP: u8 = 40;
+
+/// Per-block counts of the sequential run: what eq. 1–3 and Alg. 3's sample sizes need.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockCounts {
+    /// Windows per block (continuations included: Alg. 3 samples every window).
+    pub windows: Vec<u64>,
+    /// Instances per block (N_i of eq. 1: windows that are not continuations).
+    pub instances: Vec<u64>,
+    /// Whether the block ran inside a parallel region.
+    pub parallel: Vec<bool>,
 }
 
-/// Alg. 3's window sample, as ranks within each block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WindowSample {
-    ranks: Vec<Ranks>,
-}
-
-impl WindowSample {
-    /// Draws `max(min_samples, ceil(rate × n))` (at most `n`) of the `n` windows of every block,
-    /// uniformly without replacement: the partial Fisher-Yates shuffle of
-    /// [`sample_windows`](crate::profile::sample_windows), blocks in id order, one generator,
-    /// so both pick the same windows for the same seed.
-    // See: SASMM Alg. 3 lines 3-8 — bbi_wins = random(bbi_wins, sample_size).
-    pub fn draw(windows_per_block: &[u64], rate: f64, min_samples: u64, seed: u64) -> Self {
-        let mut rng = SplitMix64::new(seed);
-        let ranks = windows_per_block
-            .iter()
-            .map(|&n| {
-                if n == 0 {
-                    return Ranks::Some(Vec::new());
-                }
-                let k = ((rate * n as f64).ceil() as u64).max(min_samples).min(n);
-                if k == n {
-                    // Every window; the generator still advances as the shuffle would.
-                    for i in 0..k {
-                        rng.below(n - i);
-                    }
-                    return Ranks::All;
-                }
-                // The shuffle over the identity array 0..n, storing only displaced slots.
-                let mut moved: HashMap<u64, u64> = HashMap::new();
-                let mut chosen = Vec::with_capacity(k as usize);
-                for i in 0..k {
-                    let j = i + rng.below(n - i);
-                    let vi = moved.get(&i).copied().unwrap_or(i);
-                    let vj = moved.get(&j).copied().unwrap_or(j);
-                    moved.insert(j, vi);
-                    moved.remove(&i);
-                    chosen.push(vj);
-                }
-                chosen.sort_unstable();
-                Ranks::Some(chosen)
-            })
-            .collect();
-        WindowSample { ranks }
+impl BlockCounts {
+    /// The counts of a whole sequential trace.
+    pub fn of(seq: &SequentialTrace) -> Self {
+        let mut c = BlockCounts::default();
+        c.add(seq);
+        c
     }
 
-    /// Sampled windows in all.
-    pub fn len(&self, windows_per_block: &[u64]) -> u64 {
-        self.ranks
+    /// Zero counts for `blocks` block ids.
+    pub fn new(blocks: usize) -> Self {
+        let mut c = BlockCounts::default();
+        c.reserve(blocks);
+        c
+    }
+
+    /// Adds the windows of `seq` (a whole trace).
+    pub fn add(&mut self, seq: &SequentialTrace) {
+        self.reserve(seq.num_blocks());
+        for w in &seq.windows {
+            self.add_window(w.bb, w.continuation, w.placement != Placement::Serial);
+        }
+    }
+
+    pub(crate) fn reserve(&mut self, blocks: usize) {
+        if self.windows.len() < blocks {
+            self.windows.resize(blocks, 0);
+            self.instances.resize(blocks, 0);
+            self.parallel.resize(blocks, false);
+        }
+    }
+
+    /// Adds one window of block `bb` (a continuation of a block instance or not, inside a
+    /// parallel region or not).
+    pub fn add_window(&mut self, bb: u32, continuation: bool, parallel: bool) {
+        let b = bb as usize;
+        if b >= self.windows.len() {
+            self.reserve(b + 1);
+        }
+        self.windows[b] += 1;
+        if !continuation {
+            self.instances[b] += 1;
+        }
+        if parallel {
+            self.parallel[b] = true;
+        }
+    }
+
+    /// P(BB_i) of eq. 1.
+    // See: SASMM eq. 1.
+    pub fn probabilities(&self) -> Vec<f64> {
+        probabilities_of(&self.instances)
+    }
+}
+
+/// Eq. 1 over per-block instance counts (all zero: every probability 0).
+// See: SASMM eq. 1.
+pub(crate) fn probabilities_of(instances: &[u64]) -> Vec<f64> {
+    let total: u64 = instances.iter().sum();
+    instances
+        .iter()
+        .map(|&x| {
+            if total == 0 {
+                0.0
+            } else {
+                x as f64 / total as f64
+            }
+        })
+        .collect()
+}
+
+/// Alg. 3's window sampler for one pass (see the module documentation): steps over every
+/// window in program order, marks it, and keeps the block counts of eq. 1-3.
+#[derive(Clone, Debug)]
+pub struct WindowSampler {
+    rate: f64,
+    min_samples: u64,
+    seed: u64,
+    top: u8,
+    /// Windows per level and block, `top + 1` per block.
+    levels: Vec<u64>,
+    /// Each block's floor.
+    floor: Vec<u8>,
+    /// Each block's windows above its floor (at level `floor + 1` or higher).
+    above: Vec<u64>,
+    counts: BlockCounts,
+}
+
+impl WindowSampler {
+    /// A sampler of `rate` (in (0, 1]), `min_samples` and `seed` for `blocks` block ids (more
+    /// are added as windows of higher ids come).
+    pub fn new(rate: f64, min_samples: u64, seed: u64, blocks: usize) -> Self {
+        let mut top = 0;
+        while top < MAX_TOP && 0.5f64.powi(top as i32 + 1) >= rate {
+            top += 1;
+        }
+        let mut s = WindowSampler {
+            rate,
+            min_samples,
+            seed,
+            top,
+            levels: Vec::new(),
+            floor: Vec::new(),
+            above: Vec::new(),
+            counts: BlockCounts::default(),
+        };
+        s.reserve(blocks);
+        s
+    }
+
+    /// Highest priority level told apart (see the module documentation).
+    pub fn top(&self) -> u8 {
+        self.top
+    }
+
+    fn reserve(&mut self, blocks: usize) {
+        if self.floor.len() < blocks {
+            self.floor.resize(blocks, 0);
+            self.above.resize(blocks, 0);
+            self.levels.resize(blocks * (self.top as usize + 1), 0);
+        }
+        self.counts.reserve(blocks);
+    }
+
+    /// `k` of a block with `n` windows.
+    fn wanted(&self, n: u64) -> u64 {
+        ((self.rate * n as f64).ceil() as u64)
+            .max(self.min_samples)
+            .min(n)
+    }
+
+    /// Windows of block `b` at level `level` or above.
+    fn at_or_above(&self, b: usize, level: u8) -> u64 {
+        let stride = self.top as usize + 1;
+        self.levels[b * stride + level as usize..(b + 1) * stride]
             .iter()
-            .zip(windows_per_block)
-            .map(|(r, &n)| match r {
-                Ranks::All => n,
-                Ranks::Some(v) => v.len() as u64,
-            })
             .sum()
     }
 
-    /// A cursor for one pass over the trace from its start.
-    pub fn cursor(&self) -> SampleCursor<'_> {
-        SampleCursor {
-            sample: self,
-            seen: vec![0; self.ranks.len()],
-            next: vec![0; self.ranks.len()],
-            flags: Vec::new(),
-        }
-    }
-}
-
-/// Walks the windows of one pass in program order and says which are sampled.
-#[derive(Clone)]
-pub struct SampleCursor<'a> {
-    sample: &'a WindowSample,
-    /// Windows of each block seen so far.
-    seen: Vec<u64>,
-    /// Next sampled rank of each block (index into its list).
-    next: Vec<usize>,
-    flags: Vec<bool>,
-}
-
-impl SampleCursor<'_> {
-    /// Whether each window of `seq` (the next fragment of the pass) is sampled, by local index.
-    pub fn mark(&mut self, seq: &SequentialTrace) -> &[bool] {
-        let mut flags = std::mem::take(&mut self.flags);
-        flags.clear();
-        flags.extend(seq.windows.iter().map(|w| self.step(w.bb)));
-        self.flags = flags;
-        &self.flags
+    /// Level of the `rank`-th window of block `bb`.
+    fn level_of(&self, bb: u32, rank: u64) -> u8 {
+        let x = self.seed
+            ^ (bb as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ rank.wrapping_mul(0xd1b5_4a32_d192_ed03);
+        let h = mix64(x.wrapping_add(0x2545_f491_4f6c_dd1d));
+        (h.leading_zeros() as u8).min(self.top)
     }
 
-    /// Whether the next window of the pass, of block `bb`, is sampled.
-    pub fn step(&mut self, bb: u32) -> bool {
+    /// Steps over the next window of the pass (block `bb`, a continuation of a block instance
+    /// or not, in a parallel region or not) and marks it.
+    // See: SASMM Alg. 3 lines 3-8 — bbi_wins = random(bbi_wins, sample_size).
+    pub fn step(&mut self, bb: u32, continuation: bool, parallel: bool) -> Mark {
         let b = bb as usize;
-        let sampled = match self.sample.ranks.get(b) {
-            Some(Ranks::All) => true,
-            Some(Ranks::Some(r)) => {
-                let hit = r.get(self.next[b]) == Some(&self.seen[b]);
-                if hit {
-                    self.next[b] += 1;
-                }
-                hit
-            }
-            None => false,
-        };
-        if let Some(s) = self.seen.get_mut(b) {
-            *s += 1;
+        if b >= self.floor.len() {
+            self.reserve(b + 1);
         }
-        sampled
+        let rank = self.counts.windows[b];
+        self.counts.add_window(bb, continuation, parallel);
+        let level = self.level_of(bb, rank);
+        self.levels[b * (self.top as usize + 1) + level as usize] += 1;
+        // `wanted` never shrinks as windows come, so the floor can rise only when the windows
+        // above it grow.
+        if level > self.floor[b] {
+            self.above[b] += 1;
+            let k = self.wanted(rank + 1);
+            while self.floor[b] < self.top && self.above[b] >= 2 * k {
+                self.floor[b] += 1;
+                self.above[b] = if self.floor[b] < self.top {
+                    self.at_or_above(b, self.floor[b] + 1)
+                } else {
+                    0
+                };
+            }
+        }
+        if level >= self.floor[b] {
+            1 + level
+        } else {
+            NOT_RECORDED
+        }
+    }
+
+    /// Each block's `L` after the pass: its sample is the windows recorded at that level or
+    /// above (see the module documentation).
+    pub fn sample_levels(&self) -> Vec<u8> {
+        (0..self.floor.len())
+            .map(|b| {
+                let k = self.wanted(self.counts.windows[b]);
+                (self.floor[b]..=self.top)
+                    .rev()
+                    .find(|&l| self.at_or_above(b, l) >= k)
+                    .unwrap_or(self.floor[b])
+            })
+            .collect()
+    }
+
+    /// Windows in the sample in all.
+    pub fn len(&self) -> u64 {
+        self.sample_levels()
+            .iter()
+            .enumerate()
+            .map(|(b, &l)| self.at_or_above(b, l))
+            .sum()
+    }
+
+    /// Whether no window is in the sample.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The block counts of the windows stepped over.
+    pub fn counts(&self) -> &BlockCounts {
+        &self.counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(sampler: &mut WindowSampler, blocks: &[u32]) -> Vec<Mark> {
+        blocks
+            .iter()
+            .map(|&b| sampler.step(b, false, false))
+            .collect()
+    }
+
+    /// With rate 1 every window is recorded and sampled; `top` is the highest level whose
+    /// share `2^-l` is still at least the rate.
+    #[test]
+    fn top_level_follows_the_rate() {
+        for (rate, top) in [(1.0, 0), (0.6, 0), (0.5, 1), (0.3, 1), (0.25, 2), (0.01, 6)] {
+            assert_eq!(WindowSampler::new(rate, 0, 1, 0).top(), top, "rate {rate}");
+        }
+        let mut s = WindowSampler::new(1.0, 0, 9, 2);
+        let marks = run(&mut s, &[0, 1, 0, 0, 1]);
+        assert!(marks.iter().all(|&m| m == 1));
+        assert_eq!(s.sample_levels(), vec![0, 0]);
+        assert_eq!(s.len(), 5);
+    }
+
+    /// Large blocks: the sample holds at least `k` windows and at most a few times the rate's
+    /// share; small blocks (at most `min_samples` windows) are sampled whole.
+    #[test]
+    fn sample_sizes_stay_between_the_wanted_count_and_about_twice_it() {
+        for seed in 0..20u64 {
+            let mut s = WindowSampler::new(0.01, 32, seed, 3);
+            let mut blocks = Vec::new();
+            for i in 0..200_000u32 {
+                blocks.push(i % 2);
+                if i % 10_000 == 0 {
+                    blocks.push(2);
+                }
+            }
+            let marks = run(&mut s, &blocks);
+            let levels = s.sample_levels();
+            for (b, &level) in levels.iter().enumerate() {
+                let n = s.counts().windows[b];
+                let sampled = blocks
+                    .iter()
+                    .zip(&marks)
+                    .filter(|&(&bb, &m)| bb as usize == b && m > level)
+                    .count() as u64;
+                assert_eq!(sampled, s.at_or_above(b, level));
+                let k = s.wanted(n);
+                assert!(sampled >= k, "seed {seed} block {b}: {sampled} < {k}");
+                if n <= 32 {
+                    assert_eq!(sampled, n);
+                } else {
+                    assert!(sampled <= 4 * k, "seed {seed} block {b}: {sampled} of {n}");
+                }
+            }
+        }
+    }
+
+    /// Every window is equally likely to be sampled, early or late in the pass: over many
+    /// seeds, the first and the last tenth of a block's windows are sampled about as often.
+    #[test]
+    fn early_and_late_windows_are_sampled_alike() {
+        let n = 5_000u32;
+        let (mut early, mut late) = (0u64, 0u64);
+        for seed in 0..200u64 {
+            let mut s = WindowSampler::new(0.02, 8, seed, 1);
+            let marks = run(&mut s, &vec![0; n as usize]);
+            let l = s.sample_levels()[0];
+            for (i, &m) in marks.iter().enumerate() {
+                if m > l {
+                    if (i as u32) < n / 10 {
+                        early += 1;
+                    } else if (i as u32) >= n - n / 10 {
+                        late += 1;
+                    }
+                }
+            }
+        }
+        let ratio = early as f64 / late as f64;
+        assert!((0.9..1.1).contains(&ratio), "early {early}, late {late}");
     }
 }

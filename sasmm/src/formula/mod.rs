@@ -1,26 +1,18 @@
 //! The formula model (eq. 1–7, Alg. 3) over a sequential trace handed over in fragments
-//! ([`SequentialTrace::stream`]), in memory bounded by the program's footprint and the sample,
-//! never by the trace length.
+//! ([`SequentialTrace::stream`]), in one pass, in memory bounded by the program's footprint and
+//! the sample, never by the trace length.
 //!
-//! Alg. 3 samples `max(min_samples, ceil(rate × n_i))` of the `n_i` windows of every block
-//! uniformly without replacement, so the sample sizes need every block's window count before
-//! the first distance is recorded. The streamed model therefore reads the trace twice:
-//!
-//! 1. [`BlockCounts`]: windows, instances (eq. 1) and parallel flag (eq. 2–3) per block, from
-//!    [`SequentialTrace::stream_windows`] (the windows' blocks and flags only: no access kept,
-//!    no temporary file written).
-//! 2. [`WindowSample::draw`] picks the sampled windows of each block as *ranks* (the r-th window
-//!    of block i in program order) with the same partial Fisher-Yates shuffle and the same
-//!    generator calls as the in-memory [`sample_windows`](crate::profile::sample_windows),
-//!    keeping only the displaced slots (a sparse shuffle), so the sample is the same set of
-//!    windows; [`SampleCursor`] marks each fragment's sampled windows as they go by.
-//! 3. [`FormulaRun`] runs the fragments through one LRU stack per core (PRD) and one over the
-//!    interleaved trace (CRD), recording Alg. 3's conditional profiles, and assembles the same
-//!    [`Prediction`] as [`predict`](crate::predict::predict).
+//! [`FormulaRun`] runs the fragments through one LRU stack per core (PRD) and one over the
+//! interleaved trace (CRD). Alg. 3 samples about `max(min_samples, ceil(rate × n_i))` of the
+//! `n_i` windows of every block; [`WindowSampler`] draws that sample in the same pass (see
+//! [`crate::sample`]: each window's priority level, the distances recorded per block and
+//! level, the levels below the block's sample level dropped at the end) and counts the
+//! windows, instances (eq. 1) and parallel flags (eq. 2–3) of every block. The run assembles
+//! the same [`Prediction`] as [`predict`](crate::predict::predict).
 //!
 //! Memory: the stacks (distinct lines per core and of the shared trace), exact histograms
-//! (distinct distances), per-block counters, the sampled ranks (8 bytes per sampled window; a
-//! block whose every window is sampled stores nothing) and one fragment of the stream.
+//! (distinct distances), per-block counters (a few words per block and priority level), the
+//! recorded windows' distances (distinct per block and level) and one fragment of the stream.
 
 mod stack;
 
@@ -36,98 +28,7 @@ use rdengines::LastLineStack;
 use rdtrace::Trace;
 use stack::{Batch, RunProfile};
 
-pub use crate::sample::{SampleCursor, WindowSample};
-
-/// Per-block counts of the sequential run: what eq. 1–3 and Alg. 3's sample sizes need.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BlockCounts {
-    /// Windows per block (continuations included: Alg. 3 samples every window).
-    pub windows: Vec<u64>,
-    /// Instances per block (N_i of eq. 1: windows that are not continuations).
-    pub instances: Vec<u64>,
-    /// Whether the block ran inside a parallel region.
-    pub parallel: Vec<bool>,
-}
-
-impl BlockCounts {
-    /// The counts of a whole sequential trace.
-    pub fn of(seq: &SequentialTrace) -> Self {
-        let mut c = BlockCounts::default();
-        c.add(seq);
-        c
-    }
-
-    /// Zero counts for `blocks` block ids.
-    pub fn new(blocks: usize) -> Self {
-        let mut c = BlockCounts::default();
-        c.reserve(blocks);
-        c
-    }
-
-    /// The counts of the sequential run in the trace file, in one streamed pass that keeps
-    /// only the windows' blocks and flags ([`SequentialTrace::stream_windows`] with `limits`):
-    /// equal to the counts of [`SequentialTrace::stream_with`]'s fragments
-    /// ([`add_fragment`](Self::add_fragment)) with the same limits.
-    pub fn of_trace(trace: &Trace, limits: StreamLimits) -> Result<Self> {
-        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&trace.meta));
-        SequentialTrace::stream_windows(trace, limits, &mut |bb, continuation, parallel| {
-            counts.add_window(bb, continuation, parallel)
-        })?;
-        Ok(counts)
-    }
-
-    /// Adds the windows of `seq` (a whole trace or the next fragment).
-    pub fn add(&mut self, seq: &SequentialTrace) {
-        self.reserve(seq.num_blocks());
-        for w in &seq.windows {
-            self.add_window(w.bb, w.continuation, w.placement != Placement::Serial);
-        }
-    }
-
-    /// Adds the windows of the next streamed fragment.
-    pub fn add_fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
-        match fragment {
-            Fragment::Memory(seq) => self.add(seq),
-            Fragment::Spilled(s) => {
-                self.reserve(s.header().num_blocks());
-                s.for_each_window(|bb, continuation, parallel| {
-                    self.add_window(bb, continuation, parallel)
-                })?;
-            }
-        }
-        Ok(())
-    }
-
-    fn reserve(&mut self, blocks: usize) {
-        if self.windows.len() < blocks {
-            self.windows.resize(blocks, 0);
-            self.instances.resize(blocks, 0);
-            self.parallel.resize(blocks, false);
-        }
-    }
-
-    /// Adds one window of block `bb` (a continuation of a block instance or not, inside a
-    /// parallel region or not).
-    pub fn add_window(&mut self, bb: u32, continuation: bool, parallel: bool) {
-        let b = bb as usize;
-        if b >= self.windows.len() {
-            self.reserve(b + 1);
-        }
-        self.windows[b] += 1;
-        if !continuation {
-            self.instances[b] += 1;
-        }
-        if parallel {
-            self.parallel[b] = true;
-        }
-    }
-
-    /// P(BB_i) of eq. 1.
-    // See: SASMM eq. 1.
-    pub fn probabilities(&self) -> Vec<f64> {
-        crate::profile::probabilities_of(&self.instances)
-    }
-}
+pub use crate::sample::{BlockCounts, Mark, WindowSampler};
 
 /// The formula model for one core count, fed the sequential trace whole or in fragments.
 pub struct FormulaRun {
@@ -145,12 +46,17 @@ pub struct FormulaRun {
     shared_batch: Batch,
     prd: RunProfile,
     crd: RunProfile,
+    /// Alg. 3's sampler, stepped over every window in program order.
+    sampler: WindowSampler,
+    /// The marks of the fragment in hand, by window.
+    marks: Vec<Mark>,
 }
 
 impl FormulaRun {
     /// Checks `config` and sets up the stacks for `cores` cores and `blocks` block ids.
     pub fn new(config: &SasmmConfig, cores: usize, blocks: usize) -> Result<Self> {
         config.profile.validate()?;
+        let p = &config.profile;
         let mimic = MimicConfig {
             cores,
             ..config.mimic
@@ -176,37 +82,50 @@ impl FormulaRun {
             shared_batch: Batch::default(),
             prd: RunProfile::new(cores, blocks),
             crd: RunProfile::new(1, blocks),
+            sampler: WindowSampler::new(p.sample_rate, p.min_samples, p.seed, blocks),
+            marks: Vec::new(),
         })
     }
 
-    /// Runs the next part of the sequential trace; `sampled[w]` says whether its window `w`
-    /// is in Alg. 3's sample.
-    pub fn feed(&mut self, seq: &SequentialTrace, sampled: &[bool]) {
+    /// Runs the next part of the sequential trace (a whole trace, or the next fragment).
+    pub fn feed(&mut self, seq: &SequentialTrace) {
+        let mut marks = std::mem::take(&mut self.marks);
+        marks.clear();
+        marks.extend(seq.windows.iter().map(|w| {
+            let parallel = w.placement != Placement::Serial;
+            self.sampler.step(w.bb, w.continuation, parallel)
+        }));
         let trace = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
-        self.feed_mimicked(&trace, sampled);
+        self.feed_mimicked(&trace, &marks);
+        self.marks = marks;
     }
 
-    /// Runs the next streamed fragment; `cursor` is the pass's Alg. 3 sample cursor.
-    pub fn feed_fragment(
-        &mut self,
-        fragment: Fragment<'_>,
-        cursor: &mut SampleCursor<'_>,
-    ) -> Result<()> {
+    /// The block counts (eq. 1-3's inputs) of the windows fed so far.
+    pub fn counts(&self) -> &BlockCounts {
+        self.sampler.counts()
+    }
+
+    /// Runs the next streamed fragment.
+    pub fn feed_fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
         match fragment {
             Fragment::Memory(seq) => {
-                let sampled = cursor.mark(seq);
-                let trace = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
-                self.feed_mimicked(&trace, sampled);
+                self.feed(seq);
                 Ok(())
             }
-            Fragment::Spilled(s) => s.for_each_batch(self.mimic, Some(cursor), |t, sampled| {
-                self.feed_mimicked(t, sampled)
-            }),
+            Fragment::Spilled(s) => {
+                let mut sampler = self.sampler.clone();
+                let fed = s.for_each_batch(self.mimic, Some(&mut sampler), |t, marks| {
+                    self.feed_mimicked(t, marks)
+                });
+                self.sampler = sampler;
+                fed
+            }
         }
     }
 
-    /// Alg. 1's private traces and Alg. 2's interleaving of one part, through the stacks.
-    fn feed_mimicked(&mut self, trace: &MimickedTrace<'_>, sampled: &[bool]) {
+    /// Alg. 1's private traces and Alg. 2's interleaving of one part, through the stacks;
+    /// `marks[w]` is window `w`'s mark by the sampler.
+    fn feed_mimicked(&mut self, trace: &MimickedTrace<'_>, marks: &[Mark]) {
         let seq = trace.seq;
         for s in &trace.sections {
             for ws in &s.per_core {
@@ -229,8 +148,8 @@ impl FormulaRun {
             for (core, stack) in private.iter_mut().enumerate() {
                 trace.for_each_private_access(core, |w, addr, len| {
                     let bb = seq.windows[w as usize].bb as usize;
-                    let s = sampled[w as usize];
-                    for_each_block(l1_shift, addr, len as u64, |l| batch.push(l, bb, s));
+                    let m = marks[w as usize];
+                    for_each_block(l1_shift, addr, len as u64, |l| batch.push(l, bb, m));
                     if batch.is_full() {
                         batch.run(stack, prd, core);
                     }
@@ -247,8 +166,8 @@ impl FormulaRun {
             let batch = shared_batch;
             interleaver.feed(trace, |_core, w, addr, len| {
                 let bb = seq.windows[w as usize].bb as usize;
-                let s = sampled[w as usize];
-                for_each_block(l2_shift, addr, len as u64, |l| batch.push(l, bb, s));
+                let m = marks[w as usize];
+                for_each_block(l2_shift, addr, len as u64, |l| batch.push(l, bb, m));
                 if batch.is_full() {
                     batch.run(stack, crd, 0);
                 }
@@ -258,23 +177,28 @@ impl FormulaRun {
         rayon::join(run_private, run_shared);
     }
 
-    /// The PRD and CRD profiles of the run so far.
-    fn profiles(self) -> (StackProfile, StackProfile) {
-        let crd = match self.shared {
-            Some(_) => self.crd.into_stack_profile(),
+    /// The PRD and CRD profiles of the run so far, each block's conditional profile made of
+    /// its sampled windows (levels `levels[b]` and up).
+    fn profiles(
+        prd: RunProfile,
+        crd: RunProfile,
+        solo: bool,
+        levels: &[u8],
+    ) -> (StackProfile, StackProfile) {
+        let crd = if solo {
             // See `new`: the CRD is core 0's PRD; instances were counted in both.
-            None => {
-                let mut crd = self.prd.clone().into_stack_profile();
-                crd.instances = self.crd.instances;
-                crd
-            }
+            let mut profile = prd.clone().into_stack_profile(levels);
+            profile.instances = crd.instances;
+            profile
+        } else {
+            crd.into_stack_profile(levels)
         };
-        (self.prd.into_stack_profile(), crd)
+        (prd.into_stack_profile(levels), crd)
     }
 
-    /// The prediction, with the block counts of the whole run.
-    pub fn finish(self, counts: &BlockCounts, config: &SasmmConfig) -> Prediction {
-        self.finish_each(counts, &[config])
+    /// The prediction, once the whole trace has been fed.
+    pub fn finish(self, config: &SasmmConfig) -> Prediction {
+        self.finish_each(&[config])
             .pop()
             .expect("one prediction per configuration")
     }
@@ -282,9 +206,12 @@ impl FormulaRun {
     /// The predictions for several configurations that differ only in what eq. 5-7 and eq. 4
     /// read (the caches' sizes and ways, the block weighting), not in what the stacks computed
     /// (core count, line sizes, Alg. 1-3 settings), one per configuration in order.
-    fn finish_each(self, counts: &BlockCounts, configs: &[&SasmmConfig]) -> Vec<Prediction> {
+    fn finish_each(self, configs: &[&SasmmConfig]) -> Vec<Prediction> {
         let cores = self.cores;
-        let (prd, crd) = self.profiles();
+        let counts = self.sampler.counts();
+        let levels = self.sampler.sample_levels();
+        let solo = self.shared.is_none();
+        let (prd, crd) = Self::profiles(self.prd, self.crd, solo, &levels);
         let p_seq = counts.probabilities();
         configs
             .iter()
@@ -334,11 +261,9 @@ impl SampleKey {
 }
 
 /// [`predict`](crate::predict::predict) for several configurations and core counts straight
-/// from the trace file of a sequential run, in two streamed passes over the file (with the
-/// thresholds of the first configuration's `limits`): one for the block counts
-/// ([`BlockCounts::of_trace`]: the windows only, no access kept; Alg. 3's
-/// sample sizes need every block's window count before the first distance is recorded), then
-/// one for every configuration and core count at once. Configurations that differ only in the
+/// from the trace file of a sequential run, in one streamed pass over the file (with the
+/// thresholds of the first configuration's `limits`) for every configuration and core count
+/// at once (Alg. 3's sample drawn as it goes). Configurations that differ only in the
 /// caches' sizes and ways (or eq. 4's weighting) share one run of the stacks per core count;
 /// the runs take each fragment in parallel. Equal to
 /// `predict(&SequentialTrace::from_trace(trace)?, config, m)` for each; memory as in the module
@@ -354,7 +279,7 @@ pub fn predict_many_trace(
 /// What takes a streamed fragment beside the formula model's runs, with its state.
 pub type BesideFeed<'f, S> = &'f (dyn Fn(&mut S, Fragment<'_>) -> Result<()> + Sync);
 
-/// [`predict_many_trace`] with another consumer of the second pass's fragments beside the
+/// [`predict_many_trace`] with another consumer of the pass's fragments beside the
 /// formula model's runs: `feed` (if any) takes each fragment with `state`, in order, in
 /// parallel with them (so another model streamed with the first configuration's limits costs
 /// no pass of its own; `validate` runs the exact model there).
@@ -374,29 +299,10 @@ pub fn predict_many_trace_beside<S: Send>(
     let limits = configs
         .first()
         .map_or_else(StreamLimits::default, |c| c.limits);
-    // See: SASMM Alg. 3 — the sample sizes need every block's window count first.
-    let counts = BlockCounts::of_trace(trace, limits)?;
-    // One window sample per distinct Alg. 3 setting.
-    let mut sample_keys: Vec<SampleKey> = Vec::new();
-    for c in configs {
-        if !sample_keys.contains(&SampleKey::of(c)) {
-            sample_keys.push(SampleKey::of(c));
-        }
-    }
-    let samples: Vec<WindowSample> = sample_keys
-        .iter()
-        .map(|k| {
-            WindowSample::draw(
-                &counts.windows,
-                f64::from_bits(k.rate),
-                k.min_samples,
-                k.seed,
-            )
-        })
-        .collect();
+    let blocks = SequentialTrace::block_ids(&trace.meta);
     // One run per distinct key; `job_run[c][m]`: the run of configuration c and core count m.
     let mut keys: Vec<RunKey> = Vec::new();
-    let mut runs: Vec<(FormulaRun, SampleCursor<'_>)> = Vec::new();
+    let mut runs: Vec<FormulaRun> = Vec::new();
     let mut job_run = vec![Vec::with_capacity(cores.len()); configs.len()];
     for (ci, c) in configs.iter().enumerate() {
         for &m in cores {
@@ -411,15 +317,8 @@ pub fn predict_many_trace_beside<S: Send>(
             let r = match keys.iter().position(|k| *k == key) {
                 Some(r) => r,
                 None => {
-                    let s = sample_keys
-                        .iter()
-                        .position(|k| *k == key.sample)
-                        .expect("every sample key drawn");
                     keys.push(key);
-                    runs.push((
-                        FormulaRun::new(c, m, counts.windows.len())?,
-                        samples[s].cursor(),
-                    ));
+                    runs.push(FormulaRun::new(c, m, blocks)?);
                     keys.len() - 1
                 }
             };
@@ -430,10 +329,8 @@ pub fn predict_many_trace_beside<S: Send>(
     crate::seq::stream_pipelined(trace, limits, &mut both, &|(runs, state), f| {
         use rayon::prelude::*;
         let mut formula = || match runs.as_mut_slice() {
-            [(run, cursor)] => run.feed_fragment(f, cursor),
-            runs => runs
-                .par_iter_mut()
-                .try_for_each(|(run, cursor)| run.feed_fragment(f, cursor)),
+            [run] => run.feed_fragment(f),
+            runs => runs.par_iter_mut().try_for_each(|run| run.feed_fragment(f)),
         };
         match feed {
             None => formula(),
@@ -451,9 +348,9 @@ pub fn predict_many_trace_beside<S: Send>(
         }
     }
     let mut out: Vec<Vec<Option<Prediction>>> = vec![vec![None; cores.len()]; configs.len()];
-    for ((run, _), users) in runs.into_iter().zip(users) {
+    for (run, users) in runs.into_iter().zip(users) {
         let cfgs: Vec<&SasmmConfig> = users.iter().map(|&(ci, _)| &configs[ci]).collect();
-        for (p, (ci, mi)) in run.finish_each(&counts, &cfgs).into_iter().zip(users) {
+        for (p, (ci, mi)) in run.finish_each(&cfgs).into_iter().zip(users) {
             out[ci][mi] = Some(p);
         }
     }

@@ -3,6 +3,7 @@
 //! prefetching, their distances counted into flat arrays.
 
 use crate::profile::StackProfile;
+use crate::sample::{Mark, NOT_RECORDED};
 use rdengines::accum::DenseHist;
 use rdengines::{Histogram, LastLineStack};
 
@@ -12,7 +13,8 @@ use rdengines::{Histogram, LastLineStack};
 #[derive(Clone, Debug)]
 pub(super) struct RunProfile {
     exact: Vec<DenseHist>,
-    conditional: Vec<Histogram>,
+    /// Distances of the recorded windows' references, per block and priority level.
+    conditional: Vec<Vec<Histogram>>,
     references: Vec<u64>,
     /// Instances per block (counted by the run as it mimics, not per reference).
     pub(super) instances: Vec<u64>,
@@ -23,47 +25,72 @@ impl RunProfile {
     pub(super) fn new(stacks: usize, blocks: usize) -> Self {
         RunProfile {
             exact: vec![DenseHist::default(); stacks],
-            conditional: vec![Histogram::new_exact(); blocks],
+            conditional: vec![Vec::new(); blocks],
             references: vec![0; blocks],
             instances: vec![0; blocks],
         }
     }
 
-    /// Records one reference's distance: what [`crate::profile::record`] records.
+    /// Records one reference's distance: what [`crate::profile::record`] records, the
+    /// conditional profile kept per priority level of the window (`mark`).
     #[inline(always)]
-    fn record(&mut self, stack: usize, bb: usize, sampled: bool, d: Option<u64>) {
+    fn record(&mut self, stack: usize, bb: usize, mark: Mark, d: Option<u64>) {
         match d {
             Some(d) => self.exact[stack].add(d),
             None => self.exact[stack].cold += 1,
         }
         self.references[bb] += 1;
-        if sampled {
-            // See: SASMM Alg. 3 lines 9-13 — rd of every reference of a sampled window.
-            let h = &mut self.conditional[bb];
-            match d {
-                Some(d) => h.add(d, 1),
-                None => h.cold += 1,
-            }
+        if mark != NOT_RECORDED {
+            self.record_conditional(bb, mark, d);
         }
     }
 
-    /// The profile as [`crate::profile`] computes it in memory.
-    pub(super) fn into_stack_profile(self) -> StackProfile {
+    /// See: SASMM Alg. 3 lines 9-13 — rd of every reference of a sampled window.
+    #[inline(never)]
+    fn record_conditional(&mut self, bb: usize, mark: Mark, d: Option<u64>) {
+        let level = (mark - 1) as usize;
+        let levels = &mut self.conditional[bb];
+        if levels.len() <= level {
+            levels.resize(level + 1, Histogram::new_exact());
+        }
+        let h = &mut levels[level];
+        match d {
+            Some(d) => h.add(d, 1),
+            None => h.cold += 1,
+        }
+    }
+
+    /// The profile as [`crate::profile`] computes it in memory: each block's conditional
+    /// profile is its windows of priority level `levels[b]` and up (its sample).
+    pub(super) fn into_stack_profile(self, levels: &[u8]) -> StackProfile {
+        let conditional = self
+            .conditional
+            .into_iter()
+            .enumerate()
+            .map(|(b, per_level)| {
+                let mut h = Histogram::new_exact();
+                let from = levels.get(b).map_or(0, |&l| l as usize);
+                for level in per_level.iter().skip(from) {
+                    h.merge(level);
+                }
+                h
+            })
+            .collect();
         StackProfile {
             exact: self
                 .exact
                 .into_iter()
                 .map(|h| h.into_histogram(None, true))
                 .collect(),
-            conditional: self.conditional,
+            conditional,
             references: self.references,
             instances: self.instances,
         }
     }
 }
 
-/// References waiting to go through one stack: each one's line, and its block id and whether
-/// its window is sampled (`bb << 1 | sampled`). Batching lets the stack prefetch the lines
+/// References waiting to go through one stack: each one's line, and its block id and its
+/// window's [`Mark`] (`bb << MARK_BITS | mark`). Batching lets the stack prefetch the lines
 /// ahead of the one it works on, and runs the loop compiled for the CPU's popcount.
 #[derive(Default)]
 pub(super) struct Batch {
@@ -75,12 +102,15 @@ pub(super) struct Batch {
 /// property tests cross batch boundaries).
 const BATCH: usize = if cfg!(test) { 3 } else { 1 << 13 };
 
+/// Bits of a tag that hold the mark (marks are at most 41).
+const MARK_BITS: u32 = 6;
+
 impl Batch {
-    /// Adds a reference to `line` by a window of block `bb`.
+    /// Adds a reference to `line` by a window of block `bb` marked `mark`.
     #[inline]
-    pub(super) fn push(&mut self, line: u64, bb: usize, sampled: bool) {
+    pub(super) fn push(&mut self, line: u64, bb: usize, mark: Mark) {
         self.lines.push(line);
-        self.tags.push((bb as u64) << 1 | sampled as u64);
+        self.tags.push((bb as u64) << MARK_BITS | mark as u64);
     }
 
     /// Whether the batch should run now.
@@ -120,7 +150,8 @@ fn run_references(
     ) -> () {
         for (i, &tag) in tags.iter().enumerate() {
             let d = stack.access_at(lines, i);
-            profile.record(which, (tag >> 1) as usize, tag & 1 == 1, d);
+            let mark = (tag & ((1 << MARK_BITS) - 1)) as Mark;
+            profile.record(which, (tag >> MARK_BITS) as usize, mark, d);
         }
     })
 }

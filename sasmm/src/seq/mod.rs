@@ -137,10 +137,6 @@ impl FragmentMut<'_> {
 /// Where the builder's fragments go ([`FragmentMut`]).
 pub(crate) type FragmentMutSink<'s> = dyn FnMut(FragmentMut<'_>) -> Result<()> + 's;
 
-/// Where a streamed count of windows goes ([`SequentialTrace::stream_windows`]): each window's
-/// `(bb, continuation, parallel)`.
-pub type WindowSink<'s> = dyn FnMut(u32, bool, bool) + 's;
-
 /// One fragment of a streamed sequential trace: whole sections, held in memory or, when a
 /// parallel fragment is too long to hold, in a temporary file.
 #[derive(Clone, Copy)]
@@ -169,8 +165,7 @@ impl Fragment<'_> {
     }
 }
 
-/// The streamed pass of [`SequentialTrace::stream_with`] (fragments) or
-/// [`SequentialTrace::stream_windows`] (windows only) as an [`Analysis`]: it reads one thread's
+/// The streamed pass of [`SequentialTrace::stream_with`] as an [`Analysis`]: it reads one thread's
 /// events in order (a sequential run's: the callers check that only one thread has events) and
 /// reports the number of accesses, or the first error of its temporary file or its sink.
 pub struct SequentialPass<'m, 's>(Builder<'m, 's>);
@@ -183,15 +178,6 @@ impl<'m, 's> SequentialPass<'m, 's> {
         sink: &'s mut FragmentMutSink<'s>,
     ) -> Self {
         SequentialPass(Builder::new(meta, Output::Fragments(sink), limits))
-    }
-
-    /// Hands `sink` the windows only (see [`SequentialTrace::stream_windows`]).
-    pub fn windows(
-        meta: &'m ProgramMeta,
-        limits: StreamLimits,
-        sink: &'s mut WindowSink<'s>,
-    ) -> Self {
-        SequentialPass(Builder::new(meta, Output::Windows(sink), limits))
     }
 }
 
@@ -314,46 +300,6 @@ impl SequentialTrace {
     ) -> Result<u64> {
         let mut shared = |f: FragmentMut<'_>| sink(f.shared());
         let mut pass = SequentialPass::fragments(meta, limits, &mut shared);
-        for e in events {
-            e.visit(&mut pass);
-        }
-        pass.finish()
-    }
-
-    /// The windows of [`SequentialTrace::stream_with`]'s fragments without the fragments: one
-    /// streamed pass that hands `sink` the block, the continuation flag and the parallel flag
-    /// of every window the fragments would hold, in program order (the parallel flag as
-    /// [`Fragment`]'s readers see it: a held window's placement is not serial, a spilled
-    /// window lies in a parallel section). The same thresholds cut the same windows and drop
-    /// the same empty continuations, but no access is stored and no temporary file written,
-    /// so it costs a fraction of a full pass; the formula model's first pass (Alg. 3's sample
-    /// sizes). Block ids are below [`SequentialTrace::block_ids`]. Returns the number of
-    /// accesses; same errors as `stream_with`, but none of a temporary file.
-    pub fn stream_windows(
-        trace: &Trace,
-        limits: StreamLimits,
-        sink: &mut dyn FnMut(u32, bool, bool),
-    ) -> Result<u64> {
-        only_thread_with_events(trace)?;
-        let pass = SequentialPass::windows(&trace.meta, limits, sink);
-        let accesses = rdtrace::analysis::run(trace, pass, |_| {})??;
-        if accesses == 0 {
-            return Err(SasmmError::Empty {
-                path: trace.path().to_path_buf(),
-            });
-        }
-        Ok(accesses)
-    }
-
-    /// [`SequentialTrace::stream_windows`] over events of one thread (tests); returns the
-    /// number of accesses.
-    pub fn stream_windows_events(
-        meta: &ProgramMeta,
-        events: impl IntoIterator<Item = Event>,
-        limits: StreamLimits,
-        sink: &mut dyn FnMut(u32, bool, bool),
-    ) -> Result<u64> {
-        let mut pass = SequentialPass::windows(meta, limits, sink);
         for e in events {
             e.visit(&mut pass);
         }

@@ -3,11 +3,11 @@
 
 use super::{
     spill_error, unzigzag, SpilledFragment, SpilledSection, CONTINUATION, HAS_INNER, HAS_UNIT,
-    ITERATION, KIND, READ_BUFFER, REPLICATED, SAMPLED, SERIAL,
+    ITERATION, KIND, MARKED, READ_BUFFER, REPLICATED, SERIAL,
 };
 use crate::error::Result;
 use crate::mimic::{MimicConfig, Owners};
-use crate::sample::SampleCursor;
+use crate::sample::{Mark, WindowSampler, NOT_RECORDED};
 use crate::window::{Access, Placement, SequentialTrace, Window};
 use crate::workshare::{Seen, Unit};
 use std::os::unix::fs::FileExt;
@@ -17,21 +17,24 @@ pub(super) struct WindowHeader {
     pub(super) bb: u32,
     pub(super) continuation: bool,
     pub(super) placement: Placement,
-    /// Marked sampled (only in a per-core part).
-    pub(super) sampled: bool,
+    /// The sampler's mark (only in a per-core part; else [`NOT_RECORDED`]).
+    pub(super) mark: Mark,
 }
 
 /// A sequential reader of one section of the file, resolving placements as it goes.
-pub(super) struct Cursor<'f, 's> {
+pub(super) struct Cursor<'f> {
     pub(super) fragment: &'f SpilledFragment,
     pos: u64,
     buf: Vec<u8>,
     at: usize,
     left: u64,
+    /// Whether the section is a parallel one (the block counts' parallel flag).
+    parallel: bool,
     last: Vec<u64>,
     /// Per-block rule counters (a run may go on in the next section).
     pub(super) seen: Seen,
-    pub(super) sample: Option<SampleCursor<'s>>,
+    /// The pass's Alg. 3 sampler, stepped over every window the cursor reads.
+    pub(super) sample: Option<WindowSampler>,
     /// Which core runs each window.
     owners: Owners,
 }
@@ -71,12 +74,12 @@ fn long_varint() -> crate::error::SasmmError {
     ))
 }
 
-impl<'f, 's> Cursor<'f, 's> {
+impl<'f> Cursor<'f> {
     pub(super) fn new(
         fragment: &'f SpilledFragment,
         section: &SpilledSection,
         seen: Seen,
-        sample: Option<SampleCursor<'s>>,
+        sample: Option<WindowSampler>,
     ) -> Self {
         Cursor {
             fragment,
@@ -84,6 +87,7 @@ impl<'f, 's> Cursor<'f, 's> {
             buf: Vec::new(),
             at: 0,
             left: section.windows,
+            parallel: section.parallel,
             last: vec![0; fragment.mem_instrs + 1],
             seen,
             sample,
@@ -147,6 +151,11 @@ impl<'f, 's> Cursor<'f, 's> {
         let bb = self.varint()? as u32;
         let flags = self.byte()?;
         let continuation = flags & CONTINUATION != 0;
+        let mark = if flags & MARKED != 0 {
+            self.byte()?
+        } else {
+            NOT_RECORDED
+        };
         let placement = match flags & KIND {
             SERIAL => Placement::Serial,
             REPLICATED => Placement::Replicated,
@@ -208,25 +217,25 @@ impl<'f, 's> Cursor<'f, 's> {
             bb,
             continuation,
             placement,
-            sampled: flags & SAMPLED != 0,
+            mark,
         }))
     }
 
     /// Reads windows until one that core `core` runs and appends it to `batch` (with its
-    /// sampled flag to `flags`); returns its index there, or `None` at the section's end.
+    /// sampler's mark to `marks`); returns its index there, or `None` at the section's end.
     pub(super) fn next_for(
         &mut self,
         core: usize,
         config: &MimicConfig,
         batch: &mut SequentialTrace,
-        flags: &mut Vec<bool>,
+        marks: &mut Vec<Mark>,
     ) -> Result<Option<u32>> {
         loop {
             let start = batch.accesses.len();
             let Some(w) = self.read(&mut batch.accesses)? else {
                 return Ok(None);
             };
-            let sampled = self.sample.as_mut().is_some_and(|s| s.step(w.bb));
+            let mark = self.step_sample(&w);
             let runs_here = match self.owners.core_of(config, w.placement, &batch.workshares) {
                 None => true,
                 Some(c) => c == core,
@@ -235,33 +244,41 @@ impl<'f, 's> Cursor<'f, 's> {
                 batch.accesses.truncate(start);
                 continue;
             }
-            return Ok(Some(push_window(batch, flags, start, &w, sampled)));
+            return Ok(Some(push_window(batch, marks, start, &w, mark)));
+        }
+    }
+
+    /// Steps the pass's sampler (if any) over a window just read: its mark.
+    pub(super) fn step_sample(&mut self, w: &WindowHeader) -> Mark {
+        match &mut self.sample {
+            Some(s) => s.step(w.bb, w.continuation, self.parallel),
+            None => NOT_RECORDED,
         }
     }
 
     /// Reads the next window of a per-core part ([`split`]) and appends it to `batch` (with
-    /// its sampled mark to `flags`); returns its index there, or `None` at the part's end.
+    /// its mark to `marks`); returns its index there, or `None` at the part's end.
     pub(super) fn next_own(
         &mut self,
         batch: &mut SequentialTrace,
-        flags: &mut Vec<bool>,
+        marks: &mut Vec<Mark>,
     ) -> Result<Option<u32>> {
         let start = batch.accesses.len();
         let Some(w) = self.read(&mut batch.accesses)? else {
             return Ok(None);
         };
-        Ok(Some(push_window(batch, flags, start, &w, w.sampled)))
+        Ok(Some(push_window(batch, marks, start, &w, w.mark)))
     }
 }
 
-/// Appends the window `w` whose accesses `batch` holds from `start` on, with its sampled flag;
+/// Appends the window `w` whose accesses `batch` holds from `start` on, with its mark;
 /// returns its index.
 fn push_window(
     batch: &mut SequentialTrace,
-    flags: &mut Vec<bool>,
+    marks: &mut Vec<Mark>,
     start: usize,
     w: &WindowHeader,
-    sampled: bool,
+    mark: Mark,
 ) -> u32 {
     let index = batch.windows.len() as u32;
     batch.windows.push(Window {
@@ -272,6 +289,6 @@ fn push_window(
         placement: w.placement,
         continuation: w.continuation,
     });
-    flags.push(sampled);
+    marks.push(mark);
     index
 }

@@ -13,20 +13,20 @@
 //!
 //! A window's iteration depends on counts over its whole worksharing construct, so windows of a
 //! construct carry their unit-loop position ([`Tag`]) and are resolved on reading by the run's
-//! [`RunTable`]. Each cursor re-reads the section (m reads of the file); the sampled flag of
-//! Alg. 3 and the per-block rule's counters are stepped by every cursor over every window, so all
-//! cursors agree. From [`split::FROM_CORES`] to [`split::UP_TO_CORES`] cores, one cursor reads
+//! [`RunTable`]. Each cursor re-reads the section (m reads of the file); Alg. 3's sampler and
+//! the per-block rule's counters are stepped by every cursor over every window, so all cursors
+//! agree. From [`split::FROM_CORES`] to [`split::UP_TO_CORES`] cores, one cursor reads
 //! the section once and writes each core's windows to a file of its own, which the rounds then
 //! read ([`split`]).
 //!
-//! Format (private to one process, never kept): per window `varint bb`, a flag byte, the
-//! placement fields, `varint accesses`, then per access `varint mi`, `varint zigzag(addr - last
+//! Format (private to one process, never kept): per window `varint bb`, a flag byte (and in a
+//! per-core part a recorded window's [`Mark`]), the placement fields, `varint accesses`, then per access `varint mi`, `varint zigzag(addr - last
 //! addr of mi)`, `varint len`; the per-instruction addresses restart at every section. Regular
 //! code takes 3-5 bytes per access instead of 16.
 
 use crate::error::{Result, SasmmError};
 use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace};
-use crate::sample::SampleCursor;
+use crate::sample::{Mark, WindowSampler, NOT_RECORDED};
 use crate::window::{Access, Placement, Section, SequentialTrace};
 use crate::workshare::{RunTable, Tag};
 use std::fs::File;
@@ -53,8 +53,9 @@ const RUN: u8 = 3 << 1;
 const KIND: u8 = 3 << 1;
 const HAS_UNIT: u8 = 1 << 3;
 const HAS_INNER: u8 = 1 << 4;
-/// In a per-core part ([`split`]): Alg. 3 sampled the window.
-const SAMPLED: u8 = 1 << 5;
+/// In a per-core part ([`split`]): Alg. 3's sampler recorded the window; its [`Mark`] follows
+/// the flag byte.
+const MARKED: u8 = 1 << 5;
 
 fn spill_error(e: std::io::Error) -> SasmmError {
     SasmmError::Spill(e)
@@ -122,27 +123,29 @@ impl SpillWriter {
         if w.is_empty_continuation() {
             return;
         }
-        self.put_window(w.bb, w.continuation, tag, false, &seq.accesses[w.range()]);
+        let accesses = &seq.accesses[w.range()];
+        self.put_window(w.bb, w.continuation, tag, NOT_RECORDED, accesses);
     }
 
-    /// Writes a window of block `bb` with its tag and accesses; `sampled` marks a window of a
-    /// per-core part ([`split`]) that Alg. 3 sampled.
+    /// Writes a window of block `bb` with its tag and accesses; `mark` is the sampler's mark
+    /// of a window of a per-core part ([`split`]).
     fn put_window(
         &mut self,
         bb: u32,
         continuation: bool,
         tag: Tag,
-        sampled: bool,
+        mark: Mark,
         accesses: &[Access],
     ) {
         let buf = &mut self.buf;
         put_varint(buf, bb as u64);
         let mut flags = if continuation { CONTINUATION } else { 0 };
-        if sampled {
-            flags |= SAMPLED;
-        }
         let at = buf.len();
         buf.push(0);
+        if mark != NOT_RECORDED {
+            flags |= MARKED;
+            buf.push(mark);
+        }
         match tag {
             Tag::Final(Placement::Serial) => flags |= SERIAL,
             Tag::Final(Placement::Replicated) => flags |= REPLICATED,
@@ -287,8 +290,10 @@ impl SpilledFragment {
         &self.header
     }
 
-    /// Calls `f(bb, continuation, parallel)` for every window in program order.
-    pub fn for_each_window(&self, mut f: impl FnMut(u32, bool, bool)) -> Result<()> {
+    /// Calls `f(bb, continuation, parallel)` for every window in program order (tests: what a
+    /// spilled fragment holds).
+    #[cfg(test)]
+    pub(crate) fn for_each_window(&self, mut f: impl FnMut(u32, bool, bool)) -> Result<()> {
         let mut scratch = Vec::new();
         for s in &self.sections {
             let mut cursor = Cursor::new(self, s, Seen::default(), None);
@@ -301,13 +306,13 @@ impl SpilledFragment {
     }
 
     /// Alg. 1 for `config.cores` cores over the fragment, handed to `f` in batches of whole
-    /// rounds (see the module documentation) with each batch window's sampled flag; `sample`
-    /// (the pass's Alg. 3 cursor) is stepped over every window of the fragment.
+    /// rounds (see the module documentation) with each batch window's mark; `sample` (the
+    /// pass's Alg. 3 sampler) is stepped over every window of the fragment.
     pub(crate) fn for_each_batch(
         &self,
         config: MimicConfig,
-        mut sample: Option<&mut SampleCursor<'_>>,
-        mut f: impl FnMut(&MimickedTrace<'_>, &[bool]),
+        mut sample: Option<&mut WindowSampler>,
+        mut f: impl FnMut(&MimickedTrace<'_>, &[Mark]),
     ) -> Result<()> {
         let m = config.cores.max(1);
         let mut batch = SequentialTrace {
@@ -327,10 +332,10 @@ impl SpilledFragment {
             let (mut readers, whole) = if split {
                 let mut cursor = Cursor::new(self, s, seen, sample.as_deref().cloned());
                 parts = split::by_core(&mut cursor, &config, &batch.workshares, cores)?;
-                let readers: Vec<Cursor<'_, '_>> = parts.iter().map(|p| p.reader()).collect();
+                let readers: Vec<Cursor<'_>> = parts.iter().map(|p| p.reader()).collect();
                 (readers, Some(cursor))
             } else {
-                let cursors: Vec<Cursor<'_, '_>> = (0..cores)
+                let cursors: Vec<Cursor<'_>> = (0..cores)
                     .map(|_| Cursor::new(self, s, seen.clone(), sample.as_deref().cloned()))
                     .collect();
                 (cursors, None)
@@ -341,11 +346,11 @@ impl SpilledFragment {
                 config,
                 cores,
                 &mut f,
-                |c, batch, flags| {
+                |c, batch, marks| {
                     if split {
-                        readers[c].next_own(batch, flags)
+                        readers[c].next_own(batch, marks)
                     } else {
-                        readers[c].next_for(c, &config, batch, flags)
+                        readers[c].next_for(c, &config, batch, marks)
                     }
                 },
             )?;
@@ -366,7 +371,7 @@ impl SpilledFragment {
     }
 
     /// A reader of the whole of a per-core part ([`split`]): one section, final placements.
-    fn reader<'s>(&self) -> Cursor<'_, 's> {
+    fn reader(&self) -> Cursor<'_> {
         let empty = SpilledSection {
             parallel: true,
             offset: 0,
@@ -382,29 +387,29 @@ impl SpilledFragment {
 }
 
 /// Hands one section's windows to `f` in batches of whole rounds (the next window of each of
-/// the first `cores` cores that has one, `next(core, batch, flags)` appending it), each a
+/// the first `cores` cores that has one, `next(core, batch, marks)` appending it), each a
 /// [`MimickedTrace`] of `config`.
 fn rounds(
     batch: &mut SequentialTrace,
     parallel: bool,
     config: MimicConfig,
     cores: usize,
-    f: &mut impl FnMut(&MimickedTrace<'_>, &[bool]),
-    mut next: impl FnMut(usize, &mut SequentialTrace, &mut Vec<bool>) -> Result<Option<u32>>,
+    f: &mut impl FnMut(&MimickedTrace<'_>, &[Mark]),
+    mut next: impl FnMut(usize, &mut SequentialTrace, &mut Vec<Mark>) -> Result<Option<u32>>,
 ) -> Result<()> {
     let m = config.cores.max(1);
-    let mut flags = Vec::new();
+    let mut marks = Vec::new();
     let mut per_core: Vec<Vec<u32>> = vec![Vec::new(); m];
     loop {
         batch.windows.clear();
         batch.accesses.clear();
-        flags.clear();
+        marks.clear();
         per_core.iter_mut().for_each(Vec::clear);
         // Whole rounds: the next window of every core that has one.
         loop {
             let mut progressed = false;
             for (c, list) in per_core.iter_mut().enumerate().take(cores) {
-                if let Some(w) = next(c, batch, &mut flags)? {
+                if let Some(w) = next(c, batch, &mut marks)? {
                     list.push(w);
                     progressed = true;
                 }
@@ -432,7 +437,7 @@ fn rounds(
                 per_core: std::mem::take(&mut per_core),
             }],
         };
-        f(&trace, &flags);
+        f(&trace, &marks);
         per_core = trace
             .sections
             .into_iter()
@@ -463,7 +468,8 @@ mod tests {
 
     /// Windows written and read back are the same accesses: an instruction's lengths changing
     /// (back and forth, and to 0), an id beyond the table sharing the last slot, addresses
-    /// moving both ways and across the whole range, two sections.
+    /// moving both ways and across the whole range, two sections; windows of a per-core part
+    /// keep their sampler's marks (none, the lowest, the highest).
     #[test]
     fn accesses_round_trip_through_the_file() {
         let access = |mi, addr, len| Access { addr, len, mi };
@@ -475,11 +481,12 @@ mod tests {
             ],
             vec![vec![access(1, 3, 4), access(1, 2, 2), access(1, 1, 4)]],
         ];
+        let marks = [NOT_RECORDED, 1, 41];
         let mut w = SpillWriter::new(3).unwrap();
         for windows in &sections {
-            for accesses in windows {
+            for (i, accesses) in windows.iter().enumerate() {
                 let tag = Tag::Final(Placement::Replicated);
-                w.put_window(5, false, tag, false, accesses);
+                w.put_window(5, false, tag, marks[i], accesses);
             }
             w.close_section(true);
         }
@@ -487,10 +494,12 @@ mod tests {
         assert_eq!(fragment.sections.len(), 2);
         for (s, windows) in fragment.sections.iter().zip(&sections) {
             let mut cursor = Cursor::new(&fragment, s, Seen::default(), None);
-            for accesses in windows {
+            for (i, accesses) in windows.iter().enumerate() {
                 let mut read = Vec::new();
                 let header = cursor.read(&mut read).unwrap().unwrap();
                 assert_eq!(header.bb, 5);
+                assert_eq!(header.mark, marks[i]);
+                assert_eq!(header.placement, Placement::Replicated);
                 assert_eq!(&read, accesses);
             }
             assert!(cursor.read(&mut Vec::new()).unwrap().is_none());

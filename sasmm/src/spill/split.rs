@@ -6,9 +6,9 @@
 //! it reads the section with a cursor per core, each decoding every window to find its own: m
 //! reads of the whole section for m cores. From [`FROM_CORES`] to [`UP_TO_CORES`] cores, one
 //! cursor reads the section once instead, resolving each window's placement, its core and its
-//! Alg. 3 sampled flag as the per-core cursors would (the same stepping over every window, in
-//! the same order), and writes it to its core's part (a window every core runs to every part),
-//! with its placement final and its sampled flag marked; the rounds then read each part once. The
+//! Alg. 3 mark as the per-core cursors would (the same stepping over every window, in the same
+//! order), and writes it to its core's part (a window every core runs to every part), with its
+//! placement final and its mark; the rounds then read each part once. The
 //! windows, their order in each core's list and their flags are those the per-core cursors
 //! find, so every batch is the same. Disk: the parts together hold the section once more (a
 //! window every core runs, once per core), while the section's own file is still open.
@@ -37,7 +37,7 @@ const PART_BUFFER: usize = 1 << 16;
 /// keeps the per-block rule's counters and the sample cursor stepped over the whole section)
 /// and writes each window to the part of the core of `cores` that runs it.
 pub(super) fn by_core(
-    cursor: &mut Cursor<'_, '_>,
+    cursor: &mut Cursor<'_>,
     config: &MimicConfig,
     workshares: &[WorkshareRun],
     cores: usize,
@@ -49,13 +49,13 @@ pub(super) fn by_core(
     let mut owners = Owners::default();
     let mut accesses = Vec::new();
     while let Some(w) = cursor.read(&mut accesses)? {
-        let sampled = cursor.sample.as_mut().is_some_and(|s| s.step(w.bb));
+        let mark = cursor.step_sample(&w);
         let tag = Tag::Final(w.placement);
         match owners.core_of(config, w.placement, workshares) {
-            Some(c) => parts[c].put_window(w.bb, w.continuation, tag, sampled, &accesses),
+            Some(c) => parts[c].put_window(w.bb, w.continuation, tag, mark, &accesses),
             None => {
                 for part in &mut parts {
-                    part.put_window(w.bb, w.continuation, tag, sampled, &accesses);
+                    part.put_window(w.bb, w.continuation, tag, mark, &accesses);
                 }
             }
         }

@@ -164,10 +164,10 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// The formula model over the streamed fragments (two passes: block counts, then the
-    /// sampled profiles) equals the in-memory model over the whole sequential trace, bit for
-    /// bit, for every flush threshold, core count, interleaving and sample rate; the sparse
-    /// shuffle marks the same windows as the in-memory sampler.
+    /// The formula model over the streamed fragments (one pass, Alg. 3's sample drawn as it
+    /// goes) equals the in-memory model over the whole sequential trace, bit for bit, for
+    /// every flush threshold, core count, interleaving and sample rate, and counts the same
+    /// windows, instances and parallel blocks.
     #[test]
     fn streamed_formula_equals_the_in_memory_formula(
         events in random_program(),
@@ -177,23 +177,9 @@ proptest! {
         min_samples in 0u64..3,
         seed in 0u64..4,
     ) {
-        use crate::formula::{BlockCounts, FormulaRun, WindowSample};
+        use crate::formula::{BlockCounts, FormulaRun};
         let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
-        let mut counts = BlockCounts::default();
         let limits = StreamLimits { flush, spill };
-        SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
-            counts.add_fragment(f)
-        })
-        .unwrap();
-        prop_assert_eq!(&counts, &BlockCounts::of(&whole));
-        let sample = WindowSample::draw(&counts.windows, rate, min_samples, seed);
-        let expected_flags = sample_windows(&whole, rate, min_samples, seed);
-        let mut whole_cursor = sample.cursor();
-        prop_assert_eq!(whole_cursor.mark(&whole), &expected_flags[..]);
-        prop_assert_eq!(
-            sample.len(&counts.windows),
-            expected_flags.iter().filter(|&&x| x).count() as u64
-        );
         // With equal line sizes one core's CRD is its PRD (the formula run computes it once):
         // 64-byte L2 lines take that path, 128-byte ones the shared stack.
         for (interleave, l2_line) in [
@@ -217,33 +203,33 @@ proptest! {
                 }
                 let expected = predict(&whole, &config, cores).unwrap();
                 let mut run = FormulaRun::new(&config, cores, whole.num_blocks()).unwrap();
-                let mut cursor = sample.cursor();
                 SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
-                    run.feed_fragment(f, &mut cursor)
+                    run.feed_fragment(f)
                 })
                 .unwrap();
-                prop_assert_eq!(run.finish(&counts, &config), expected);
+                prop_assert_eq!(run.counts(), &BlockCounts::of(&whole));
+                prop_assert_eq!(run.finish(&config), expected);
             }
         }
     }
 }
 
-/// The first pass of the formula model counts, with the window-only builder, the hand program's
-/// blocks: the empty continuations (of the exit block after the loop, of `main`'s entry block
-/// after the join) are dropped and the loop's windows counted as parallel, whether the parallel
-/// fragment is held or spilled.
+/// The formula model's pass counts the hand program's blocks: the empty continuations (of the
+/// exit block after the loop, of `main`'s entry block after the join) are dropped and the
+/// loop's windows counted as parallel, whether the parallel fragment is held or spilled.
 #[test]
-fn counting_windows_drops_empty_continuations_held_or_spilled() {
-    use crate::formula::BlockCounts;
+fn block_counts_drop_empty_continuations_held_or_spilled() {
+    use crate::formula::{BlockCounts, FormulaRun};
     for spill in [0, 1, 1 << 20] {
         let limits = StreamLimits { flush: 1, spill };
-        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&meta()));
-        let accesses =
-            SequentialTrace::stream_windows_events(&meta(), events(4), limits, &mut |b, c, p| {
-                counts.add_window(b, c, p)
-            })
-            .unwrap();
+        let config = SasmmConfig::default();
+        let mut run = FormulaRun::new(&config, 2, SequentialTrace::block_ids(&meta())).unwrap();
+        let accesses = SequentialTrace::stream_events(&meta(), events(4), limits, &mut |f| {
+            run.feed_fragment(f)
+        })
+        .unwrap();
         assert_eq!(accesses, 8);
+        let counts = run.counts();
         // Blocks: main entry, main after, outlined entry, loop header, loop body, loop exit,
         // before the first block.
         assert_eq!(counts.windows, [1, 1, 1, 4, 4, 1, 0], "spill {spill}");
@@ -252,56 +238,40 @@ fn counting_windows_drops_empty_continuations_held_or_spilled() {
             counts.parallel,
             [false, false, true, true, true, true, false]
         );
-        assert_eq!(counts, BlockCounts::of(&seq(4)));
+        assert_eq!(counts, &BlockCounts::of(&seq(4)));
     }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
-    /// Counting windows only (no access kept, nothing spilled: the formula model's first pass)
-    /// hands over the same windows, in the same order and with the same flags, as the
-    /// fragments of the full streamed builder with the same thresholds, held or spilled, so
-    /// both count the same blocks; empty continuation windows are dropped alike.
+    /// The formula model's one pass counts every window of the fragments once, with its flags
+    /// as the fragments' readers see them (a held window is parallel when its placement is
+    /// not serial, a spilled one when its section is parallel), held or spilled, whatever the
+    /// thresholds and wherever the program's sections are cut.
     #[test]
-    fn counting_windows_gives_the_block_counts_of_the_fragments(
+    fn block_counts_are_the_counts_of_the_fragments(
         events in random_program_with_cuts(),
         flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
         spill in prop::sample::select(vec![0usize, 1, 2, 7, 1 << 20]),
     ) {
-        use crate::formula::BlockCounts;
+        use crate::formula::{BlockCounts, FormulaRun};
         let limits = StreamLimits { flush, spill };
-        let mut full = Vec::new();
-        let mut from_fragments = BlockCounts::default();
-        let mut each_fragment = |f: crate::Fragment<'_>| {
+        let blocks = SequentialTrace::block_ids(&meta());
+        let config = SasmmConfig::default();
+        let mut run = FormulaRun::new(&config, 2, blocks).unwrap();
+        let mut expected = BlockCounts::new(blocks);
+        SequentialTrace::stream_events(&meta(), events, limits, &mut |f| {
             match f {
-                crate::Fragment::Memory(s) => full.extend(
-                    s.windows
-                        .iter()
-                        .map(|w| (w.bb, w.continuation, w.placement != Placement::Serial)),
-                ),
-                crate::Fragment::Spilled(s) => s.for_each_window(|b, c, p| full.push((b, c, p)))?,
+                crate::Fragment::Memory(s) => expected.add(s),
+                crate::Fragment::Spilled(s) => {
+                    s.for_each_window(|b, c, p| expected.add_window(b, c, p))?
+                }
             }
-            from_fragments.add_fragment(f)
-        };
-        let full_accesses =
-            SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut each_fragment)
-                .unwrap();
-        let mut counted = Vec::new();
-        let mut counts = BlockCounts::new(SequentialTrace::block_ids(&meta()));
-        let counted_accesses =
-            SequentialTrace::stream_windows_events(&meta(), events, limits, &mut |b, c, p| {
-                counted.push((b, c, p));
-                counts.add_window(b, c, p);
-            })
-            .unwrap();
-        prop_assert_eq!(counted_accesses, full_accesses);
-        prop_assert_eq!(&counted, &full);
-        // (Without any window no fragment is handed over, and the fragments' counts stay
-        // empty instead of zero per block.)
-        if !full.is_empty() {
-            prop_assert_eq!(&counts, &from_fragments);
-        }
+            run.feed_fragment(f)
+        })
+        .unwrap();
+        prop_assert_eq!(run.counts(), &expected);
     }
 }
 

@@ -142,11 +142,13 @@ pub struct ModelArgs {
     #[arg(long, value_enum, default_value_t = SplitArg::Balanced)]
     pub split: SplitArg,
     /// Fraction of each block's windows sampled for P(D|BB) (SASMM Alg. 3; 0 < R <= 1); 1
-    /// samples all.
+    /// samples all. Drawn in the one pass: each block's sample is a uniform one of R times
+    /// its windows to about twice that (see docs/architecture.md).
     #[arg(long, default_value_t = 0.01, value_parser = fraction("--sample-rate", Ends::AboveZero),
           allow_negative_numbers = true)]
     pub sample_rate: f64,
-    /// Sample at least this many windows per block (when it has that many; 0 to 2^32).
+    /// Sample at least this many windows per block (when it has that many; 0 to 2^32; a block
+    /// whose later windows fall far short of their expected share may get a few fewer).
     #[arg(long, default_value_t = 32, value_parser = int_in("--min-samples", 0u64, FOUR_G),
           allow_negative_numbers = true)]
     pub min_samples: u64,
@@ -297,12 +299,12 @@ rda-report predict seq.rdtrace --cores 1,4 --mrc\n  rda-report predict seq.rdtra
 rda-report predict huge.rdtrace --set-sample-rate 0.0625   # simulate 1/16 of the sets (approximate)\n\n\
 Memory: the exact model streams the trace once for all core counts (each fragment decoded once, the core counts simulated on as many CPUs as there are): per core count the \
 simulated caches' LRU stacks (bounded by the cache sizes) and at most a parallel section's first 128 Ki accesses (about 75 bytes each while held); a longer one is written to an unlinked temporary file in $TMPDIR (3-5 bytes per access of regular code) and read back for each core count, in batches of whole rounds, while the next fragment is cut: once per core below four cores (or above 256), else once into a file per core (about the section's size again) that is read once each; so at most three spilled sections at once (RDTOOLS_SPILL_ACCESSES sets the threshold); serial code is never held. `--model formula` streams the trace \
-once for the block counts, then once for all core counts and cache pairs (pairs with the same line sizes share one run per core count, the runs on as many CPUs as there are), each run holding one LRU \
+once for all core counts and cache pairs (pairs with the same line sizes share one run per core count, the runs on as many CPUs as there are), each run holding one LRU \
 stack per core and one shared (distinct lines), \
-exact histograms (distinct distances), per-block counters, the sampled windows' ranks (8 bytes per sampled window: the sample \
-rate times the run's windows, at least --min-samples per block) and the same bounded part of a parallel section. From a stream (`-`, a pipe) the exact model runs every core count in one pass over the chunks as they arrive; the formula model first copies the stream to a temporary file in $TMPDIR.\n\n\
+exact histograms (distinct distances), per-block counters (a few words per block and priority level), the recorded windows' distances \
+(distinct per block and level) and the same bounded part of a parallel section. From a stream (`-`, a pipe) the exact model runs every core count in one pass over the chunks as they arrive; the formula model first copies the stream to a temporary file in $TMPDIR.\n\n\
 Time: the exact model simulates set-associative caches (a few compares per reference); the formula model reads the trace \
-twice and runs every reference, sampled or not, through exact LRU stacks (an exact stack distance per reference and per stack: each \
+once (Alg. 3's sample drawn as it goes) and runs every reference, sampled or not, through exact LRU stacks (an exact stack distance per reference and per stack: each \
 core's and the shared one, the two kinds on two threads), since a sampled window's distances depend on every reference \
 before it. So `--model formula` takes about twice the exact model's time (4 cores: app_mix 1.8 s against 0.85 s, bfs's \
 sequential trace 2.4 s against 1.3 s); use it for the paper's \
@@ -409,9 +411,9 @@ Coherence: per real run, the L1 coherence misses measured and predicted by the e
 interleaves the cores in lockstep; where real threads take turns more coarsely the model predicts more (up to about twice \
 for updates of one line by every thread in rounds), and where the run's order is fixed by barriers it agrees exactly.\n\n\
 Example:\n  rda-report validate --seq seq.rdtrace --real 1=t1.rdtrace --real 2=t2.rdtrace --real 4=t4.rdtrace --plot sasmm.svg\n\n\
-Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, sampled windows' ranks and at most \
+Memory: both models stream the sequential trace as `predict` does (see its --help: stacks, the recorded windows' distances and at most \
 128 Ki accesses of a parallel section, the rest spilled to $TMPDIR), plus `measure`'s bound for each real run.\n\n\
-Time: the formula model's two passes over the sequential trace, the exact model fed the second beside it, and the real runs \
+Time: the formula model's pass over the sequential trace, the exact model fed the same fragments beside it, and the real runs \
 measured beside both: on bfs (a 2.3*10^7-access sequential trace and a 4-thread run, 2 CPUs) 3.4 s, where `histogram` of the \
 sequential trace takes 0.3 s (see `predict --help` for what each model costs).")
 )]

@@ -14,8 +14,8 @@ use rdsasmm::{predict_many_trace, ExactConfig, ExactPrediction, Prediction};
 pub enum SeqSource<'a> {
     /// An open trace file: both models stream it (the exact model in one pass for every core
     /// count, memory bounded by the caches and the spill threshold of a parallel section; the
-    /// formula model in one pass for the block counts and one for every core count and cache
-    /// pair, memory bounded by the footprint and the sample).
+    /// formula model in one pass for every core count and cache pair, memory bounded by the
+    /// footprint and the sample).
     File(&'a rdtrace::Trace),
     /// The exact model's predictions, already computed in one pass over a stream (`live
     /// --predict`) with [`exact_config_for`]'s configuration.

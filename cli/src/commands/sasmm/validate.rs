@@ -85,13 +85,13 @@ pub(super) fn run_validate(a: &ValidateArgs) -> Result<()> {
     super::predict::check_simulated_lines(&labels, &caches)?;
     crate::tracefile::require_files(
         std::iter::once(a.seq.as_path()).chain(reals.iter().map(|r| r.1.as_path())),
-        "validate reads the sequential trace twice (the formula model's two passes, the exact model in the second) and each real run beside them",
+        "validate streams the sequential trace file through both models and reads each real run's file beside them",
     )?;
     let seq = crate::tracefile::open(&a.seq, &a.open)?;
     let cores: Vec<usize> = reals.iter().map(|r| r.0).collect();
     check_cores(&cores)?;
     // Both models stream the sequential trace (their errors name the file; the exact model
-    // beside the formula model's second pass) while the real runs are measured beside them,
+    // beside the formula model's pass) while the real runs are measured beside them,
     // each a pass over its own file; errors in that order.
     let (formula, measured) = std::thread::scope(|s| {
         let measuring = s.spawn(|| {

@@ -9,7 +9,7 @@
 mod openmp;
 mod stream;
 
-use super::{FragmentMutSink, StreamLimits, WindowSink};
+use super::{FragmentMutSink, StreamLimits};
 use crate::error::{Result, SasmmError};
 use crate::spill::SpillWriter;
 use crate::window::{Access, Placement, Section, SequentialTrace, Window};
@@ -48,20 +48,6 @@ pub(super) enum Output<'s> {
     Whole,
     /// Streaming: fragments, handed over as they are complete.
     Fragments(&'s mut FragmentMutSink<'s>),
-    /// Streaming, counting only: every window the fragments would hold, as `(bb, continuation,
-    /// parallel)`, handed over when its fragment would be (or when it would be written to the
-    /// temporary file). The same windows are cut, held and dropped as for `Fragments` (the
-    /// same thresholds decide when a fragment is handed over or would be spilled), but no
-    /// access is stored and nothing is written: windows carry their bounds only.
-    Windows(&'s mut WindowSink<'s>),
-}
-
-/// Where a streamed parallel fragment that outgrew memory goes.
-enum Spill {
-    /// A temporary file.
-    File(SpillWriter),
-    /// Counting only: its windows are handed to the window sink as they leave memory.
-    Counted,
 }
 
 /// Cuts one thread's events into windows and sections, whole or streamed (see [`super`]).
@@ -71,12 +57,10 @@ pub(super) struct Builder<'m, 's> {
     out: SequentialTrace,
     /// Where the windows go.
     output: Output<'s>,
-    /// Counting only: accesses of the held windows (`out.accesses` stays empty).
-    held: usize,
     /// Streaming: when to hand a serial section over and when to spill a parallel fragment.
     limits: StreamLimits,
-    /// Streaming: where the fragment goes once it outgrew memory.
-    spill: Option<Spill>,
+    /// Streaming: the temporary file the fragment goes to once it outgrew memory.
+    spill: Option<SpillWriter>,
     /// While spilling: the tag of each window still in `out.windows`.
     tags: Vec<Tag>,
     /// Streaming: the first error of the temporary file or the sink.
@@ -134,7 +118,6 @@ impl<'m, 's> Builder<'m, 's> {
                 ..Default::default()
             },
             output,
-            held: 0,
             limits,
             spill: None,
             tags: Vec::new(),
@@ -151,20 +134,6 @@ impl<'m, 's> Builder<'m, 's> {
         }
     }
 
-    /// Accesses of the held windows.
-    fn held_accesses(&self) -> usize {
-        match self.output {
-            Output::Windows(_) => self.held,
-            _ => self.out.accesses.len(),
-        }
-    }
-
-    /// Forgets the held accesses.
-    fn clear_accesses(&mut self) {
-        self.out.accesses.clear();
-        self.held = 0;
-    }
-
     fn pos(&mut self, n: usize) -> u32 {
         u32::try_from(n).unwrap_or_else(|_| {
             self.overflow = true;
@@ -173,7 +142,7 @@ impl<'m, 's> Builder<'m, 's> {
     }
 
     fn close_window(&mut self) {
-        let end = self.pos(self.held_accesses());
+        let end = self.pos(self.out.accesses.len());
         if let Some(w) = self.out.windows.last_mut() {
             w.end = end;
         }
@@ -194,14 +163,14 @@ impl<'m, 's> Builder<'m, 's> {
         self.close_window();
         if !matches!(self.output, Output::Whole) {
             let serial = self.depth == 0 && self.ws.is_none() && !self.section_parallel;
-            if serial && self.spill.is_none() && self.held_accesses() >= self.limits.flush {
+            if serial && self.spill.is_none() && self.out.accesses.len() >= self.limits.flush {
                 // A long serial section: hand over its closed windows (core 0 runs them in
                 // order whichever section they are counted in).
                 self.flush(true);
             } else if !serial
                 && self.spill.is_none()
                 && self.error.is_none()
-                && self.held_accesses().max(self.out.windows.len()) >= self.limits.spill
+                && self.out.accesses.len().max(self.out.windows.len()) >= self.limits.spill
             {
                 // (After a failed temporary file the stream ends in that error; no retry.)
                 self.start_spill();
@@ -211,7 +180,7 @@ impl<'m, 's> Builder<'m, 's> {
             }
         }
         self.last_bb = Some(bb);
-        let start = self.pos(self.held_accesses());
+        let start = self.pos(self.out.accesses.len());
         let section = self.out.sections.len() as u32;
         let index = self.out.windows.len() as u32;
         self.out.windows.push(Window {
@@ -256,7 +225,7 @@ impl<'m, 's> Builder<'m, 's> {
         self.close_window();
         if self.spill.is_some() {
             self.drain();
-            if let Some(Spill::File(w)) = self.spill.as_mut() {
+            if let Some(w) = self.spill.as_mut() {
                 w.close_section(self.section_parallel);
             }
             if self.ws.is_none() {
@@ -417,10 +386,6 @@ impl EventVisitor for Builder<'_, '_> {
             }
         }
         self.accesses += 1;
-        if let Output::Windows(_) = self.output {
-            self.held += 1;
-            return;
-        }
         self.out.accesses.push(Access {
             addr,
             len: len.min(u32::MAX as u64) as u32,

@@ -1,7 +1,7 @@
 //! The OpenMP events that place the windows: a parallel region's entry and exit, a barrier,
 //! and a worksharing construct, whose windows are resolved to iterations when it ends.
 
-use super::{Builder, Spill, WsState};
+use super::{Builder, WsState};
 use crate::window::{Placement, WorkshareRun};
 use crate::workshare::{RunTable, Unit};
 use rdtrace::meta::ProgramMeta;
@@ -111,12 +111,8 @@ impl Builder<'_, '_> {
             units,
             fallback: (!ws.any_unit).then_some(ws.block_windows),
         };
-        match self.spill.as_mut() {
-            Some(Spill::File(w)) => return w.set_run(table),
-            // Counting: windows that leave memory while spilling are counted with their
-            // section's parallel flag, as the file's reader reports them; no placement needed.
-            Some(Spill::Counted) => return,
-            None => {}
+        if let Some(w) = self.spill.as_mut() {
+            return w.set_run(table);
         }
         let mut seen = FxHashMap::default();
         let mut pending = ws.pending.into_iter().peekable();

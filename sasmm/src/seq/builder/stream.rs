@@ -1,27 +1,22 @@
 //! Streaming: the builder's fragments handed to the sink as they are complete, and a parallel
-//! fragment that outgrew memory written to a temporary file (or, counting only, its windows
-//! handed over as they leave memory).
+//! fragment that outgrew memory written to a temporary file.
 
-use super::{finalize, Builder, Output, Spill};
+use super::{finalize, Builder, Output};
 use crate::seq::FragmentMut;
 use crate::spill::SpillWriter;
-use crate::window::{Placement, Section, SequentialTrace};
+use crate::window::{Section, SequentialTrace};
 use crate::workshare::Tag;
 
 impl Builder<'_, '_> {
     /// Streaming: the fragment outgrew memory; writes what is held to a temporary file, which
-    /// takes every window from now until the fragment ends (counting: hands the held windows
-    /// over, and every window from now on as it closes).
+    /// takes every window from now until the fragment ends.
     pub(super) fn start_spill(&mut self) {
-        let mut spill = match self.output {
-            Output::Windows(_) => Spill::Counted,
-            _ => match SpillWriter::new(self.out.mi_class.len()) {
-                Ok(w) => Spill::File(w),
-                Err(e) => {
-                    self.error.get_or_insert(e);
-                    return;
-                }
-            },
+        let mut spill = match SpillWriter::new(self.out.mi_class.len()) {
+            Ok(w) => w,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return;
+            }
         };
         // The held windows' tags: resolved placements, or their run and unit while their
         // construct is still open.
@@ -48,19 +43,9 @@ impl Builder<'_, '_> {
         // Sections closed so far, then the open one's windows.
         for sec in std::mem::take(&mut self.out.sections) {
             for i in sec.windows.clone() {
-                let tag = self.tags[i as usize];
-                spill_window(
-                    &mut spill,
-                    &mut self.output,
-                    &self.out,
-                    i as usize,
-                    tag,
-                    sec.parallel,
-                );
+                spill.window(&self.out, i as usize, self.tags[i as usize]);
             }
-            if let Spill::File(w) = &mut spill {
-                w.close_section(sec.parallel);
-            }
+            spill.close_section(sec.parallel);
         }
         // The open section's windows go the way every later held window goes.
         self.spill = Some(spill);
@@ -68,8 +53,7 @@ impl Builder<'_, '_> {
         self.section_start = 0;
     }
 
-    /// While spilling: writes the held windows (all closed) to the temporary file (counting:
-    /// hands them over).
+    /// While spilling: writes the held windows (all closed) to the temporary file.
     pub(super) fn drain(&mut self) {
         self.spill_held(0);
     }
@@ -81,17 +65,10 @@ impl Builder<'_, '_> {
             return;
         };
         for (i, &tag) in self.tags.iter().enumerate().skip(from) {
-            spill_window(
-                spill,
-                &mut self.output,
-                &self.out,
-                i,
-                tag,
-                self.section_parallel,
-            );
+            spill.window(&self.out, i, tag);
         }
         self.out.windows.clear();
-        self.clear_accesses();
+        self.out.accesses.clear();
         self.tags.clear();
     }
 
@@ -108,32 +85,15 @@ impl Builder<'_, '_> {
                 });
             }
         }
-        match &mut self.output {
-            // Counting: the windows [`finalize`] would keep (no section is handed over).
-            Output::Windows(sink) => {
-                if self.error.is_none() {
-                    for w in self
-                        .out
-                        .windows
-                        .iter()
-                        .filter(|w| !w.is_empty_continuation())
-                    {
-                        sink(w.bb, w.continuation, w.placement != Placement::Serial);
-                    }
-                }
-            }
-            output => {
-                finalize(&mut self.out);
-                if let Output::Fragments(sink) = output {
-                    if !self.out.windows.is_empty() && self.error.is_none() {
-                        if let Err(e) = sink(FragmentMut::Memory(&mut self.out)) {
-                            self.error = Some(e);
-                        }
-                    }
+        finalize(&mut self.out);
+        if let Output::Fragments(sink) = &mut self.output {
+            if !self.out.windows.is_empty() && self.error.is_none() {
+                if let Err(e) = sink(FragmentMut::Memory(&mut self.out)) {
+                    self.error = Some(e);
                 }
             }
         }
-        self.clear_accesses();
+        self.out.accesses.clear();
         self.out.windows.clear();
         self.out.sections.clear();
         self.out.workshares.clear();
@@ -144,15 +104,6 @@ impl Builder<'_, '_> {
     pub(super) fn finish_spill(&mut self) {
         let Some(spill) = self.spill.take() else {
             return;
-        };
-        let spill = match spill {
-            Spill::File(w) => w,
-            Spill::Counted => {
-                // Its windows were handed over as they left memory.
-                self.out.workshares.clear();
-                self.section_start = 0;
-                return;
-            }
         };
         let header = SequentialTrace {
             workshares: std::mem::take(&mut self.out.workshares),
@@ -176,29 +127,5 @@ impl Builder<'_, '_> {
             }
         }
         self.section_start = 0;
-    }
-}
-
-/// While spilling: window `i` of `out` (closed, of a section with parallel flag `parallel`)
-/// leaves memory: into the temporary file, or, counting, to the window sink (empty
-/// continuations are dropped, as the file and [`finalize`] drop them).
-fn spill_window(
-    spill: &mut Spill,
-    output: &mut Output<'_>,
-    out: &SequentialTrace,
-    i: usize,
-    tag: Tag,
-    parallel: bool,
-) {
-    match spill {
-        Spill::File(w) => w.window(out, i, tag),
-        Spill::Counted => {
-            let w = &out.windows[i];
-            if let Output::Windows(sink) = output {
-                if !w.is_empty_continuation() {
-                    sink(w.bb, w.continuation, parallel);
-                }
-            }
-        }
     }
 }
