@@ -213,39 +213,6 @@ pub fn reader(path: &Path) -> Result<Box<dyn Read + Send>> {
     Ok(Box::new(f))
 }
 
-/// A stream copied to a temporary file (in `$TMPDIR`), removed when dropped: for an analysis
-/// that reads the run more than once (`predict --model formula`).
-pub struct Spooled(PathBuf);
-
-impl Spooled {
-    /// The copy.
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Spooled {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Copies the stream `path` to a temporary file (see [`Spooled`]).
-pub fn spool(path: &Path) -> Result<Spooled> {
-    use anyhow::Context;
-    let copy =
-        std::env::temp_dir().join(format!("rda-report-spool-{}.rdtrace", std::process::id()));
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&copy)
-        .with_context(|| format!("creating the spool file {}", copy.display()))?;
-    let spooled = Spooled(copy);
-    std::io::copy(&mut reader(path)?, &mut file)
-        .with_context(|| format!("copying {} to {}", path.display(), spooled.0.display()))?;
-    Ok(spooled)
-}
-
 /// A stream's path and where to copy it.
 type StreamCopy = (PathBuf, Box<dyn std::io::Write + Send>);
 

@@ -291,75 +291,98 @@ pub fn predict_many_trace_beside<S: Send>(
     feed: Option<BesideFeed<'_, S>>,
 ) -> Result<Vec<Vec<Prediction>>> {
     // Settings first, so bad ones are reported before the trace is read.
-    for c in configs {
-        for &m in cores {
-            FormulaRun::new(c, m, 0)?;
-        }
-    }
+    let mut runs = FormulaRuns::new(configs, cores, SequentialTrace::block_ids(&trace.meta))?;
     let limits = configs
         .first()
         .map_or_else(StreamLimits::default, |c| c.limits);
-    let blocks = SequentialTrace::block_ids(&trace.meta);
-    // One run per distinct key; `job_run[c][m]`: the run of configuration c and core count m.
-    let mut keys: Vec<RunKey> = Vec::new();
-    let mut runs: Vec<FormulaRun> = Vec::new();
-    let mut job_run = vec![Vec::with_capacity(cores.len()); configs.len()];
-    for (ci, c) in configs.iter().enumerate() {
-        for &m in cores {
-            let key = RunKey {
-                cores: m,
-                mimic: c.mimic,
-                interleave: c.interleave,
-                l1_line: c.l1.line,
-                l2_line: c.l2.line,
-                sample: SampleKey::of(c),
-            };
-            let r = match keys.iter().position(|k| *k == key) {
-                Some(r) => r,
-                None => {
-                    keys.push(key);
-                    runs.push(FormulaRun::new(c, m, blocks)?);
-                    keys.len() - 1
-                }
-            };
-            job_run[ci].push(r);
-        }
-    }
     let mut both = (&mut runs, state);
-    crate::seq::stream_pipelined(trace, limits, &mut both, &|(runs, state), f| {
-        use rayon::prelude::*;
-        let mut formula = || match runs.as_mut_slice() {
-            [run] => run.feed_fragment(f),
-            runs => runs.par_iter_mut().try_for_each(|run| run.feed_fragment(f)),
-        };
-        match feed {
-            None => formula(),
-            Some(feed) => {
-                let (a, b) = rayon::join(formula, || feed(state, f));
-                a.and(b)
-            }
+    crate::seq::stream_pipelined(trace, limits, &mut both, &|(runs, state), f| match feed {
+        None => runs.feed(f),
+        Some(feed) => {
+            let (a, b) = rayon::join(|| runs.feed(f), || feed(state, f));
+            a.and(b)
         }
     })?;
-    // Each run's configurations, in order; then the predictions put back per configuration.
-    let mut users: Vec<Vec<(usize, usize)>> = vec![Vec::new(); runs.len()];
-    for (ci, per_core) in job_run.iter().enumerate() {
-        for (mi, &r) in per_core.iter().enumerate() {
-            users[r].push((ci, mi));
+    Ok(runs.finish())
+}
+
+/// The formula model's runs for several configurations and core counts, fed one sequential
+/// trace's fragments in one pass (a file's, [`predict_many_trace`], or a stream's):
+/// configurations that differ only in the caches' sizes and ways (or eq. 4's weighting) share
+/// one run of the stacks per core count, and the runs take each fragment in parallel.
+pub struct FormulaRuns {
+    configs: Vec<SasmmConfig>,
+    runs: Vec<FormulaRun>,
+    /// `job_run[c][m]`: the run of configuration c and core count m.
+    job_run: Vec<Vec<usize>>,
+}
+
+impl FormulaRuns {
+    /// Checks every configuration and core count and sets up the runs for `blocks` block ids.
+    pub fn new(configs: &[SasmmConfig], cores: &[usize], blocks: usize) -> Result<Self> {
+        let mut keys: Vec<RunKey> = Vec::new();
+        let mut runs: Vec<FormulaRun> = Vec::new();
+        let mut job_run = vec![Vec::with_capacity(cores.len()); configs.len()];
+        for (ci, c) in configs.iter().enumerate() {
+            for &m in cores {
+                let key = RunKey {
+                    cores: m,
+                    mimic: c.mimic,
+                    interleave: c.interleave,
+                    l1_line: c.l1.line,
+                    l2_line: c.l2.line,
+                    sample: SampleKey::of(c),
+                };
+                let r = match keys.iter().position(|k| *k == key) {
+                    Some(r) => r,
+                    None => {
+                        keys.push(key);
+                        runs.push(FormulaRun::new(c, m, blocks)?);
+                        keys.len() - 1
+                    }
+                };
+                job_run[ci].push(r);
+            }
         }
-    }
-    let mut out: Vec<Vec<Option<Prediction>>> = vec![vec![None; cores.len()]; configs.len()];
-    for (run, users) in runs.into_iter().zip(users) {
-        let cfgs: Vec<&SasmmConfig> = users.iter().map(|&(ci, _)| &configs[ci]).collect();
-        for (p, (ci, mi)) in run.finish_each(&cfgs).into_iter().zip(users) {
-            out[ci][mi] = Some(p);
-        }
-    }
-    Ok(out
-        .into_iter()
-        .map(|ps| {
-            ps.into_iter()
-                .map(|p| p.expect("every job has a run"))
-                .collect()
+        Ok(FormulaRuns {
+            configs: configs.to_vec(),
+            runs,
+            job_run,
         })
-        .collect())
+    }
+
+    /// Runs the next fragment of the pass through every run.
+    pub fn feed(&mut self, f: Fragment<'_>) -> Result<()> {
+        use rayon::prelude::*;
+        match self.runs.as_mut_slice() {
+            [run] => run.feed_fragment(f),
+            runs => runs.par_iter_mut().try_for_each(|run| run.feed_fragment(f)),
+        }
+    }
+
+    /// The predictions once the whole trace has been fed, by configuration, then core count.
+    pub fn finish(self) -> Vec<Vec<Prediction>> {
+        // Each run's configurations, in order; then the predictions put back per configuration.
+        let cores = self.job_run.first().map_or(0, Vec::len);
+        let mut users: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.runs.len()];
+        for (ci, per_core) in self.job_run.iter().enumerate() {
+            for (mi, &r) in per_core.iter().enumerate() {
+                users[r].push((ci, mi));
+            }
+        }
+        let mut out: Vec<Vec<Option<Prediction>>> = vec![vec![None; cores]; self.configs.len()];
+        for (run, users) in self.runs.into_iter().zip(users) {
+            let cfgs: Vec<&SasmmConfig> = users.iter().map(|&(ci, _)| &self.configs[ci]).collect();
+            for (p, (ci, mi)) in run.finish_each(&cfgs).into_iter().zip(users) {
+                out[ci][mi] = Some(p);
+            }
+        }
+        out.into_iter()
+            .map(|ps| {
+                ps.into_iter()
+                    .map(|p| p.expect("every job has a run"))
+                    .collect()
+            })
+            .collect()
+    }
 }

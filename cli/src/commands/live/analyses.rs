@@ -16,7 +16,7 @@ use crate::commands::histogram::{EngineChoice, HistogramArgs, InputFormat};
 use crate::commands::html::HtmlArgs;
 use crate::commands::paths::{PathsArgs, PathsCommand};
 use crate::commands::sasmm::{
-    check_predict_flags, check_simulated_lines, MeasureArgs, ModelArg, PredictArgs, SasmmCommand,
+    check_predict_flags, check_simulated_lines, MeasureArgs, PredictArgs, SasmmCommand,
 };
 use crate::commands::simt::{SimtArgs, SimtInput};
 use crate::commands::Command;
@@ -46,7 +46,7 @@ const PLACEHOLDER: &str = "<live run>";
 pub(super) enum Reads {
     /// In one pass, in order: it can read the pipe while the program runs.
     Stream,
-    /// It seeks in a file or reads the run twice: it reads the copy after the program ends.
+    /// It seeks in a file: it reads the copy after the program ends.
     File,
 }
 
@@ -208,10 +208,8 @@ pub(super) fn with_trace(mut cmd: Command, path: &Path) -> Command {
 pub(super) fn reads(cmd: &Command) -> Reads {
     let stream = match cmd {
         Command::Histogram(a) => !a.open.salvage,
-        // The formula model reads the run twice (offline it would spool the stream itself).
-        Command::Sasmm(SasmmCommand::Predict(a)) => {
-            a.model.model == ModelArg::Exact && !a.open.salvage
-        }
+        // Either model streams the run in one pass.
+        Command::Sasmm(SasmmCommand::Predict(a)) => !a.open.salvage,
         Command::Sasmm(SasmmCommand::Measure(a)) => !a.open.salvage,
         Command::Annotate(a) => !a.open.salvage,
         Command::Check(a) => !a.open.salvage,

@@ -27,17 +27,16 @@ run, each with the options of the offline command of its name (`rda-report live 
 the trace is the program's, so no TRACE argument), and prints for each the report the offline command \
 prints for the --tee copy of the same run (the trace's name aside: a streamed analysis reads /dev/fd/N). \
 live's own --tee FILE goes after an analysis's name (once); the flags above are for the histogram and \
---predict forms only. Every analysis that reads a stream (histogram, predict --model exact, measure, \
+--predict forms only. Every analysis that reads a stream (histogram, predict, measure, \
 annotate, check, simt) reads the run while the program runs, side by side on threads of their own (each reads a copy \
-of the pipe's bytes); the others (paths and html, which seek in a file, and the formula model) read the copy of the \
+of the pipe's bytes); the others (paths and html, which seek in a file) read the copy of the \
 run after the program ends: the --tee file, or a temporary file in $TMPDIR removed \
 afterwards. The reports follow the program's output, in command-line order. Flag errors and unwritable outputs are usage errors (exit status 2) before the program \
 runs; a failing analysis is an error (1) after it ends.\n\n\
 Memory: the reader's pending chunks (bounded by the runtime's buffer pool) plus the analysis's bound: `histogram`'s, or with \
---predict the exact model's caches for every core count at once and at most 128 Ki accesses of a parallel section (a longer \
-one goes through a temporary file in $TMPDIR, as in `predict`). `--predict --model formula` \
-reads the run twice, so the stream is spooled to the --tee file (or a temporary file in $TMPDIR, removed afterwards) and \
-`predict`'s formula bound applies to it. `live ANALYSIS`: the offline command's bound for each analysis, the streamed ones \
+--predict the model's bound as in `predict` (the exact model's caches or the formula model's stacks for every core count \
+at once) and at most 128 Ki accesses of a parallel section (a longer \
+one goes through a temporary file in $TMPDIR, as in `predict`). `live ANALYSIS`: the offline command's bound for each analysis, the streamed ones \
 at the same time; the copy of the run takes disk, not memory."
 )]
 pub struct LiveArgs {

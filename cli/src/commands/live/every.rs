@@ -8,7 +8,7 @@
 //!   while the program runs, each on a thread of its own: one reads the program's trace pipe
 //!   itself, several read a copy each of its bytes ([`super::fanout`]);
 //! * when a copy of the run is wanted (`--tee`, or an analysis that reads a file: `paths`,
-//!   `html`, the formula model), the first streamed analysis's reader writes it as it reads
+//!   `html`), the first streamed analysis's reader writes it as it reads
 //!   ([`crate::tracefile::copy_stream_to`]: a trace file, floor chunks dropped, as `live`'s
 //!   tee copy always was); with no stream analysis, `live` reads the pipe only to write the
 //!   copy ([`copy_only`]). The copy is the `--tee` file or a temporary spool file
@@ -51,7 +51,7 @@ pub(super) fn run(plan: Plan) -> Result<()> {
         .collect();
     let needs_copy = tee.is_some() || plan.analyses.len() > streamed.len();
     if needs_copy && tee.is_none() {
-        spool::check_spool_writable("live paths, html or predict --model formula")?;
+        spool::check_spool_writable("live paths or html")?;
     }
     let sequential = plan.analyses.iter().any(analyses::sequential);
 

@@ -30,15 +30,15 @@ use super::histogram::{
     HistogramReport,
 };
 use super::sasmm::{
-    check_predict_flags, emit_predictions, exact_config_for, stream_sequential, ModelArg, SeqSource,
+    check_predict_flags, emit_predictions, stream_model_for, stream_sequential, SeqSource,
 };
 use anyhow::{bail, Context, Result};
 use os::peak_rss_kib;
 use rdengines::{make_engine, Histogram, SampleStats};
 use rdtrace::LiveTrace;
-use spool::TempFile;
+
 use std::io::{BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What the analysis produced.
 enum Analysed {
@@ -47,11 +47,8 @@ enum Analysed {
         per_thread: Vec<(u32, Histogram)>,
         sampling: Option<SampleStats>,
     },
-    /// The exact model's predictions, made while the stream was read.
-    PredictExact(Vec<rdsasmm::ExactPrediction>),
-    /// The formula model reads the run twice: the stream was spooled to this trace file (the
-    /// tee copy, or a temporary file removed with the guard).
-    PredictSpooled(PathBuf, Option<TempFile>),
+    /// The model's predictions, made while the stream was read.
+    Predicted(SeqSource<'static>),
 }
 
 /// Runs `live`: never returns on success (exits with the program's status).
@@ -117,24 +114,13 @@ pub fn run(a: &LiveArgs) -> Result<()> {
             };
             emit_report(&r, &all, &per_thread)?;
         }
-        Analysed::PredictExact(preds) => {
-            print_predictions(a, &SeqSource::Exact(preds))?;
-        }
-        Analysed::PredictSpooled(path, temp) => {
-            let options = rdtrace::OpenOptions {
-                max_touched: a.max_touched,
-                ..Default::default()
-            };
-            let trace = rdtrace::Trace::open_with(&path, options)?;
-            print_predictions(a, &SeqSource::File(&trace))?;
-            drop(temp);
-        }
+        Analysed::Predicted(source) => print_predictions(a, &source)?,
     }
     program::exit_with(status);
 }
 
-/// Checks every file `live` will write (the tee copy, `--output`, `--plot`, and the spool file
-/// of `--predict --model formula` without a tee copy) before the program starts: a usage error
+/// Checks every file `live` will write (the tee copy, `--output`, `--plot`) before the program
+/// starts: a usage error
 /// (exit status 2) names the first that cannot be written, and the program is not run.
 fn check_outputs(a: &LiveArgs, tee: Option<&std::path::Path>) -> Result<()> {
     use crate::output::check_writable;
@@ -150,9 +136,6 @@ fn check_outputs(a: &LiveArgs, tee: Option<&std::path::Path>) -> Result<()> {
     if let Some(p) = &a.plot {
         check_writable("--plot", p)?;
     }
-    if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
-        spool::check_spool_writable("--model formula")?;
-    }
     Ok(())
 }
 
@@ -163,23 +146,12 @@ fn print_predictions(a: &LiveArgs, source: &SeqSource<'_>) -> Result<()> {
 
 /// Reads the stream to its end and runs the chosen analysis.
 fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Result<Analysed> {
-    // The formula model reads the run twice: without a tee copy, the stream is spooled to a
-    // temporary trace file (compressed chunks, as a tee copy), never held in memory.
-    let mut spool = None;
-    if a.predict && a.model.model == ModelArg::Formula && tee.is_none() {
-        spool = Some(spool::create_spool()?);
-    }
-    let tee_writer: Option<Box<dyn Write>> = match (tee, &spool) {
-        (Some(p), _) => Some(Box::new(std::io::BufWriter::with_capacity(
+    let tee_writer: Option<Box<dyn Write>> = match tee {
+        Some(p) => Some(Box::new(std::io::BufWriter::with_capacity(
             1 << 20,
             spool::create_tee(p)?,
         ))),
-        (None, Some((_, file))) => Some(Box::new(std::io::BufWriter::with_capacity(
-            1 << 20,
-            file.try_clone()
-                .context("opening the spool file for writing")?,
-        ))),
-        (None, None) => None,
+        None => None,
     };
     let options = rdtrace::OpenOptions {
         max_touched: a.max_touched,
@@ -193,10 +165,9 @@ fn analyse(a: &LiveArgs, input: impl Read, tee: Option<&std::path::Path>) -> Res
         Err(e) => return Err(e.into()),
     };
     let result = if a.predict {
-        let spooled = spool
-            .map(|(temp, _)| (temp.0.clone(), Some(temp)))
-            .or_else(|| tee.map(|p| (p.to_path_buf(), None)));
-        analyse_predict(a, &mut live, spooled)
+        let model = stream_model_for(&a.model, &a.caches, a.mrc)?;
+        let source = stream_sequential(&mut live, Path::new("<pipe>"), &model, &a.cores)?;
+        Ok(Analysed::Predicted(source))
     } else {
         analyse_histogram(a, &mut live)
     };
@@ -250,26 +221,4 @@ fn analyse_histogram(a: &LiveArgs, live: &mut LiveTrace<'_>) -> Result<Analysed>
         per_thread: run.per_thread,
         sampling: run.sampling,
     })
-}
-
-/// `--predict`: the exact model runs on the stream as it arrives (one [`rdsasmm::ExactRun`]
-/// per core count, fed the sequential trace's fragments); the formula model reads the spooled
-/// copy afterwards (`spooled`: its path, and the guard of a temporary one).
-fn analyse_predict(
-    a: &LiveArgs,
-    live: &mut LiveTrace<'_>,
-    spooled: Option<(PathBuf, Option<TempFile>)>,
-) -> Result<Analysed> {
-    let name = std::path::Path::new("<pipe>");
-    match (a.model.model, spooled) {
-        (ModelArg::Formula, Some((path, temp))) => {
-            stream_sequential(live, name, None, &a.cores)?;
-            Ok(Analysed::PredictSpooled(path, temp))
-        }
-        _ => {
-            let cfg = exact_config_for(&a.model, &a.caches, a.mrc)?;
-            let preds = stream_sequential(live, name, Some(&cfg), &a.cores)?;
-            Ok(Analysed::PredictExact(preds))
-        }
-    }
 }

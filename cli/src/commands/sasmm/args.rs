@@ -302,7 +302,7 @@ simulated caches' LRU stacks (bounded by the cache sizes) and at most a parallel
 once for all core counts and cache pairs (pairs with the same line sizes share one run per core count, the runs on as many CPUs as there are), each run holding one LRU \
 stack per core and one shared (distinct lines), \
 exact histograms (distinct distances), per-block counters (a few words per block and priority level), the recorded windows' distances \
-(distinct per block and level) and the same bounded part of a parallel section. From a stream (`-`, a pipe) the exact model runs every core count in one pass over the chunks as they arrive; the formula model first copies the stream to a temporary file in $TMPDIR.\n\n\
+(distinct per block and level) and the same bounded part of a parallel section. From a stream (`-`, a pipe) either model runs every core count in one pass over the chunks as they arrive.\n\n\
 Time: the exact model simulates set-associative caches (a few compares per reference); the formula model reads the trace \
 once (Alg. 3's sample drawn as it goes) and runs every reference, sampled or not, through exact LRU stacks (an exact stack distance per reference and per stack: each \
 core's and the shared one, the two kinds on two threads), since a sampled window's distances depend on every reference \
@@ -316,8 +316,8 @@ back for each core count: on bfs's sequential trace (2.3·10^7 accesses, 2 CPUs)
 `--cores 4` 1.3 s and the default core counts 3.8 s.")
 )]
 pub struct PredictArgs {
-    /// Trace of a sequential run (OMP_NUM_THREADS=1); `-` reads standard input, and a pipe or FIFO is read as a stream too (one pass, the same report); the formula model reads the run twice,
-    /// so it first copies a stream to a temporary file in $TMPDIR.
+    /// Trace of a sequential run (OMP_NUM_THREADS=1); `-` reads standard input, and a pipe or
+    /// FIFO is read as a stream too (one pass, the same report).
     pub trace: PathBuf,
     #[command(flatten)]
     pub open: crate::tracefile::OpenArgs,

@@ -8,7 +8,7 @@ use crate::output::Table;
 use anyhow::{bail, Result};
 use rdcachesim::CacheConfig;
 use rdsasmm::exact::default_mrc_sizes;
-use rdsasmm::{predict_many_trace, ExactConfig, ExactPrediction, Prediction};
+use rdsasmm::{predict_many_trace, ExactConfig, ExactPrediction, Prediction, SasmmConfig};
 
 /// Where `predict` reads the sequential run from.
 pub enum SeqSource<'a> {
@@ -20,6 +20,9 @@ pub enum SeqSource<'a> {
     /// The exact model's predictions, already computed in one pass over a stream (`live
     /// --predict`) with [`exact_config_for`]'s configuration.
     Exact(Vec<ExactPrediction>),
+    /// The formula model's predictions, already computed in one pass over a stream with
+    /// [`formula_configs`]' configurations: by configuration, then core count.
+    Formula(Vec<Vec<Prediction>>),
 }
 
 pub(super) fn check_cores(cores: &[usize]) -> Result<()> {
@@ -40,7 +43,35 @@ fn exact_source(
         // The flags were checked before; what remains are the trace's own errors (not
         // sequential, no accesses), which name the file.
         SeqSource::File(trace) => Ok(rdsasmm::predict_exact_many_trace(trace, cfg, cores)?),
+        SeqSource::Formula(_) => bail!("the formula model's predictions are not the exact model's"),
     }
+}
+
+/// The formula model's configurations `predict` uses for these flags: one per L1 and L2 pair,
+/// L1s first.
+pub fn formula_configs(model: &ModelArgs, caches: &MultiCacheArgs) -> Result<Vec<SasmmConfig>> {
+    let mut configs = Vec::new();
+    for l1 in &caches.l1 {
+        for l2 in &caches.l2 {
+            configs.push(model.config(*l1, *l2)?);
+        }
+    }
+    Ok(configs)
+}
+
+/// The model `predict` streams a run through with these flags.
+pub fn stream_model_for(
+    model: &ModelArgs,
+    caches: &MultiCacheArgs,
+    with_mrc: bool,
+) -> Result<StreamModel> {
+    Ok(match model.model {
+        ModelArg::Exact => StreamModel::Exact(exact_config_for(model, caches, with_mrc)?),
+        ModelArg::Formula => {
+            check_predict_flags(model, caches)?;
+            StreamModel::Formula(formula_configs(model, caches)?)
+        }
+    })
 }
 
 /// The exact model's configuration `predict` uses for these flags (with the miss-ratio curve's
@@ -132,27 +163,19 @@ pub(super) fn run_predict(a: &PredictArgs) -> Result<()> {
     let emit = |seq: &SeqSource<'_>| {
         emit_predictions(&title, seq, &a.model, &caches, &a.cores, a.mrc, &a.out)
     };
-    let spool;
-    let path = if crate::tracefile::is_stream(&a.trace) {
-        if a.model.model == ModelArg::Exact {
-            // The exact model streams the run, one pass for every core count at once.
-            let crate::tracefile::Input::Stream(mut s) =
-                crate::tracefile::open_input(&a.trace, &a.open)?
-            else {
-                unreachable!("a stream opens as a stream");
-            };
-            let cfg = exact_config_for(&a.model, &caches, a.mrc)?;
-            let preds = stream_sequential(&mut s.live, &a.trace, Some(&cfg), &a.cores)?;
-            crate::tracefile::Input::Stream(s).finish()?;
-            return emit(&SeqSource::Exact(preds));
-        }
-        // The formula model reads the run twice: the stream is copied to a temporary file.
-        spool = crate::tracefile::spool(&a.trace)?;
-        spool.path()
-    } else {
-        a.trace.as_path()
-    };
-    let trace = crate::tracefile::open(path, &a.open)?;
+    if crate::tracefile::is_stream(&a.trace) {
+        // Either model streams the run, one pass for every core count at once.
+        let crate::tracefile::Input::Stream(mut s) =
+            crate::tracefile::open_input(&a.trace, &a.open)?
+        else {
+            unreachable!("a stream opens as a stream");
+        };
+        let model = stream_model_for(&a.model, &caches, a.mrc)?;
+        let streamed = stream_sequential(&mut s.live, &a.trace, &model, &a.cores)?;
+        crate::tracefile::Input::Stream(s).finish()?;
+        return emit(&streamed);
+    }
+    let trace = crate::tracefile::open(&a.trace, &a.open)?;
     emit(&SeqSource::File(&trace))
 }
 
@@ -230,17 +253,13 @@ pub fn emit_predictions(
             }
         }
         ModelArg::Formula => {
-            let SeqSource::File(trace) = seq else {
-                bail!("the formula model reads the sequential trace twice and needs it as a file");
-            };
             check_cores(&cores)?;
-            let mut configs = Vec::new();
-            for l1 in l1s {
-                for l2 in l2s {
-                    configs.push(model.config(*l1, *l2)?);
-                }
-            }
-            let by_pair = predict_many_trace(trace, &configs, &cores)?;
+            let configs = formula_configs(model, caches)?;
+            let by_pair = match seq {
+                SeqSource::File(trace) => predict_many_trace(trace, &configs, &cores)?,
+                SeqSource::Formula(by_pair) => by_pair.clone(),
+                SeqSource::Exact(_) => bail!("the exact model's predictions are not the formula's"),
+            };
             // Core-count-major like the exact model's rows.
             for (m, _) in cores.iter().enumerate() {
                 for (cfg, preds) in configs.iter().zip(&by_pair) {
@@ -447,19 +466,25 @@ impl Iterator for ThreadEvents<'_, '_> {
     }
 }
 
+/// The model a stream is run through ([`stream_sequential`]).
+pub enum StreamModel {
+    /// The exact model with this configuration (one [`rdsasmm::ExactRun`] per core count).
+    Exact(ExactConfig),
+    /// The formula model with these configurations ([`rdsasmm::FormulaRuns`]).
+    Formula(Vec<SasmmConfig>),
+}
+
 /// One pass over a sequential run read from a stream (`predict` on a stream, `live
-/// --predict`): with `cfg`, the exact model's predictions for every core count of `cores`,
-/// made as the chunks arrive (one [`rdsasmm::ExactRun`] per core count, fed the fragments);
-/// without, only the checks (the formula model then reads a spooled copy). Fails, naming the
-/// trace `name`, when more than one thread produced events or there is no access. The
-/// metadata is taken once the first events chunk is here (the runtime writes every module
-/// before any event).
+/// --predict`): `model`'s predictions for every core count of `cores`, made as the chunks
+/// arrive (the runs fed the fragments). Fails, naming the trace `name`, when more than one
+/// thread produced events or there is no access. The metadata is taken once the first events
+/// chunk is here (the runtime writes every module before any event).
 pub fn stream_sequential(
     live: &mut rdtrace::LiveTrace<'_>,
     name: &std::path::Path,
-    cfg: Option<&ExactConfig>,
+    model: &StreamModel,
     cores: &[u16],
-) -> Result<Vec<ExactPrediction>> {
+) -> Result<SeqSource<'static>> {
     while !live.is_finished() && live.stats().event_chunks == 0 {
         live.read_chunk()?;
     }
@@ -472,19 +497,14 @@ pub fn stream_sequential(
         error: None,
         modules: meta.modules.len(),
     };
-    let (accesses, preds) = match cfg {
-        None => {
-            let n = (&mut events)
-                .filter(|e| matches!(e, rdtrace::Event::Access { .. }))
-                .count() as u64;
-            (Ok(n), Vec::new())
-        }
-        Some(cfg) => {
+    let cores: Vec<usize> = cores.iter().map(|&m| m as usize).collect();
+    let (accesses, predictions) = match model {
+        StreamModel::Exact(cfg) => {
             // Which accesses write (for coherence), as the file path reads it.
             let writes = rdsasmm::write_table(&meta);
             let mut runs = cores
                 .iter()
-                .map(|&m| Ok(rdsasmm::ExactRun::new(cfg, m as usize)?.with_writes(writes.clone())))
+                .map(|&m| Ok(rdsasmm::ExactRun::new(cfg, m)?.with_writes(writes.clone())))
                 .collect::<rdsasmm::Result<Vec<_>>>()?;
             let n = rdsasmm::SequentialTrace::stream_events(
                 &meta,
@@ -492,7 +512,20 @@ pub fn stream_sequential(
                 cfg.limits,
                 &mut |fragment| rdsasmm::exact::feed_all(&mut runs, fragment),
             );
-            (n, runs.into_iter().map(rdsasmm::ExactRun::finish).collect())
+            let preds = runs.into_iter().map(rdsasmm::ExactRun::finish).collect();
+            (n, SeqSource::Exact(preds))
+        }
+        StreamModel::Formula(configs) => {
+            let blocks = rdsasmm::SequentialTrace::block_ids(&meta);
+            let mut runs = rdsasmm::FormulaRuns::new(configs, &cores, blocks)?;
+            let limits = configs.first().map_or_else(Default::default, |c| c.limits);
+            let n = rdsasmm::SequentialTrace::stream_events(
+                &meta,
+                &mut events,
+                limits,
+                &mut |fragment| runs.feed(fragment),
+            );
+            (n, SeqSource::Formula(runs.finish()))
         }
     };
     if let Some(e) = events.error {
@@ -511,5 +544,5 @@ pub fn stream_sequential(
         }
         .into());
     }
-    Ok(preds)
+    Ok(predictions)
 }
