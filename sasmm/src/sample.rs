@@ -71,7 +71,7 @@ impl BlockCounts {
         }
     }
 
-    pub(crate) fn reserve(&mut self, blocks: usize) {
+    fn reserve(&mut self, blocks: usize) {
         if self.windows.len() < blocks {
             self.windows.resize(blocks, 0);
             self.instances.resize(blocks, 0);
@@ -118,6 +118,18 @@ pub(crate) fn probabilities_of(instances: &[u64]) -> Vec<f64> {
         .collect()
 }
 
+/// What the sampler keeps of one block besides its levels (one place, so that a window's
+/// step touches one cache line of them).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    windows: u64,
+    instances: u64,
+    /// Windows above the floor (at level `floor + 1` or higher).
+    above: u64,
+    floor: u8,
+    parallel: bool,
+}
+
 /// Alg. 3's window sampler for one pass (see the module documentation): steps over every
 /// window in program order, marks it, and keeps the block counts of eq. 1-3.
 #[derive(Clone, Debug)]
@@ -126,13 +138,10 @@ pub struct WindowSampler {
     min_samples: u64,
     seed: u64,
     top: u8,
-    /// Windows per level and block, `top + 1` per block.
+    /// Windows per level and block, `top + 1` per block, counted from the block's floor up
+    /// (the levels below it are never asked for again).
     levels: Vec<u64>,
-    /// Each block's floor.
-    floor: Vec<u8>,
-    /// Each block's windows above its floor (at level `floor + 1` or higher).
-    above: Vec<u64>,
-    counts: BlockCounts,
+    blocks: Vec<Tally>,
 }
 
 impl WindowSampler {
@@ -149,9 +158,7 @@ impl WindowSampler {
             seed,
             top,
             levels: Vec::new(),
-            floor: Vec::new(),
-            above: Vec::new(),
-            counts: BlockCounts::default(),
+            blocks: Vec::new(),
         };
         s.reserve(blocks);
         s
@@ -163,27 +170,20 @@ impl WindowSampler {
     }
 
     fn reserve(&mut self, blocks: usize) {
-        if self.floor.len() < blocks {
-            self.floor.resize(blocks, 0);
-            self.above.resize(blocks, 0);
+        if self.blocks.len() < blocks {
+            self.blocks.resize(blocks, Tally::default());
             self.levels.resize(blocks * (self.top as usize + 1), 0);
         }
-        self.counts.reserve(blocks);
     }
 
     /// `k` of a block with `n` windows.
     fn wanted(&self, n: u64) -> u64 {
-        ((self.rate * n as f64).ceil() as u64)
-            .max(self.min_samples)
-            .min(n)
+        wanted(self.rate, self.min_samples, n)
     }
 
-    /// Windows of block `b` at level `level` or above.
+    /// Windows of block `b` at level `level` or above (`level` at least the block's floor).
     fn at_or_above(&self, b: usize, level: u8) -> u64 {
-        let stride = self.top as usize + 1;
-        self.levels[b * stride + level as usize..(b + 1) * stride]
-            .iter()
-            .sum()
+        at_or_above(&self.levels, self.top, b, level)
     }
 
     /// Level of the `rank`-th window of block `bb`.
@@ -200,28 +200,35 @@ impl WindowSampler {
     // See: SASMM Alg. 3 lines 3-8 — bbi_wins = random(bbi_wins, sample_size).
     pub fn step(&mut self, bb: u32, continuation: bool, parallel: bool) -> Mark {
         let b = bb as usize;
-        if b >= self.floor.len() {
+        if b >= self.blocks.len() {
             self.reserve(b + 1);
         }
-        let rank = self.counts.windows[b];
-        self.counts.add_window(bb, continuation, parallel);
-        let level = self.level_of(bb, rank);
-        self.levels[b * (self.top as usize + 1) + level as usize] += 1;
+        let level = self.level_of(bb, self.blocks[b].windows);
+        let (rate, min_samples) = (self.rate, self.min_samples);
+        let t = &mut self.blocks[b];
+        t.windows += 1;
+        t.instances += u64::from(!continuation);
+        t.parallel |= parallel;
+        if level < t.floor {
+            return NOT_RECORDED;
+        }
+        let stride = self.top as usize + 1;
+        self.levels[b * stride + level as usize] += 1;
         // `wanted` never shrinks as windows come, so the floor can rise only when the windows
         // above it grow.
-        if level > self.floor[b] {
-            self.above[b] += 1;
-            let k = self.wanted(rank + 1);
-            while self.floor[b] < self.top && self.above[b] >= 2 * k {
-                self.floor[b] += 1;
-                self.above[b] = if self.floor[b] < self.top {
-                    self.at_or_above(b, self.floor[b] + 1)
+        if level > t.floor {
+            t.above += 1;
+            let k = wanted(rate, min_samples, t.windows);
+            while t.floor < self.top && t.above >= 2 * k {
+                t.floor += 1;
+                t.above = if t.floor < self.top {
+                    at_or_above(&self.levels, self.top, b, t.floor + 1)
                 } else {
                     0
                 };
             }
         }
-        if level >= self.floor[b] {
+        if level >= t.floor {
             1 + level
         } else {
             NOT_RECORDED
@@ -231,13 +238,15 @@ impl WindowSampler {
     /// Each block's `L` after the pass: its sample is the windows recorded at that level or
     /// above (see the module documentation).
     pub fn sample_levels(&self) -> Vec<u8> {
-        (0..self.floor.len())
-            .map(|b| {
-                let k = self.wanted(self.counts.windows[b]);
-                (self.floor[b]..=self.top)
+        self.blocks
+            .iter()
+            .enumerate()
+            .map(|(b, t)| {
+                let k = self.wanted(t.windows);
+                (t.floor..=self.top)
                     .rev()
                     .find(|&l| self.at_or_above(b, l) >= k)
-                    .unwrap_or(self.floor[b])
+                    .unwrap_or(t.floor)
             })
             .collect()
     }
@@ -257,9 +266,27 @@ impl WindowSampler {
     }
 
     /// The block counts of the windows stepped over.
-    pub fn counts(&self) -> &BlockCounts {
-        &self.counts
+    pub fn counts(&self) -> BlockCounts {
+        BlockCounts {
+            windows: self.blocks.iter().map(|t| t.windows).collect(),
+            instances: self.blocks.iter().map(|t| t.instances).collect(),
+            parallel: self.blocks.iter().map(|t| t.parallel).collect(),
+        }
     }
+}
+
+/// `k = max(min_samples, ceil(rate × n))`, at most `n`: the sample size a block of `n`
+/// windows wants.
+fn wanted(rate: f64, min_samples: u64, n: u64) -> u64 {
+    ((rate * n as f64).ceil() as u64).max(min_samples).min(n)
+}
+
+/// Windows of block `b` at level `level` or above in `levels` (`top + 1` per block).
+fn at_or_above(levels: &[u64], top: u8, b: usize, level: u8) -> u64 {
+    let stride = top as usize + 1;
+    levels[b * stride + level as usize..(b + 1) * stride]
+        .iter()
+        .sum()
 }
 
 #[cfg(test)]
@@ -303,7 +330,7 @@ mod tests {
             let marks = run(&mut s, &blocks);
             let levels = s.sample_levels();
             for (b, &level) in levels.iter().enumerate() {
-                let n = s.counts().windows[b];
+                let n = s.blocks[b].windows;
                 let sampled = blocks
                     .iter()
                     .zip(&marks)

@@ -101,7 +101,7 @@ impl FormulaRun {
     }
 
     /// The block counts (eq. 1-3's inputs) of the windows fed so far.
-    pub fn counts(&self) -> &BlockCounts {
+    pub fn counts(&self) -> BlockCounts {
         self.sampler.counts()
     }
 

@@ -207,7 +207,7 @@ proptest! {
                     run.feed_fragment(f)
                 })
                 .unwrap();
-                prop_assert_eq!(run.counts(), &BlockCounts::of(&whole));
+                prop_assert_eq!(run.counts(), BlockCounts::of(&whole));
                 prop_assert_eq!(run.finish(&config), expected);
             }
         }
@@ -238,7 +238,7 @@ fn block_counts_drop_empty_continuations_held_or_spilled() {
             counts.parallel,
             [false, false, true, true, true, true, false]
         );
-        assert_eq!(counts, &BlockCounts::of(&seq(4)));
+        assert_eq!(counts, BlockCounts::of(&seq(4)));
     }
 }
 
@@ -271,7 +271,7 @@ proptest! {
             run.feed_fragment(f)
         })
         .unwrap();
-        prop_assert_eq!(run.counts(), &expected);
+        prop_assert_eq!(run.counts(), expected);
     }
 }
 
