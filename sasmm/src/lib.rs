@@ -56,9 +56,7 @@ pub use exact::{
     predict_exact_trace, ExactConfig, ExactPrediction, ExactRun, HierarchyPrediction, L3Counts,
     L3Prediction, MrcPoint, MultiHierarchy, SetStacks,
 };
-pub use formula::{
-    predict_many_trace, predict_many_trace_beside, BesideFeed, FormulaRun, FormulaRuns,
-};
+pub use formula::{predict_many_trace, predict_many_trace_beside, BesideFeed, FormulaRuns};
 pub use interleave::Interleave;
 pub use measure::{
     measure, measure_with, write_table, LevelCounts, MeasureConfig, MeasureOptions, Measurement,

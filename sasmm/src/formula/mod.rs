@@ -2,7 +2,7 @@
 //! ([`SequentialTrace::stream`]), in one pass, in memory bounded by the program's footprint and
 //! the sample, never by the trace length.
 //!
-//! [`FormulaRun`] runs the fragments through one LRU stack per core (PRD) and one over the
+//! [`FormulaRuns`] runs the fragments through one LRU stack per core (PRD) and one over the
 //! interleaved trace (CRD). Alg. 3 samples about `max(min_samples, ceil(rate × n_i))` of the
 //! `n_i` windows of every block; [`WindowSampler`] draws that sample in the same pass (see
 //! [`crate::sample`]: each window's priority level, the distances recorded per block and
@@ -22,6 +22,7 @@ use crate::mimic::{MimicConfig, MimickedTrace};
 use crate::predict::{assemble, Prediction, SasmmConfig};
 use crate::profile::StackProfile;
 use crate::seq::{Fragment, StreamLimits};
+use crate::spill::SpilledFragment;
 use crate::window::{Placement, SequentialTrace};
 use rdengines::granularity::for_each_block;
 use rdengines::LastLineStack;
@@ -30,8 +31,9 @@ use stack::{Batch, RunProfile};
 
 pub use crate::sample::{BlockCounts, Mark, WindowSampler};
 
-/// The formula model for one core count, fed the sequential trace whole or in fragments.
-pub struct FormulaRun {
+/// The formula model's stacks for one core count, fed the sequential trace's fragments with
+/// the marks of the pass's sampler (see [`FormulaRuns`]).
+struct FormulaRun {
     cores: usize,
     mimic: MimicConfig,
     interleaver: Interleaver,
@@ -46,17 +48,12 @@ pub struct FormulaRun {
     shared_batch: Batch,
     prd: RunProfile,
     crd: RunProfile,
-    /// Alg. 3's sampler, stepped over every window in program order.
-    sampler: WindowSampler,
-    /// The marks of the fragment in hand, by window.
-    marks: Vec<Mark>,
 }
 
 impl FormulaRun {
     /// Checks `config` and sets up the stacks for `cores` cores and `blocks` block ids.
-    pub fn new(config: &SasmmConfig, cores: usize, blocks: usize) -> Result<Self> {
+    fn new(config: &SasmmConfig, cores: usize, blocks: usize) -> Result<Self> {
         config.profile.validate()?;
-        let p = &config.profile;
         let mimic = MimicConfig {
             cores,
             ..config.mimic
@@ -82,45 +79,22 @@ impl FormulaRun {
             shared_batch: Batch::default(),
             prd: RunProfile::new(cores, blocks),
             crd: RunProfile::new(1, blocks),
-            sampler: WindowSampler::new(p.sample_rate, p.min_samples, p.seed, blocks),
-            marks: Vec::new(),
         })
     }
 
-    /// Runs the next part of the sequential trace (a whole trace, or the next fragment).
-    pub fn feed(&mut self, seq: &SequentialTrace) {
-        let mut marks = std::mem::take(&mut self.marks);
-        marks.clear();
-        marks.extend(seq.windows.iter().map(|w| {
-            let parallel = w.placement != Placement::Serial;
-            self.sampler.step(w.bb, w.continuation, parallel)
-        }));
+    /// Runs the next part of the sequential trace held in memory; `marks[w]` is its window
+    /// `w`'s mark by the pass's sampler.
+    fn feed(&mut self, seq: &SequentialTrace, marks: &[Mark]) {
         let trace = MimickedTrace::build(seq, self.mimic).expect("settings checked in new");
-        self.feed_mimicked(&trace, &marks);
-        self.marks = marks;
+        self.feed_mimicked(&trace, marks);
     }
 
-    /// The block counts (eq. 1-3's inputs) of the windows fed so far.
-    pub fn counts(&self) -> BlockCounts {
-        self.sampler.counts()
-    }
-
-    /// Runs the next streamed fragment.
-    pub fn feed_fragment(&mut self, fragment: Fragment<'_>) -> Result<()> {
-        match fragment {
-            Fragment::Memory(seq) => {
-                self.feed(seq);
-                Ok(())
-            }
-            Fragment::Spilled(s) => {
-                let mut sampler = self.sampler.clone();
-                let fed = s.for_each_batch(self.mimic, Some(&mut sampler), |t, marks| {
-                    self.feed_mimicked(t, marks)
-                });
-                self.sampler = sampler;
-                fed
-            }
-        }
+    /// Runs the next fragment of the pass, spilled; `sampler` (the pass's) is stepped over its
+    /// windows.
+    fn feed_spilled(&mut self, s: &SpilledFragment, sampler: &mut WindowSampler) -> Result<()> {
+        s.for_each_batch(self.mimic, Some(sampler), |t, marks| {
+            self.feed_mimicked(t, marks)
+        })
     }
 
     /// Alg. 1's private traces and Alg. 2's interleaving of one part, through the stacks;
@@ -196,20 +170,14 @@ impl FormulaRun {
         (prd.into_stack_profile(levels), crd)
     }
 
-    /// The prediction, once the whole trace has been fed.
-    pub fn finish(self, config: &SasmmConfig) -> Prediction {
-        self.finish_each(&[config])
-            .pop()
-            .expect("one prediction per configuration")
-    }
-
     /// The predictions for several configurations that differ only in what eq. 5-7 and eq. 4
     /// read (the caches' sizes and ways, the block weighting), not in what the stacks computed
     /// (core count, line sizes, Alg. 1-3 settings), one per configuration in order.
-    fn finish_each(self, configs: &[&SasmmConfig]) -> Vec<Prediction> {
+    /// `sampler` is the pass's, after the whole trace.
+    fn finish_each(self, sampler: &WindowSampler, configs: &[&SasmmConfig]) -> Vec<Prediction> {
         let cores = self.cores;
-        let counts = self.sampler.counts();
-        let levels = self.sampler.sample_levels();
+        let counts = sampler.counts();
+        let levels = sampler.sample_levels();
         let solo = self.shared.is_none();
         let (prd, crd) = Self::profiles(self.prd, self.crd, solo, &levels);
         let p_seq = counts.probabilities();
@@ -229,7 +197,7 @@ impl FormulaRun {
     }
 }
 
-/// What a [`FormulaRun`]'s stacks depend on besides the trace: runs with equal keys compute
+/// What a `FormulaRun`'s stacks depend on besides the trace: runs with equal keys compute
 /// the same profiles, and only eq. 4-7 (per configuration) differ.
 #[derive(Clone, Copy, PartialEq)]
 struct RunKey {
@@ -315,6 +283,12 @@ pub struct FormulaRuns {
     runs: Vec<FormulaRun>,
     /// `job_run[c][m]`: the run of configuration c and core count m.
     job_run: Vec<Vec<usize>>,
+    /// One sampler per distinct Alg. 3 setting, stepped once per window for every run of it.
+    samplers: Vec<WindowSampler>,
+    /// Each run's sampler.
+    run_sampler: Vec<usize>,
+    /// Each sampler's marks of the fragment in hand.
+    marks: Vec<Vec<Mark>>,
 }
 
 impl FormulaRuns {
@@ -323,6 +297,9 @@ impl FormulaRuns {
         let mut keys: Vec<RunKey> = Vec::new();
         let mut runs: Vec<FormulaRun> = Vec::new();
         let mut job_run = vec![Vec::with_capacity(cores.len()); configs.len()];
+        let mut sample_keys: Vec<SampleKey> = Vec::new();
+        let mut samplers = Vec::new();
+        let mut run_sampler = Vec::new();
         for (ci, c) in configs.iter().enumerate() {
             for &m in cores {
                 let key = RunKey {
@@ -338,26 +315,89 @@ impl FormulaRuns {
                     None => {
                         keys.push(key);
                         runs.push(FormulaRun::new(c, m, blocks)?);
+                        let sampler = match sample_keys.iter().position(|k| *k == key.sample) {
+                            Some(s) => s,
+                            None => {
+                                let p = &c.profile;
+                                sample_keys.push(key.sample);
+                                samplers.push(WindowSampler::new(
+                                    p.sample_rate,
+                                    p.min_samples,
+                                    p.seed,
+                                    blocks,
+                                ));
+                                samplers.len() - 1
+                            }
+                        };
+                        run_sampler.push(sampler);
                         keys.len() - 1
                     }
                 };
                 job_run[ci].push(r);
             }
         }
+        let marks = vec![Vec::new(); samplers.len()];
         Ok(FormulaRuns {
             configs: configs.to_vec(),
             runs,
             job_run,
+            samplers,
+            run_sampler,
+            marks,
         })
     }
 
     /// Runs the next fragment of the pass through every run.
     pub fn feed(&mut self, f: Fragment<'_>) -> Result<()> {
         use rayon::prelude::*;
-        match self.runs.as_mut_slice() {
-            [run] => run.feed_fragment(f),
-            runs => runs.par_iter_mut().try_for_each(|run| run.feed_fragment(f)),
+        match f {
+            Fragment::Memory(seq) => {
+                // Each sampler marks the fragment's windows once for all its runs.
+                for (sampler, marks) in self.samplers.iter_mut().zip(&mut self.marks) {
+                    marks.clear();
+                    marks.extend(seq.windows.iter().map(|w| {
+                        let parallel = w.placement != Placement::Serial;
+                        sampler.step(w.bb, w.continuation, parallel)
+                    }));
+                }
+                let marks = &self.marks;
+                match self.runs.as_mut_slice() {
+                    [run] => run.feed(seq, &marks[self.run_sampler[0]]),
+                    runs => runs
+                        .par_iter_mut()
+                        .zip(&self.run_sampler)
+                        .for_each(|(run, &s)| run.feed(seq, &marks[s])),
+                }
+                Ok(())
+            }
+            // A spilled fragment's windows are stepped over by each run's own cursors: each run
+            // steps a copy of its sampler, and all copies of one sampler end alike.
+            Fragment::Spilled(s) => match self.runs.as_mut_slice() {
+                [run] => run.feed_spilled(s, &mut self.samplers[self.run_sampler[0]]),
+                runs => {
+                    let samplers = &self.samplers;
+                    let stepped = runs
+                        .par_iter_mut()
+                        .zip(&self.run_sampler)
+                        .map(|(run, &i)| {
+                            let mut sampler = samplers[i].clone();
+                            run.feed_spilled(s, &mut sampler).map(|()| (i, sampler))
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    for (i, sampler) in stepped {
+                        self.samplers[i] = sampler;
+                    }
+                    Ok(())
+                }
+            },
         }
+    }
+
+    /// The block counts (eq. 1-3's inputs) of the windows fed so far.
+    pub fn counts(&self) -> BlockCounts {
+        self.samplers
+            .first()
+            .map_or_else(BlockCounts::default, WindowSampler::counts)
     }
 
     /// The predictions once the whole trace has been fed, by configuration, then core count.
@@ -371,9 +411,10 @@ impl FormulaRuns {
             }
         }
         let mut out: Vec<Vec<Option<Prediction>>> = vec![vec![None; cores]; self.configs.len()];
-        for (run, users) in self.runs.into_iter().zip(users) {
+        for ((run, users), &s) in self.runs.into_iter().zip(users).zip(&self.run_sampler) {
             let cfgs: Vec<&SasmmConfig> = users.iter().map(|&(ci, _)| &self.configs[ci]).collect();
-            for (p, (ci, mi)) in run.finish_each(&cfgs).into_iter().zip(users) {
+            let sampler = &self.samplers[s];
+            for (p, (ci, mi)) in run.finish_each(sampler, &cfgs).into_iter().zip(users) {
                 out[ci][mi] = Some(p);
             }
         }

@@ -45,9 +45,10 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
             assert_eq!(p, &crate::exact::predict_exact(&s, &cfg, m).unwrap());
         }
     }
-    // So does the streamed formula model (two passes), for each configuration and core count;
+    // So does the streamed formula model (one pass), for each configuration and core count;
     // the third configuration differs from the first only in its caches' sizes and ways, so the
-    // two share one run of the stacks per core count.
+    // two share one run of the stacks per core count, and the runs of the first and the third
+    // one sampler (spilled or held: both spill thresholds).
     let configs = [
         SasmmConfig::default(),
         {
@@ -71,7 +72,7 @@ fn trace_files_round_trip_through_the_model_and_the_measurement() {
                 assert_eq!(p, &predict(&s, c, *m).unwrap());
             }
         }
-        // The exact model fed the formula model's second pass (the same limits) or a pass of
+        // The exact model fed the formula model's pass (the same limits) or a pass of
         // its own (other limits) predicts what it predicts alone, and the formula model too.
         for exact_limits in [limits, StreamLimits { flush: 7, spill: 5 }] {
             let exact_cfg = crate::exact::ExactConfig {
@@ -177,7 +178,7 @@ proptest! {
         min_samples in 0u64..3,
         seed in 0u64..4,
     ) {
-        use crate::formula::{BlockCounts, FormulaRun};
+        use crate::formula::{BlockCounts, FormulaRuns};
         let whole = SequentialTrace::from_events(&meta(), events.clone()).unwrap();
         let limits = StreamLimits { flush, spill };
         // With equal line sizes one core's CRD is its PRD (the formula run computes it once):
@@ -202,13 +203,13 @@ proptest! {
                     config.profile.weighting = crate::profile::BbWeighting::Paper;
                 }
                 let expected = predict(&whole, &config, cores).unwrap();
-                let mut run = FormulaRun::new(&config, cores, whole.num_blocks()).unwrap();
+                let mut run = FormulaRuns::new(&[config], &[cores], whole.num_blocks()).unwrap();
                 SequentialTrace::stream_events(&meta(), events.clone(), limits, &mut |f| {
-                    run.feed_fragment(f)
+                    run.feed(f)
                 })
                 .unwrap();
                 prop_assert_eq!(run.counts(), BlockCounts::of(&whole));
-                prop_assert_eq!(run.finish(&config), expected);
+                prop_assert_eq!(run.finish(), vec![vec![expected]]);
             }
         }
     }
@@ -219,15 +220,15 @@ proptest! {
 /// loop's windows counted as parallel, whether the parallel fragment is held or spilled.
 #[test]
 fn block_counts_drop_empty_continuations_held_or_spilled() {
-    use crate::formula::{BlockCounts, FormulaRun};
+    use crate::formula::{BlockCounts, FormulaRuns};
     for spill in [0, 1, 1 << 20] {
         let limits = StreamLimits { flush: 1, spill };
         let config = SasmmConfig::default();
-        let mut run = FormulaRun::new(&config, 2, SequentialTrace::block_ids(&meta())).unwrap();
-        let accesses = SequentialTrace::stream_events(&meta(), events(4), limits, &mut |f| {
-            run.feed_fragment(f)
-        })
-        .unwrap();
+        let blocks = SequentialTrace::block_ids(&meta());
+        let mut run = FormulaRuns::new(&[config], &[2], blocks).unwrap();
+        let accesses =
+            SequentialTrace::stream_events(&meta(), events(4), limits, &mut |f| run.feed(f))
+                .unwrap();
         assert_eq!(accesses, 8);
         let counts = run.counts();
         // Blocks: main entry, main after, outlined entry, loop header, loop body, loop exit,
@@ -255,11 +256,11 @@ proptest! {
         flush in prop::sample::select(vec![0usize, 1, 3, 1 << 20]),
         spill in prop::sample::select(vec![0usize, 1, 2, 7, 1 << 20]),
     ) {
-        use crate::formula::{BlockCounts, FormulaRun};
+        use crate::formula::{BlockCounts, FormulaRuns};
         let limits = StreamLimits { flush, spill };
         let blocks = SequentialTrace::block_ids(&meta());
         let config = SasmmConfig::default();
-        let mut run = FormulaRun::new(&config, 2, blocks).unwrap();
+        let mut run = FormulaRuns::new(&[config], &[2], blocks).unwrap();
         let mut expected = BlockCounts::new(blocks);
         SequentialTrace::stream_events(&meta(), events, limits, &mut |f| {
             match f {
@@ -268,7 +269,7 @@ proptest! {
                     s.for_each_window(|b, c, p| expected.add_window(b, c, p))?
                 }
             }
-            run.feed_fragment(f)
+            run.feed(f)
         })
         .unwrap();
         prop_assert_eq!(run.counts(), expected);
