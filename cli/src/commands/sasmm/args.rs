@@ -306,8 +306,8 @@ exact histograms (distinct distances), per-block counters (a few words per block
 Time: the exact model simulates set-associative caches (a few compares per reference); the formula model reads the trace \
 once (Alg. 3's sample drawn as it goes) and runs every reference, sampled or not, through exact LRU stacks (an exact stack distance per reference and per stack: each \
 core's and the shared one, the two kinds on two threads), since a sampled window's distances depend on every reference \
-before it. So `--model formula` takes about twice the exact model's time (4 cores: app_mix 1.8 s against 0.85 s, bfs's \
-sequential trace 2.4 s against 1.3 s); use it for the paper's \
+before it. So `--model formula` takes about 1.8 times the exact model's time (4 cores, 2 CPUs: app_mix 2.5 s against 1.4 s, \
+bfs's sequential trace 3.6 s against 2.0 s); use it for the paper's \
 reuse profiles and eq. 5-7, the exact model for rates. Each core count simulates every \
 reference once more (the default five core counts are five simulations, side by side on the \
 CPUs there are; with two CPUs per core count, each one's caches are simulated on a thread of \
