@@ -36,7 +36,6 @@ use anyhow::{bail, Context, Result};
 use os::peak_rss_kib;
 use rdengines::{make_engine, Histogram, SampleStats};
 use rdtrace::LiveTrace;
-
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -120,8 +119,8 @@ pub fn run(a: &LiveArgs) -> Result<()> {
 }
 
 /// Checks every file `live` will write (the tee copy, `--output`, `--plot`) before the program
-/// starts: a usage error
-/// (exit status 2) names the first that cannot be written, and the program is not run.
+/// starts: a usage error (exit status 2) names the first that cannot be written, and the
+/// program is not run.
 fn check_outputs(a: &LiveArgs, tee: Option<&std::path::Path>) -> Result<()> {
     use crate::output::check_writable;
     if let Some(t) = tee {
