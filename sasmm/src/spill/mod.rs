@@ -20,9 +20,10 @@
 //! read ([`split`]).
 //!
 //! Format (private to one process, never kept): per window `varint bb`, a flag byte (and in a
-//! per-core part a recorded window's [`Mark`]), the placement fields, `varint accesses`, then per access `varint mi`, `varint zigzag(addr - last
-//! addr of mi)`, `varint len`; the per-instruction addresses restart at every section. Regular
-//! code takes 3-5 bytes per access instead of 16.
+//! per-core part a recorded window's [`Mark`]), the placement fields, `varint accesses`, then
+//! per access `varint mi`, `varint zigzag(addr - last addr of mi)`, `varint len`; the
+//! per-instruction addresses restart at every section. Regular code takes 3-5 bytes per access
+//! instead of 16.
 
 use crate::error::{Result, SasmmError};
 use crate::mimic::{MimicConfig, MimickedSection, MimickedTrace};

@@ -1,7 +1,8 @@
 //! The copy of a live run on disk, for analyses that cannot read the pipe: those that seek in a
-//! trace file (`live paths`, `live html`). The copy is the `--tee` file when there is one, else a temporary file in
-//! `$TMPDIR`, removed when its guard is dropped; both hold the stream's bytes as they came, so
-//! an offline command reads the copy as it would read a trace file written by the runtime.
+//! trace file (`live paths`, `live html`). The copy is the `--tee` file when there is one, else
+//! a temporary file in `$TMPDIR`, removed when its guard is dropped; both hold the stream's
+//! bytes as they came, so an offline command reads the copy as it would read a trace file
+//! written by the runtime.
 
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
