@@ -13,8 +13,8 @@ use crate::error::{Result, SasmmError};
 use crate::interleave::{for_each_shared_access, Interleave};
 use crate::mimic::MimickedTrace;
 use crate::model::Profile;
-use crate::sample::{probabilities_of, Mark, WindowSampler};
-use crate::window::{Placement, SequentialTrace};
+use crate::sample::{probabilities_of, WindowSampler};
+use crate::window::SequentialTrace;
 use rdengines::granularity::for_each_block;
 use rdengines::{FrontedStack, Histogram};
 
@@ -109,11 +109,8 @@ pub fn private_block_probabilities(p: &[f64], parallel: &[bool], cores: usize) -
 // See: SASMM Alg. 3 lines 3-8.
 pub fn sample_windows(seq: &SequentialTrace, rate: f64, min_samples: u64, seed: u64) -> Vec<bool> {
     let mut sampler = WindowSampler::new(rate, min_samples, seed, seq.num_blocks());
-    let marks: Vec<Mark> = seq
-        .windows
-        .iter()
-        .map(|w| sampler.step(w.bb, w.continuation, w.placement != Placement::Serial))
-        .collect();
+    let mut marks = Vec::new();
+    sampler.mark(seq, &mut marks);
     let levels = sampler.sample_levels();
     seq.windows
         .iter()

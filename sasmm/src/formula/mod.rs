@@ -23,7 +23,7 @@ use crate::predict::{assemble, Prediction, SasmmConfig};
 use crate::profile::StackProfile;
 use crate::seq::{Fragment, StreamLimits};
 use crate::spill::SpilledFragment;
-use crate::window::{Placement, SequentialTrace};
+use crate::window::SequentialTrace;
 use rdengines::granularity::for_each_block;
 use rdengines::LastLineStack;
 use rdtrace::Trace;
@@ -354,11 +354,7 @@ impl FormulaRuns {
             Fragment::Memory(seq) => {
                 // Each sampler marks the fragment's windows once for all its runs.
                 for (sampler, marks) in self.samplers.iter_mut().zip(&mut self.marks) {
-                    marks.clear();
-                    marks.extend(seq.windows.iter().map(|w| {
-                        let parallel = w.placement != Placement::Serial;
-                        sampler.step(w.bb, w.continuation, parallel)
-                    }));
+                    sampler.mark(seq, marks);
                 }
                 let marks = &self.marks;
                 match self.runs.as_mut_slice() {
