@@ -295,7 +295,15 @@ impl CoherentHierarchy {
         self.l3_cfg.is_some()
     }
 
+    #[inline]
     fn add_cores(&mut self, core: usize) {
+        if core >= self.l1.len() {
+            self.add_cores_up_to(core);
+        }
+    }
+
+    #[cold]
+    fn add_cores_up_to(&mut self, core: usize) {
         while self.l1.len() <= core {
             self.l1.push(Tracked::new(self.l1_cfg));
             if self.l3_cfg.is_some() {
@@ -401,6 +409,10 @@ impl CoherentHierarchy {
     /// core drops its copies, and every lost record of the line (at L1 and private-L2
     /// granularity) learns the written bytes.
     fn invalidate_others(&mut self, core: usize, line: u64, touched: u64, lo: u64, hi: u64) {
+        if self.l1.len() == 1 {
+            // No other core has ever accessed: no copies and no lost records.
+            return;
+        }
         let s1 = self.l1_cfg.line_shift();
         let l2_line = (line << s1) >> self.l2_cfg.line_shift();
         let private_l2 = self.l3_cfg.is_some();

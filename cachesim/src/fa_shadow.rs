@@ -211,4 +211,57 @@ mod tests {
         assert_eq!(s.access(1), Miss);
         assert_eq!(s.access(2), Hit);
     }
+
+    /// A fully associative LRU cache as a list, most recent first, and the lines seen.
+    struct NaiveFa {
+        capacity: usize,
+        lru: Vec<u64>,
+        seen: std::collections::HashSet<u64>,
+    }
+
+    impl NaiveFa {
+        fn access(&mut self, line: u64) -> ShadowResult {
+            let first = self.seen.insert(line);
+            let result = match self.lru.iter().position(|&l| l == line) {
+                Some(k) => {
+                    self.lru.remove(k);
+                    ShadowResult::Hit
+                }
+                None if first => ShadowResult::First,
+                None => ShadowResult::Miss,
+            };
+            self.lru.insert(0, line);
+            self.lru.truncate(self.capacity);
+            result
+        }
+
+        fn invalidate(&mut self, line: u64) {
+            self.lru.retain(|&l| l != line);
+        }
+    }
+
+    proptest::proptest! {
+        /// The map and the list give a plain LRU cache's answers, with invalidations mixed in.
+        #[test]
+        fn equals_a_naive_lru(
+            capacity in 1u64..24,
+            ops in proptest::collection::vec((0u64..40, 0u8..8), 0..600),
+        ) {
+            let mut fast = FaShadow::new(capacity);
+            let mut naive = NaiveFa {
+                capacity: capacity as usize,
+                lru: Vec::new(),
+                seen: Default::default(),
+            };
+            for (line, op) in ops {
+                if op == 0 {
+                    fast.invalidate(line);
+                    naive.invalidate(line);
+                } else {
+                    proptest::prop_assert_eq!(fast.access(line), naive.access(line));
+                }
+                proptest::prop_assert_eq!(fast.resident.len(), naive.lru.len());
+            }
+        }
+    }
 }
