@@ -34,19 +34,15 @@ pub(crate) struct Distances {
     pub(crate) solo: Option<usize>,
     /// Whether any access came yet.
     started: bool,
-    /// Distances and cold references per source line and per function (other fields zero).
-    pub(crate) line_counts: Vec<Counts>,
-    pub(crate) function_counts: Vec<Counts>,
+    /// Distances and cold references per (source line, function) pair (other fields zero):
+    /// one record an access, which the annotator adds to the pair's line and function at the
+    /// end.
+    pub(crate) pair_counts: Vec<Counts>,
 }
 
 impl Distances {
-    /// Empty stacks for the annotator's targets and its lines and functions.
-    pub(crate) fn new(
-        l1: CacheConfig,
-        targets: Vec<Target>,
-        lines: usize,
-        functions: usize,
-    ) -> Self {
+    /// Empty stacks for the annotator's targets and its (line, function) pairs.
+    pub(crate) fn new(l1: CacheConfig, targets: Vec<Target>, pairs: usize) -> Self {
         Distances {
             l1,
             targets,
@@ -55,8 +51,7 @@ impl Distances {
             private: Vec::new(),
             solo: None,
             started: false,
-            line_counts: vec![Counts::default(); lines],
-            function_counts: vec![Counts::default(); functions],
+            pair_counts: vec![Counts::default(); pairs],
         }
     }
 
@@ -87,8 +82,7 @@ impl Distances {
         };
         let (stack, hist) = (&mut self.shared_stack, &mut self.histogram);
         let (pstack, phist) = &mut self.private[core];
-        let line_counts = &mut self.line_counts[target.line];
-        let function_counts = &mut self.function_counts[target.function];
+        let pair_counts = &mut self.pair_counts[target.pair];
         self.l1.for_each_line(addr, len, |line| {
             // See: the reuse distance of a reference is the number of distinct other lines
             // touched since the previous reference to its line (∞ for the first).
@@ -107,8 +101,7 @@ impl Distances {
                 }
                 d
             };
-            line_counts.distance(d);
-            function_counts.distance(d);
+            pair_counts.distance(d);
         });
     }
 }

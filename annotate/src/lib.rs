@@ -35,10 +35,11 @@ pub use bins::DistanceBins;
 pub use config::{AnnotateConfig, AnnotateError};
 pub use drive::{annotate, annotate_with_progress};
 pub use sharing::FalseSharing;
+use stats::SimulatedCounts;
 pub use stats::{Annotation, Counts, FunctionStats, LineStats};
 
 use distances::Distances;
-use rdcachesim::{CoherentHierarchy, LineOutcome, Served, SharingRecorder};
+use rdcachesim::{CoherentHierarchy, SharingRecorder};
 use rdengines::batched::Batched;
 use rdengines::Histogram;
 use rdtrace::meta::ProgramMeta;
@@ -57,12 +58,22 @@ struct Target {
     pair: usize,
 }
 
+/// One memory instruction as the simulation sees it: its kind and what it counted.
+#[derive(Clone, Copy)]
+struct InstrSlot {
+    read: bool,
+    write: bool,
+    counts: SimulatedCounts,
+}
+
 /// The streaming part: feed accesses in global order with [`Annotator::access`].
 pub struct Annotator {
     config: AnnotateConfig,
     hierarchy: CoherentHierarchy,
-    /// Whether each memory instruction (by id) reads and writes; an id beyond it reads.
-    kinds: Vec<(bool, bool)>,
+    /// Per memory instruction (by id; the last slot for ids beyond the metadata, which read):
+    /// its kind and its simulated counts, which `finish` adds to `line_counts`,
+    /// `function_counts` and `pair_accesses`.
+    slots: Vec<InstrSlot>,
     recorder: Option<SharingRecorder>,
     /// The reuse distances, here or on a thread of their own (taken at `finish`).
     distances: Option<Batched<Distances>>,
@@ -76,9 +87,6 @@ pub struct Annotator {
     /// Accesses per (line, function) pair: a line lists only the functions that executed it.
     pair_accesses: Vec<u64>,
     line_mis: Vec<Vec<u32>>,
-    /// What happened to each line of the current access (reused to avoid an allocation per
-    /// access; ranges can span many lines).
-    outcomes: Vec<LineOutcome>,
 }
 
 impl Annotator {
@@ -156,10 +164,16 @@ impl Annotator {
         Ok(Annotator {
             config,
             hierarchy: CoherentHierarchy::new(config.l1, config.l2, None),
-            kinds: meta
+            slots: meta
                 .mem_instrs
                 .iter()
                 .map(|m| (m.kind.reads(), m.kind.writes()))
+                .chain([(true, false)])
+                .map(|(read, write)| InstrSlot {
+                    read,
+                    write,
+                    counts: SimulatedCounts::default(),
+                })
                 .collect(),
             recorder: config
                 .false_sharing
@@ -167,8 +181,7 @@ impl Annotator {
             distances: Some(distances::on_second_cpu(Distances::new(
                 config.l1,
                 targets.clone(),
-                line_keys.len(),
-                function_names.len(),
+                pairs,
             ))),
             line_counts: vec![Counts::default(); line_keys.len()],
             line_keys,
@@ -178,7 +191,6 @@ impl Annotator {
             line_functions,
             pair_accesses: vec![0; pairs],
             line_mis,
-            outcomes: Vec::new(),
         })
     }
 
@@ -187,68 +199,55 @@ impl Annotator {
     /// `drive`, another module (and codegen unit) since the crate was split.
     #[inline]
     pub fn access(&mut self, core: usize, mi: u32, addr: u64, len: u64) {
-        let target = *self
-            .targets
-            .get(mi as usize)
-            .unwrap_or_else(|| self.targets.last().expect("unknown slot"));
         if let Some(d) = &mut self.distances {
             d.push((core as u32, mi, addr, len));
         }
-        self.line_counts[target.line].accesses += 1;
-        self.function_counts[target.function].accesses += 1;
-        self.pair_accesses[target.pair] += 1;
-        // The hierarchy reports L1 lines in address order, the same order for_each_line walks.
-        let (read, write) = self
-            .kinds
-            .get(mi as usize)
-            .copied()
-            .unwrap_or((true, false));
-        let outcomes = &mut self.outcomes;
-        outcomes.clear();
+        let last = self.slots.len() - 1;
+        let slot = &mut self.slots[(mi as usize).min(last)];
+        let (read, write, counts) = (slot.read, slot.write, &mut slot.counts);
+        counts.accesses += 1;
         let shift = self.config.l1.line_shift();
         let first = addr >> shift;
+        let hi = addr.saturating_add(len.max(1));
+        let recorder = &mut self.recorder;
         // A repeat of the core's last line that changes nothing but the counts is an L1 hit
         // without a lookup (as in `measure`).
-        if (addr.saturating_add(len.max(1) - 1) >> shift) == first
-            && self.hierarchy.try_repeat(core, first, write)
-        {
-            outcomes.push(LineOutcome {
-                served: Served::L1,
-                l1_miss: None,
-            });
-        } else {
-            self.hierarchy
-                .access_with(core, addr, len, write, |o| outcomes.push(o));
+        if (hi - 1) >> shift == first && self.hierarchy.try_repeat(core, first, write) {
+            if let Some(r) = recorder.as_mut() {
+                r.record(core, mi, first, addr, hi, read, write, None);
+            }
+            counts.references += 1;
+            return;
         }
-        let recorder = &mut self.recorder;
-        let hi = addr.saturating_add(len.max(1));
-        let mut k = 0;
-        let line_counts = &mut self.line_counts[target.line];
-        let function_counts = &mut self.function_counts[target.function];
-        self.config.l1.for_each_line(addr, len, |line| {
-            let o = outcomes[k];
-            k += 1;
+        // The hierarchy reports the L1 lines in address order, from the first.
+        let mut line = first;
+        self.hierarchy.access_with(core, addr, len, write, |o| {
             if let Some(r) = recorder.as_mut() {
                 r.record(core, mi, line, addr, hi, read, write, o.l1_miss);
             }
-            line_counts.outcome(o.served, o.l1_miss);
-            function_counts.outcome(o.served, o.l1_miss);
+            line += 1;
+            counts.outcome(o.served, o.l1_miss);
         });
     }
 
     /// The results, lines and functions sorted by misses.
     pub fn finish(mut self, thread_indices: &[u32]) -> Annotation {
+        for (slot, t) in self.slots.iter().zip(&self.targets) {
+            self.line_counts[t.line].add_simulated(&slot.counts);
+            self.function_counts[t.function].add_simulated(&slot.counts);
+            self.pair_accesses[t.pair] += slot.counts.accesses;
+        }
         let false_sharing = self
             .recorder
             .take()
             .map(|r| sharing::resolve(&self, r.finish(), thread_indices));
         // The distances' counts add to the simulation's (see `distances`).
         let d = self.distances.take().expect("finished once").join();
-        for (c, dc) in self.line_counts.iter_mut().zip(&d.line_counts) {
-            c.merge(dc);
-        }
-        for (c, dc) in self.function_counts.iter_mut().zip(&d.function_counts) {
-            c.merge(dc);
+        for (line, functions) in self.line_functions.iter().enumerate() {
+            for &(function, pair) in functions {
+                self.line_counts[line].merge(&d.pair_counts[pair]);
+                self.function_counts[function].merge(&d.pair_counts[pair]);
+            }
         }
         let mut total = Counts::default();
         for c in &self.function_counts {

@@ -31,17 +31,13 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// One cache-line reference's outcome in the simulated caches.
-    #[inline]
-    pub(crate) fn outcome(&mut self, served: Served, l1_miss: Option<MissKind>) {
-        self.references += 1;
-        if let Some(k) = l1_miss {
-            self.l1_misses += 1;
-            self.l1_kinds.count(k);
-        }
-        if served == Served::Memory {
-            self.l2_misses += 1;
-        }
+    /// Adds what the cache simulation counted for one memory instruction.
+    pub(crate) fn add_simulated(&mut self, s: &SimulatedCounts) {
+        self.accesses += s.accesses;
+        self.references += s.references;
+        self.l1_misses += s.l1_misses;
+        self.l2_misses += s.l2_misses;
+        self.l1_kinds.add(&s.l1_kinds);
     }
 
     /// One cache-line reference's reuse distance (`None`: cold). Counted apart from its
@@ -69,6 +65,34 @@ impl Counts {
     /// references excluded; see [`DistanceBins::percentile`].
     pub fn percentile(&self, p: f64) -> Option<u64> {
         self.distances.percentile(p)
+    }
+}
+
+/// What the cache simulation counts for one memory instruction while the trace streams
+/// (the fields of [`Counts`] it owns); folded into the instruction's source line, function
+/// and (line, function) pair at the end, so that an access updates one small record instead
+/// of three.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SimulatedCounts {
+    pub(crate) accesses: u64,
+    pub(crate) references: u64,
+    pub(crate) l1_misses: u64,
+    pub(crate) l2_misses: u64,
+    pub(crate) l1_kinds: MissKinds,
+}
+
+impl SimulatedCounts {
+    /// One cache-line reference's outcome in the simulated caches.
+    #[inline]
+    pub(crate) fn outcome(&mut self, served: Served, l1_miss: Option<MissKind>) {
+        self.references += 1;
+        if let Some(k) = l1_miss {
+            self.l1_misses += 1;
+            self.l1_kinds.count(k);
+        }
+        if served == Served::Memory {
+            self.l2_misses += 1;
+        }
     }
 }
 
