@@ -19,7 +19,10 @@
 //!   two sides sleep and wake), so smaller buffers make tracing slower: stencil 0.30 s at
 //!   65536 against 0.65 s at 16384 (native 0.075 s).
 //! - `RDTRACE_ZSTD_LEVEL=n`: zstd level for chunks, 0 to store them raw (default 1).
-//! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries (default 16).
+//! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries. Default: every 16 while
+//!   another thread is registered, every [`STAMP_EVERY_ALONE`] while the thread is the only
+//!   one (its stamps then order it against nothing, and they cost the traced run a fifth of
+//!   its time on branchy code); a value given is kept whatever the threads.
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
 //! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
 //!   background writer's threads.
@@ -27,6 +30,17 @@
 //!   (a region of interest, see [`crate::roi`]).
 
 use std::sync::OnceLock;
+
+/// Default block entries between stamps while another thread is registered: the merge of the
+/// threads' streams (`rdtrace::merge`) places a thread's events to within this many blocks.
+pub const STAMP_EVERY: u32 = 16;
+
+/// Default block entries between stamps while the thread is the only one registered. Sixteen
+/// times sparser: with one thread there is nothing to order, and on branchy code the stamps
+/// (an `rdtsc`, a record whose time delta is noise to the encoder and zstd, and a break in
+/// every loop period) took a fifth of the traced run and half of Lua's trace; a few stay so
+/// that no chunk compresses to nothing (`rdtrace::chunk::MAX_EVENTS_PER_STORED_BYTE`).
+pub const STAMP_EVERY_ALONE: u32 = 16 * STAMP_EVERY;
 
 /// The settings.
 #[derive(Debug, Clone)]
@@ -41,8 +55,11 @@ pub struct Config {
     pub buffer_events: usize,
     /// zstd level (0 = raw).
     pub zstd_level: i32,
-    /// Blocks between stamps.
+    /// Blocks between stamps while another thread is registered.
     pub stamp_every: u32,
+    /// Blocks between stamps while the thread is the only one registered (equal to
+    /// `stamp_every` when `RDTRACE_STAMP_EVERY` is set).
+    pub stamp_every_alone: u32,
     /// Suppress the informational stderr lines.
     pub quiet: bool,
     /// Hand full buffers to a background writer thread.
@@ -103,6 +120,11 @@ pub fn get() -> &'static Config {
             .strip_prefix("fd:")
             .and_then(|n| n.trim().parse::<i32>().ok())
             .filter(|&n| n >= 0);
+        let stamp_every = env_num("RDTRACE_STAMP_EVERY", 0u32, |&n| n >= 1);
+        let (stamp_every, stamp_every_alone) = match stamp_every {
+            0 => (STAMP_EVERY, STAMP_EVERY_ALONE),
+            n => (n, n),
+        };
         Config {
             path,
             fd,
@@ -113,7 +135,8 @@ pub fn get() -> &'static Config {
                 (16..=(1 << 20)).contains(&n)
             }),
             zstd_level: env_num("RDTRACE_ZSTD_LEVEL", 1i32, |&n| (0..=19).contains(&n)),
-            stamp_every: env_num("RDTRACE_STAMP_EVERY", 16u32, |&n| n >= 1),
+            stamp_every,
+            stamp_every_alone,
             quiet: std::env::var("RDTRACE_QUIET").is_ok_and(|v| v != "0"),
             background_writer: std::env::var("RDTRACE_WRITER").map_or(true, |v| v != "0"),
             roi_functions: std::env::var(rdtrace::roi::ENV_FUNCTIONS).ok(),

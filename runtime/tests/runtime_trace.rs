@@ -76,7 +76,7 @@ fn inline_blocks_keep_the_buffer_promise_and_the_stamp_rule() {
                 ("RDTRACE_BUFFER_EVENTS", "64"),
                 ("RDTRACE_STAMP_EVERY", every),
             ],
-            every.parse().unwrap(),
+            |_| every.parse().unwrap(),
         );
     }
 }
@@ -90,14 +90,37 @@ fn hook_calls_follow_the_same_stamp_rule() {
                 ("RDTRACE_BUFFER_EVENTS", "64"),
                 ("RDTRACE_STAMP_EVERY", every),
             ],
-            every.parse().unwrap(),
+            |_| every.parse().unwrap(),
+        );
+    }
+}
+
+/// Blocks between stamps by default for thread `t` of the synthetic program: thread 0 works
+/// before it starts the others, so alone (the runtime's `STAMP_EVERY_ALONE`); the others work
+/// while thread 0 is registered (`STAMP_EVERY`).
+fn default_every(t: u32) -> usize {
+    if t == 0 {
+        256
+    } else {
+        16
+    }
+}
+
+#[test]
+fn a_thread_alone_stamps_sparsely_by_default() {
+    // Without RDTRACE_STAMP_EVERY, inline records and hook calls alike.
+    for mode in ["inline", ""] {
+        check_stamps(
+            &["3", "5000", mode],
+            &[("RDTRACE_BUFFER_EVENTS", "64")],
+            default_every,
         );
     }
 }
 
 /// Runs three threads and checks every thread's stream: a stamp before its first block and
 /// before every `every`th block after it, and nothing else stamped.
-fn check_stamps(args: &[&str], env: &[(&str, &str)], every: usize) {
+fn check_stamps(args: &[&str], env: &[(&str, &str)], every: impl Fn(u32) -> usize) {
     check_three_threads_with(args, env);
     let (_, trace, _d) = run(args, env);
     for t in 0..3 {
@@ -107,7 +130,11 @@ fn check_stamps(args: &[&str], env: &[(&str, &str)], every: usize) {
             match e {
                 Event::Block { .. } => {
                     let stamped = k > 0 && matches!(ev[k - 1], Event::Stamp { .. });
-                    assert_eq!(stamped, blocks % every == 0, "thread {t}, block {blocks}");
+                    assert_eq!(
+                        stamped,
+                        blocks % every(t) == 0,
+                        "thread {t}, block {blocks}"
+                    );
                     blocks += 1;
                 }
                 Event::Stamp { .. } => {
@@ -166,11 +193,12 @@ fn check_three_threads_with(args: &[&str], env: &[(&str, &str)]) {
             .filter(|e| matches!(e, Event::Branch { br: 0, outcome: 1 }))
             .count();
         assert_eq!(taken, 1);
-        // A stamp at least every RDTRACE_STAMP_EVERY (16) blocks.
+        // A stamp at least every RDTRACE_STAMP_EVERY blocks; by default every 16, but every
+        // 256 for thread 0, which works alone before it starts the others.
         let every = env
             .iter()
             .find(|(k, _)| *k == "RDTRACE_STAMP_EVERY")
-            .map_or(16, |(_, v)| v.parse::<usize>().unwrap());
+            .map_or(default_every(t), |(_, v)| v.parse::<usize>().unwrap());
         let stamps = ev
             .iter()
             .filter(|e| matches!(e, Event::Stamp { .. }))

@@ -28,8 +28,9 @@ pub const MAX_CHUNK_EVENTS: u32 = 16 << 20;
 /// Most events an events chunk may declare per *stored* (compressed) payload byte. Decoding
 /// costs time per event, so a reader bounds the work a chunk may ask for by the bytes that
 /// justify it: without this, 7 KB of zstd frames of run bytes declare 4.3 * 10^9 events.
-/// Traces written with the default settings stay near 100 (a stamp every 16 blocks keeps the
-/// compressed payload from vanishing); with `RDTRACE_STAMP_EVERY` in the millions and the
+/// Traces written with the default settings stay near 100, a few hundred for a thread traced
+/// alone (a stamp every 16 blocks, or 256 alone, keeps the compressed payload from vanishing);
+/// with `RDTRACE_STAMP_EVERY` in the millions and the
 /// largest chunks, a tight loop reaches about 11 000.
 pub const MAX_EVENTS_PER_STORED_BYTE: u64 = 1 << 14;
 /// Most events per decompressed payload byte: a run byte stands for 64 predicted accesses.

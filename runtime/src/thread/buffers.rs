@@ -55,6 +55,7 @@ impl ThreadState {
             recorded: AtomicU64::new(0),
             stamp_left: Cell::new(1),
             armed: Cell::new(1),
+            sparse_stamps: Cell::new(false),
             park_word: AtomicU64::new(0),
             parked: Cell::new(false),
             worker: Cell::new(false),

@@ -8,7 +8,8 @@
 //! each decrements the thread-local countdown `__rdt_countdown` and calls
 //! `__rdt_block_countdown` ([`countdown_zero`]) when it runs out, at most every
 //! `INLINE_BLOCKS_BETWEEN_HOOKS` blocks; that hook writes the stamps due every
-//! `RDTRACE_STAMP_EVERY` blocks, flushes, rewinds the discard buffer and registers new threads.
+//! `RDTRACE_STAMP_EVERY` blocks (by default sparser while the thread is the only one, see
+//! `config::STAMP_EVERY_ALONE`), flushes, rewinds the discard buffer and registers new threads.
 //!
 //! Double-buffered hand-off: each thread owns [`RAW_BUFFERS`] raw buffers. When the one being
 //! filled is full, the owner queues it for the background writer (a [`writer::Job`]) and goes on
@@ -176,6 +177,9 @@ pub struct ThreadState {
     /// What the thread-local countdown was last armed with: `stamp_left` minus it plus the
     /// countdown's value is the number of blocks until the next stamp (owner only).
     armed: Cell<u32>,
+    /// Whether the last stamp was spaced for a thread alone (owner only; see
+    /// `config::STAMP_EVERY_ALONE`).
+    sparse_stamps: Cell<bool>,
     /// Live streams: nonzero while the owner is parked (see [`park_if_worker`]); packs the
     /// thread index and the number of chunks it had handed over, so a reader of this word
     /// always sees a consistent pair.
@@ -191,12 +195,12 @@ pub struct ThreadState {
     compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (stamp_left, armed, parked, worker) are only touched by the owner;
-// the encoders and compressor by the owner or a flusher holding `busy` when there is no writer,
-// else an encoder by the writer's worker of its lane while it processes one of this state's
+// Safety: the non-Sync parts (stamp_left, armed, sparse_stamps, parked, worker) are only touched by
+// the owner; the encoders and compressor by the owner or a flusher holding `busy` when there is no
+// writer, else an encoder by the writer's worker of its lane while it processes one of this state's
 // jobs, or by a fatal-signal handler after `writer::take_over` has stopped the writer; the raw
-// buffers' records are written by the owner into `bufs[cur_buf]` only and read by whoever
-// encodes them after a hand-off.
+// buffers' records are written by the owner into `bufs[cur_buf]` only and read by whoever encodes
+// them after a hand-off.
 unsafe impl Sync for ThreadState {}
 
 /// Set once the final flush has written the end chunk: later events are not written.
