@@ -20,9 +20,9 @@
 //!   65536 against 0.65 s at 16384 (native 0.075 s).
 //! - `RDTRACE_ZSTD_LEVEL=n`: zstd level for chunks, 0 to store them raw (default 1).
 //! - `RDTRACE_STAMP_EVERY=n`: ordering stamp every n block entries. Default: every 16 while
-//!   another thread is registered, every [`STAMP_EVERY_ALONE`] while the thread is the only
-//!   one (its stamps then order it against nothing, and they cost the traced run a fifth of
-//!   its time on branchy code); a value given is kept whatever the threads.
+//!   another thread may record, every [`STAMP_EVERY_ALONE`] while the thread is the only one
+//!   (its stamps then order it against nothing, and they cost the traced run a fifth of its
+//!   time on branchy code); a value given is kept whatever the threads.
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
 //! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
 //!   background writer's threads.
@@ -31,11 +31,12 @@
 
 use std::sync::OnceLock;
 
-/// Default block entries between stamps while another thread is registered: the merge of the
+/// Default block entries between stamps while another thread may record: the merge of the
 /// threads' streams (`rdtrace::merge`) places a thread's events to within this many blocks.
 pub const STAMP_EVERY: u32 = 16;
 
-/// Default block entries between stamps while the thread is the only one registered. Sixteen
+/// Default block entries between stamps while the thread is the only one that may record (the
+/// others, if any, are OpenMP workers waiting between regions: `thread::registry`). Sixteen
 /// times sparser: with one thread there is nothing to order, and on branchy code the stamps
 /// (an `rdtsc`, a record whose time delta is noise to the encoder and zstd, and a break in
 /// every loop period) took a fifth of the traced run and half of Lua's trace; a few stay so
@@ -55,9 +56,9 @@ pub struct Config {
     pub buffer_events: usize,
     /// zstd level (0 = raw).
     pub zstd_level: i32,
-    /// Blocks between stamps while another thread is registered.
+    /// Blocks between stamps while another thread may record.
     pub stamp_every: u32,
-    /// Blocks between stamps while the thread is the only one registered (equal to
+    /// Blocks between stamps while the thread is the only one that may record (equal to
     /// `stamp_every` when `RDTRACE_STAMP_EVERY` is set).
     pub stamp_every_alone: u32,
     /// Suppress the informational stderr lines.

@@ -357,6 +357,7 @@ pub extern "C" fn __rdt_omp_region_exit(region: u32) {
     thread::sync_recording();
     thread::stamp();
     thread::record(RawEvent::new(TAG_REGION_EXIT, 0, region, 0));
+    thread::idle_if_worker();
     // A worker now waits in libomp until the next region: in a stream, hand its events over
     // and let the writer publish floors for it meanwhile (see `thread::park`).
     thread::park_if_worker();

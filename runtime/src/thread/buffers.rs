@@ -59,6 +59,7 @@ impl ThreadState {
             park_word: AtomicU64::new(0),
             parked: Cell::new(false),
             worker: Cell::new(false),
+            idle: Cell::new(false),
             encoders: (0..lanes)
                 .map(|_| {
                     UnsafeCell::new(ChunkEncoder::new(

@@ -5,10 +5,23 @@ use super::hooks::current;
 use super::registry::{REGISTERED, REGISTRY};
 use super::*;
 
-/// Notes whether the calling thread entered its region as an OpenMP worker.
+/// Notes whether the calling thread entered its region as an OpenMP worker; a worker that
+/// waited between regions records again.
 pub fn set_worker(worker: bool) {
     if let Some(s) = current() {
         s.worker.set(worker);
+        s.set_idle(false);
+    }
+}
+
+/// At region exit: a worker now waits in libomp until its next region and records nothing
+/// meanwhile, so the other threads need not stamp to be ordered against it (see
+/// `registry::active_threads`).
+pub fn idle_if_worker() {
+    if let Some(s) = current() {
+        if s.worker.get() {
+            s.set_idle(true);
+        }
     }
 }
 

@@ -96,7 +96,7 @@ pub fn record_block(e: RawEvent) {
 /// `__rdt_block_countdown`: a block entry left the countdown at zero (or below). Called before
 /// the block's record. Writes a stamp every `stamp_every` block entries (the one before a
 /// thread's first block when it starts, the one before every `stamp_every`th block after its
-/// last reset; `stamp_every_alone` while the thread is the only one registered, see
+/// last reset; `stamp_every_alone` while the thread is the only one that may record, see
 /// `config::STAMP_EVERY_ALONE`), so the stamps are where a stamp countdown checked at every
 /// block would put them; on the entries between (when `stamp_every` is larger than
 /// [`BLOCKS_BETWEEN_HOOKS`]) it only flushes when the buffer is past its threshold. A thread
@@ -122,12 +122,12 @@ pub fn countdown_zero() {
     // The armed entries are used up, this one included.
     let left = s.stamp_left.get().saturating_sub(s.armed.get());
     // A thread alone stamps sparsely (see `config::STAMP_EVERY_ALONE`); once another thread
-    // registers it stamps at this hook, at most `BLOCKS_BETWEEN_HOOKS` blocks later, so the
-    // merge places its events against the newcomer's as closely as with dense stamps.
+    // may record (it registered, or a waiting OpenMP worker entered a region) this thread
+    // stamps at this hook, at most `BLOCKS_BETWEEN_HOOKS` blocks later, so the merge places its
+    // events against the other's as closely as with dense stamps.
     if left == 0 || s.sparse_stamps.get() {
         let c = config::get();
-        let alone =
-            c.stamp_every_alone > c.stamp_every && registry::LIVE.load(Ordering::Relaxed) <= 1;
+        let alone = c.stamp_every_alone > c.stamp_every && registry::active_threads() <= 1;
         if left == 0 || !alone {
             s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
             s.sparse_stamps.set(alone);

@@ -51,7 +51,7 @@ mod recording;
 mod registry;
 pub(crate) mod writer;
 
-pub use floors::{park_if_worker, publish_floors, set_worker};
+pub use floors::{idle_if_worker, park_if_worker, publish_floors, set_worker};
 pub use hooks::{check, countdown_zero, record, record_block, record_many, stamp};
 pub use recording::sync_recording;
 pub use registry::flush_all;
@@ -188,6 +188,8 @@ pub struct ThreadState {
     parked: Cell<bool>,
     /// Whether the owner's latest region entry was as an OpenMP worker (thread number > 0).
     worker: Cell<bool>,
+    /// Whether the owner is an OpenMP worker between regions (counted in `registry::IDLE`).
+    idle: Cell<bool>,
     /// The chunk encoders, one per writer lane ([`WRITER_LANES`]; one without the writer):
     /// chunk `seq` is built in `encoders[seq % len]`.
     encoders: Box<[UnsafeCell<ChunkEncoder>]>,
@@ -195,12 +197,12 @@ pub struct ThreadState {
     compressor: UnsafeCell<Option<Compressor>>,
 }
 
-// Safety: the non-Sync parts (stamp_left, armed, sparse_stamps, parked, worker) are only touched by
-// the owner; the encoders and compressor by the owner or a flusher holding `busy` when there is no
-// writer, else an encoder by the writer's worker of its lane while it processes one of this state's
-// jobs, or by a fatal-signal handler after `writer::take_over` has stopped the writer; the raw
-// buffers' records are written by the owner into `bufs[cur_buf]` only and read by whoever encodes
-// them after a hand-off.
+// Safety: the non-Sync parts (stamp_left, armed, sparse_stamps, parked, worker, idle) are only
+// touched by the owner; the encoders and compressor by the owner or a flusher holding `busy` when
+// there is no writer, else an encoder by the writer's worker of its lane while it processes one of
+// this state's jobs, or by a fatal-signal handler after `writer::take_over` has stopped the writer;
+// the raw buffers' records are written by the owner into `bufs[cur_buf]` only and read by whoever
+// encodes them after a hand-off.
 unsafe impl Sync for ThreadState {}
 
 /// Set once the final flush has written the end chunk: later events are not written.
@@ -252,6 +254,7 @@ impl Drop for ExitGuard {
             s.busy.store(false, Ordering::Release);
         }
         // The thread's count stays in its slot (published by every flush).
+        s.set_idle(false);
         registry::LIVE.fetch_sub(1, Ordering::Relaxed);
         s.in_use.store(false, Ordering::Release);
     }

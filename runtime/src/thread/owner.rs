@@ -3,6 +3,7 @@
 
 use super::floors::pack_park;
 use super::local::{countdown_var, expanded_var, BLOCKS_BETWEEN_HOOKS};
+use super::registry;
 use super::ThreadState;
 use crate::{clock, config};
 use rdtrace::raw::{RawEvent, TAG_STAMP};
@@ -51,6 +52,19 @@ impl ThreadState {
         let now = clock::now_ordered();
         self.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, now)]);
         self.reset_stamp_countdown(config::get().stamp_every);
+    }
+
+    /// Marks the owner as an OpenMP worker between regions or not, keeping `registry::IDLE`.
+    /// Owner only.
+    pub(super) fn set_idle(&self, idle: bool) {
+        if self.idle.get() != idle {
+            self.idle.set(idle);
+            if idle {
+                registry::IDLE.fetch_add(1, Ordering::Relaxed);
+            } else {
+                registry::IDLE.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
     }
 
     /// The next stamp is due at the `n`th block entry from now: arms the countdown for it.

@@ -14,6 +14,18 @@ pub(super) static DROPPED_WARNED: AtomicBool = AtomicBool::new(false);
 /// each may use ([`ThreadState::usable_buffers`]).
 pub(super) static LIVE: AtomicUsize = AtomicUsize::new(0);
 
+/// OpenMP workers between two regions: counted in [`LIVE`], but waiting in libomp and
+/// recording nothing until their next region entry ([`ThreadState::set_idle`]).
+pub(super) static IDLE: AtomicUsize = AtomicUsize::new(0);
+
+/// Threads that may record now: registered, not exited, and not OpenMP workers between
+/// regions. A thread that finds itself the only one has nothing to order its events against
+/// (see `config::STAMP_EVERY_ALONE`).
+pub(super) fn active_threads() -> usize {
+    LIVE.load(Ordering::Relaxed)
+        .saturating_sub(IDLE.load(Ordering::Relaxed))
+}
+
 /// Finds a free state or makes one, registers it under a new thread index, and writes the
 /// thread chunk. Returns null when the registry is full.
 #[cold]
@@ -78,6 +90,7 @@ pub(super) fn register_current_thread() -> *const ThreadState {
     s.park_word.store(0, Ordering::SeqCst);
     s.parked.set(false);
     s.worker.set(false);
+    s.idle.set(false);
     let info = ThreadInfo {
         thread,
         os_tid: crate::os_tid(),

@@ -320,3 +320,65 @@ fn branch_outcomes_inside_a_loop() {
     assert_eq!(loads_at("x += a[i]"), 100);
     assert_eq!(loads_at("y += b[i]"), 200);
 }
+
+#[test]
+fn a_thread_alone_stamps_sparsely_and_densely_beside_another() {
+    // `serial_around_region.c` on two threads, default stamp interval: main records alone
+    // before the region and again after it (the worker waits in libomp from its region exit),
+    // so there a stamp comes every 256 block entries; the worker records only while main is
+    // registered, so every 16 (see the program's header). Stamps next to OpenMP events (fork,
+    // join, region entry and exit) are the events' own and are not counted here.
+    let (t, out, _d) = build_and_trace(
+        "basic/serial_around_region.c",
+        &["-fopenmp", "-O1"],
+        &[("OMP_NUM_THREADS", "2")],
+    );
+    assert!(out.status.success());
+    assert_eq!(t.threads.len(), 2);
+    let omp = |e: &Event| {
+        matches!(
+            e,
+            Event::Fork { .. }
+                | Event::Join { .. }
+                | Event::RegionEnter { .. }
+                | Event::RegionExit { .. }
+        )
+    };
+    // (blocks, stamps at block entries) of the events in `range`.
+    let count = |ev: &[Event]| {
+        let blocks = ev
+            .iter()
+            .filter(|e| matches!(e, Event::Block { .. }))
+            .count();
+        let stamps = ev
+            .windows(2)
+            .filter(|w| matches!(w[0], Event::Stamp { .. }) && !omp(&w[1]))
+            .count();
+        (blocks, stamps)
+    };
+    let mut main = Vec::new();
+    t.visit_thread(0, &mut main).unwrap();
+    let enter = main.iter().position(|e| matches!(e, Event::Fork { .. }));
+    let join = main.iter().position(|e| matches!(e, Event::Join { .. }));
+    let (enter, join) = (enter.unwrap(), join.unwrap());
+    for (what, part) in [("before", &main[..enter]), ("after", &main[join..])] {
+        let (blocks, stamps) = count(part);
+        // 10^5 iterations of at least one block each; a stamp every 256 blocks, within the
+        // 16 blocks the first one after a change may take.
+        assert!(blocks >= 100_000, "main {what}: {blocks} blocks");
+        assert!(
+            stamps <= blocks / 256 + 2 && stamps + 2 >= blocks / 256,
+            "main {what} the region: {stamps} stamps in {blocks} blocks"
+        );
+    }
+    let mut worker = Vec::new();
+    t.visit_thread(1, &mut worker).unwrap();
+    let (blocks, stamps) = count(&worker);
+    assert!(blocks >= 50_000, "worker: {blocks} blocks");
+    // Every 16 blocks, give or take the stamps of its registration and its region entry's
+    // countdown restarts.
+    assert!(
+        stamps <= blocks / 16 + 4 && stamps + 4 >= blocks / 16,
+        "worker: {stamps} stamps in {blocks} blocks"
+    );
+}
