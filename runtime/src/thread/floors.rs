@@ -1,5 +1,6 @@
-//! Live streams: OpenMP workers park at region exit, and the writer publishes floors for
-//! parked threads so a live merge is not held back by them.
+//! OpenMP workers between regions: idle for the stamp rule (`registry::active_threads`), and
+//! in live streams parked at region exit, with floors the writer publishes for them so a live
+//! merge is not held back by them.
 
 use super::hooks::current;
 use super::registry::{REGISTERED, REGISTRY};
