@@ -125,10 +125,13 @@ pub fn countdown_zero() {
     // may record (it registered, or a waiting OpenMP worker entered a region) this thread
     // stamps at this hook, at most `BLOCKS_BETWEEN_HOOKS` blocks later, so the merge places its
     // events against the other's as closely as with dense stamps.
-    if left == 0 || s.sparse_stamps.get() {
-        let c = config::get();
-        let alone = c.stamp_every_alone > c.stamp_every && registry::active_threads() <= 1;
-        if left == 0 || !alone {
+    // Whether the thread is alone, asked only when a stamp is due or may be (the registry's
+    // counts are shared atomics, left alone on the other hooks).
+    let c = config::get();
+    let alone = (left == 0 || s.sparse_stamps.get())
+        .then(|| c.stamp_every_alone > c.stamp_every && registry::active_threads() <= 1);
+    match alone {
+        Some(alone) if left == 0 || !alone => {
             s.push_slice(&[RawEvent::new(TAG_STAMP, 0, 0, clock::now())]);
             s.sparse_stamps.set(alone);
             s.stamp_left.set(if alone {
@@ -136,11 +139,8 @@ pub fn countdown_zero() {
             } else {
                 c.stamp_every
             });
-        } else {
-            s.stamp_left.set(left);
         }
-    } else {
-        s.stamp_left.set(left);
+        _ => s.stamp_left.set(left),
     }
     s.check_with_runs();
     s.arm();

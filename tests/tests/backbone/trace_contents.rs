@@ -344,7 +344,7 @@ fn a_thread_alone_stamps_sparsely_and_densely_beside_another() {
                 | Event::RegionExit { .. }
         )
     };
-    // (blocks, stamps at block entries) of the events in `range`.
+    // (blocks, stamps not at an OpenMP event) of the events `ev`.
     let count = |ev: &[Event]| {
         let blocks = ev
             .iter()
@@ -358,10 +358,10 @@ fn a_thread_alone_stamps_sparsely_and_densely_beside_another() {
     };
     let mut main = Vec::new();
     t.visit_thread(0, &mut main).unwrap();
-    let enter = main.iter().position(|e| matches!(e, Event::Fork { .. }));
+    let fork = main.iter().position(|e| matches!(e, Event::Fork { .. }));
     let join = main.iter().position(|e| matches!(e, Event::Join { .. }));
-    let (enter, join) = (enter.unwrap(), join.unwrap());
-    for (what, part) in [("before", &main[..enter]), ("after", &main[join..])] {
+    let (fork, join) = (fork.unwrap(), join.unwrap());
+    for (what, part) in [("before", &main[..fork]), ("after", &main[join..])] {
         let (blocks, stamps) = count(part);
         // 10^5 iterations of at least one block each; a stamp every 256 blocks, within the
         // 16 blocks the first one after a change may take.
