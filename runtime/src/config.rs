@@ -26,6 +26,9 @@
 //! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
 //! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
 //!   background writer's threads.
+//! - `RDTRACE_WRITERS=n`: the background writer's workers (1 to [`MAX_WRITERS`]); default one
+//!   per CPU the process may run on, at least 2 and at most [`DEFAULT_MAX_WRITERS`] (see
+//!   [`default_writers`]).
 //! - `RDTRACE_ROI=f1,f2`: record only while one of these functions is on a thread's stack
 //!   (a region of interest, see [`crate::roi`]).
 
@@ -42,6 +45,27 @@ pub const STAMP_EVERY: u32 = 16;
 /// every loop period) took a fifth of the traced run and half of Lua's trace; a few stay so
 /// that no chunk compresses to nothing (`rdtrace::chunk::MAX_EVENTS_PER_STORED_BYTE`).
 pub const STAMP_EVERY_ALONE: u32 = 16 * STAMP_EVERY;
+
+/// Most workers `RDTRACE_WRITERS` may ask for (the writer's per-worker tables are sized for
+/// this many).
+pub const MAX_WRITERS: usize = 32;
+
+/// Most workers by default: each holds a compressor and two payload buffers (about 10 MiB).
+pub const DEFAULT_MAX_WRITERS: usize = 8;
+
+/// The writer's workers when `RDTRACE_WRITERS` is not set: one per CPU the process may run on,
+/// from 2 to [`DEFAULT_MAX_WRITERS`]. Encoding and compressing a record costs the writer about
+/// three times what recording it costs the traced thread (`perf` of bfs on four threads: the
+/// two workers took 70 % of the CPU time, each program thread 7-9 %), so with two workers
+/// a program's threads on a larger machine would wait for them. Each thread's chunks go to
+/// workers of their own where there are enough (two per thread of a parallel region, up to
+/// four for a thread that records alone; see `thread::writer`), so four threads keep eight
+/// busy.
+pub fn default_writers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, DEFAULT_MAX_WRITERS)
+}
 
 /// The settings.
 #[derive(Debug, Clone)]
@@ -65,6 +89,11 @@ pub struct Config {
     pub quiet: bool,
     /// Hand full buffers to a background writer thread.
     pub background_writer: bool,
+    /// The background writer's workers.
+    pub writers: usize,
+    /// The first number of `OMP_NUM_THREADS` (the threads of the outermost parallel regions),
+    /// if it is set: how many threads an OpenMP program will record with.
+    pub omp_threads: Option<usize>,
     /// `RDTRACE_ROI`, as given.
     pub roi_functions: Option<String>,
 }
@@ -140,6 +169,13 @@ pub fn get() -> &'static Config {
             stamp_every_alone,
             quiet: std::env::var("RDTRACE_QUIET").is_ok_and(|v| v != "0"),
             background_writer: std::env::var("RDTRACE_WRITER").map_or(true, |v| v != "0"),
+            writers: env_num("RDTRACE_WRITERS", default_writers(), |&n| {
+                (1..=MAX_WRITERS).contains(&n)
+            }),
+            omp_threads: std::env::var("OMP_NUM_THREADS").ok().and_then(|v| {
+                let first = v.split(',').next()?.trim().parse::<usize>().ok()?;
+                (first > 0).then_some(first)
+            }),
             roi_functions: std::env::var(rdtrace::roi::ENV_FUNCTIONS).ok(),
         }
     })

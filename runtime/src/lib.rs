@@ -29,7 +29,7 @@ use rdtrace::chunk::{
 };
 use rdtrace::raw::*;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use std::sync::Mutex;
 
 /// Prints one diagnostic line on stderr, prefixed so users know it is ours. Allocates nothing
@@ -55,6 +55,14 @@ static TOTAL_MEM_INSTRS: AtomicU32 = AtomicU32::new(0);
 /// Memory instructions registered so far (sizes the encoders' predictor tables).
 pub(crate) fn total_mem_instrs() -> usize {
     TOTAL_MEM_INSTRS.load(Ordering::Relaxed) as usize
+}
+
+/// Whether a module registered so far has OpenMP parallel regions.
+static HAS_REGIONS: AtomicBool = AtomicBool::new(false);
+
+/// Whether the program has OpenMP parallel regions (in the modules registered so far).
+pub(crate) fn has_parallel_regions() -> bool {
+    HAS_REGIONS.load(Ordering::Relaxed)
 }
 
 const UNINIT: u8 = 0;
@@ -226,6 +234,7 @@ pub unsafe extern "C" fn __rdt_register_module(blob: *const u8, len: u64, bases:
         next[i] += counts[i];
     }
     TOTAL_MEM_INSTRS.store(next[IdKind::MemInstr as usize], Ordering::Relaxed);
+    HAS_REGIONS.store(next[IdKind::Region as usize] > 0, Ordering::Relaxed);
     roi::add_module(blob, &assigned);
     write_meta_chunk(
         ChunkKind::Module,

@@ -54,6 +54,46 @@ fn chunks_encoded_on_both_writer_lanes_give_the_same_streams() {
 }
 
 #[test]
+fn chunks_on_one_to_five_writer_workers_give_the_same_streams() {
+    // The synthetic program has no OpenMP regions, so its first thread takes up to four lanes
+    // (`writer::lanes_for_new_thread`), the later ones two each, on the workers after the
+    // previous thread's: with one worker all lanes share it; with three, thread 0 has workers
+    // 0-2, thread 1 workers 0 and 1, thread 2 workers 2 and 0; with five, thread 0 has four
+    // lanes (workers 0-3, sixteen raw buffers), thread 1 workers 4 and 0, thread 2 1 and 2.
+    for workers in ["1", "3", "5"] {
+        check_three_threads(&[
+            ("RDTRACE_CHUNK_EVENTS", "1000"),
+            ("RDTRACE_BUFFER_EVENTS", "256"),
+            ("RDTRACE_WRITERS", workers),
+        ]);
+    }
+}
+
+#[test]
+fn an_invalid_writer_count_is_named_and_the_default_used() {
+    for bad in ["0", "33", "many"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.rdtrace");
+        let out = Command::new(example())
+            .args(["3", "500"])
+            .env("RDTRACE", &path)
+            .env("RDTRACE_QUIET", "1")
+            .env("RDTRACE_WRITERS", bad)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("ignoring invalid RDTRACE_WRITERS={bad}")),
+            "{err}"
+        );
+        let trace = Trace::open(&path).unwrap();
+        assert_eq!(trace.threads.len(), 3);
+        assert!(trace.warnings().is_empty(), "{:?}", trace.warnings());
+    }
+}
+
+#[test]
 fn inline_encoding_without_the_writer_thread_gives_the_same_streams() {
     check_three_threads(&[("RDTRACE_CHUNK_EVENTS", "1000"), ("RDTRACE_WRITER", "0")]);
 }

@@ -130,6 +130,17 @@ fn abort_inside_malloc_keeps_the_trace() {
     );
 }
 
+#[test]
+fn abort_inside_malloc_with_five_writer_workers_keeps_the_trace() {
+    // The main thread's chunks on four lanes (the program has no OpenMP regions), the other
+    // thread's on two more: the handler takes over from every worker and drains every queue.
+    check(
+        "SIGABRT",
+        libc_sig::ABRT,
+        &[("RDTRACE_CHUNK_EVENTS", "5000"), ("RDTRACE_WRITERS", "5")],
+    );
+}
+
 /// A worker of the writer blocked inside the allocator while compressing a chunk (zstd
 /// allocates a larger workspace the first time a chunk needs one), two more raw buffers of the
 /// thread handed over behind it, and the program then dies with the allocator's lock held: the

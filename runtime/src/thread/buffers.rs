@@ -1,7 +1,7 @@
 //! A state's raw buffers: making a state, the buffer being filled and the owner's cursor into
 //! it, and the `busy` lock under which records are encoded or a chunk is closed.
 
-use super::{payload_capacity, writer, ThreadState, RAW_BUFFERS, WRITER_LANES};
+use super::{payload_capacity, writer, ThreadState, RAW_BUFFERS_PER_LANE};
 use crate::config;
 use rdtrace::codec::ChunkEncoder;
 use rdtrace::raw::RawEvent;
@@ -26,10 +26,15 @@ impl ThreadState {
     pub(super) fn new() -> ThreadState {
         let cfg = config::get();
         let slack = rdtrace::abi::INLINE_SLACK_RECORDS;
-        let (count, lanes) = if writer::running() {
-            (RAW_BUFFERS, WRITER_LANES)
+        let (count, lanes, first_lane) = if writer::running() {
+            let lanes = writer::lanes_for_new_thread();
+            (
+                RAW_BUFFERS_PER_LANE * lanes,
+                lanes,
+                writer::claim_lanes(lanes),
+            )
         } else {
-            (1, 1)
+            (1, 1, 0)
         };
         ThreadState {
             // A guard as large as the slack follows each, so that an overrun (a bug in the
@@ -48,6 +53,7 @@ impl ThreadState {
             saved_cursor: AtomicPtr::new(std::ptr::null_mut()),
             busy: AtomicBool::new(false),
             in_use: AtomicBool::new(true),
+            first_lane,
             thread: AtomicU32::new(0),
             seq: AtomicU32::new(0),
             open_buffers: AtomicU32::new(0),

@@ -4,7 +4,7 @@
 
 use super::local::expanded_var;
 use super::registry::LIVE;
-use super::{chunk_buffers, writer, ThreadState, CLOSED, NO_BUFFER, WRITER_LANES};
+use super::{chunk_buffers, writer, ThreadState, CLOSED, NO_BUFFER};
 use crate::config;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -83,12 +83,14 @@ impl ThreadState {
             return;
         }
         let cur = self.cur_buf.load(Ordering::Relaxed);
+        let seq = self.seq.load(Ordering::Relaxed);
         let job = writer::Job {
             state: self as *const ThreadState,
             buf: if n > 0 { cur } else { NO_BUFFER },
             n,
             close,
-            seq: self.seq.load(Ordering::Relaxed),
+            seq,
+            lane: writer::lane_of(self.first_lane, self.encoders.len(), seq),
         };
         self.pending.fetch_add(1, Ordering::SeqCst);
         if !writer::submit(job) {
@@ -131,14 +133,15 @@ impl ThreadState {
             || self.pending.load(Ordering::SeqCst) == 0
     }
 
-    /// The raw buffers the owner may fill next, as a mask of `free`: all of them while at most
-    /// [`WRITER_LANES`] threads live (a thread's consecutive chunks then keep both workers
-    /// busy), else the first half, so that a program with many threads does not hold twice the
-    /// raw memory for no gain (bfs on four threads: 4.19 s with four buffers a thread, 4.07 s
-    /// with eight, 20 MiB more). Buffers beyond them still in flight come back and stay free.
+    /// The raw buffers the owner may fill next, as a mask of `free`: all of them while each
+    /// thread's lanes are workers of its own ([`writer::own_lanes`]: a thread's consecutive
+    /// chunks then keep all of its workers busy), else the first half, so that a program with
+    /// many threads does not hold twice the raw memory for no gain (bfs on four threads: 4.19 s
+    /// with four buffers a thread, 4.07 s with eight, 20 MiB more). Buffers beyond them still
+    /// in flight come back and stay free.
     fn usable_buffers(&self) -> u32 {
         let all = (1u32 << self.bufs.len()) - 1;
-        if LIVE.load(Ordering::Relaxed) <= WRITER_LANES {
+        if LIVE.load(Ordering::Relaxed) <= writer::own_lanes() {
             all
         } else {
             all >> (self.bufs.len() / 2)

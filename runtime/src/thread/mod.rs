@@ -11,18 +11,22 @@
 //! `RDTRACE_STAMP_EVERY` blocks (by default sparser while the thread is the only one, see
 //! `config::STAMP_EVERY_ALONE`), flushes, rewinds the discard buffer and registers new threads.
 //!
-//! Double-buffered hand-off: each thread owns [`RAW_BUFFERS`] raw buffers. When the one being
-//! filled is full, the owner queues it for the background writer (a [`writer::Job`]) and goes on
-//! in a free one. The owner decides at hand-off where chunks end (after [`chunk_buffers`]
-//! buffers, at `RDTRACE_CHUNK_EVENTS` events, or when it closes one) and numbers them; chunk
-//! `seq` goes to the writer's worker `seq % WRITER_LANES`, which encodes its buffers into the
-//! thread's encoder of that lane, gives each buffer back, then compresses and writes the chunk.
-//! So a thread's consecutive chunks are encoded on two threads at once (each chunk starts the
-//! predictor afresh), and the program, encoding and compression overlap; the traced thread only
-//! swaps a pointer. At most `RAW_BUFFERS - 1` buffers per thread are in flight: when none is
-//! free the owner waits for the writer (back-pressure). While the writer runs, only its workers
-//! (or, after [`writer::take_over`], a fatal-signal handler) touch a thread's encoders. Without
-//! the writer (`RDTRACE_WRITER=0`) the owner encodes and compresses its one buffer itself. No
+//! Double-buffered hand-off: each thread owns [`RAW_BUFFERS_PER_LANE`] raw buffers per lane.
+//! When the one being filled is full, the owner queues it for the background writer (a
+//! [`writer::Job`]) and goes on in a free one. The owner decides at hand-off where chunks end
+//! (after [`chunk_buffers`] buffers, at `RDTRACE_CHUNK_EVENTS` events, or when it closes one)
+//! and numbers them; chunk `seq` goes to the thread's lane `seq % lanes` (2 to
+//! [`MAX_LANES_PER_THREAD`] lanes, chosen when the state is made), a worker of the writer
+//! ([`writer::lane_of`]: the threads' lanes spread over the `RDTRACE_WRITERS` workers), which
+//! encodes its buffers into the thread's encoder of that lane, gives each buffer back, then
+//! compresses and writes the chunk. So a thread's consecutive chunks are encoded on several
+//! threads at once (each chunk starts the predictor afresh), several threads' chunks on as many
+//! workers as the machine has CPUs for, and the program, encoding and compression overlap; the
+//! traced thread only swaps a pointer. At most all buffers but one per thread are in flight:
+//! when none is free the owner waits for the writer (back-pressure). While the writer runs,
+//! only its workers (or, after [`writer::take_over`], a fatal-signal handler) touch a thread's
+//! encoders. Without the writer (`RDTRACE_WRITER=0`) the owner encodes and compresses its one
+//! buffer itself. No
 //! allocation once warmed up, no system call per event.
 //!
 //! States are never freed: a thread that exits flushes and returns its state to a free list, and
@@ -77,22 +81,33 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize
 /// Most threads that can trace at once; events of further threads are dropped (with a warning).
 pub const MAX_THREADS: usize = 4096;
 
-/// Raw buffers per thread with the background writer: one being filled, the others in flight
-/// to the writer or free. Enough for a thread's two consecutive chunks (four buffers each by
-/// default) to be in flight at once, so that both lanes' workers encode while the program runs
-/// (with four, the second lane mostly waited: traced bfs and Lua's interpreter ran 13-14 %
-/// slower). Only while at most [`WRITER_LANES`] threads live, though: with more, other threads'
-/// chunks keep both workers busy, and each thread uses the first half
+/// Raw buffers per lane of a thread with the background writer (one being filled, the others
+/// in flight to the writer or free): a thread with k lanes has k times this many, enough for k
+/// consecutive chunks (four buffers each by default) to be in flight at once, so that all its
+/// lanes' workers encode while the program runs (with two lanes and four buffers, the second
+/// lane mostly waited: traced bfs and Lua's interpreter ran 13-14 % slower). Only while each
+/// thread's lanes are workers of its own, though ([`writer::own_lanes`]): with more threads,
+/// other threads' chunks keep the workers busy, and each thread uses the first half
 /// ([`ThreadState::usable_buffers`]). The lowest free buffer is filled next, so a thread whose
 /// writer keeps up touches only the first few.
-pub const RAW_BUFFERS: usize = 8;
+pub const RAW_BUFFERS_PER_LANE: usize = 4;
+
+/// Fewest lanes of a thread with the background writer (see [`writer::lanes_for_new_thread`]).
+pub const MIN_LANES_PER_THREAD: usize = 2;
+
+/// Most lanes of a thread: a thread that records alone on a machine with CPUs to spare gives
+/// its chunks to this many workers (a sequential run's single thread recorded faster than two
+/// workers encoded and compressed: `perf` of bfs, the busiest of two workers 1.93 CPU s
+/// against the program thread's 1.44; of the C++ program, 0.84 against 0.42).
+pub const MAX_LANES_PER_THREAD: usize = 4;
+
+const _: () = assert!(
+    RAW_BUFFERS_PER_LANE * MAX_LANES_PER_THREAD <= 32,
+    "`free` is a u32"
+);
 
 /// [`writer::Job::buf`] of a job that hands over no records (it only closes the chunk).
 pub const NO_BUFFER: usize = usize::MAX;
-
-/// The writer's workers: a thread's chunk `seq` is encoded, compressed and written by worker
-/// `seq % WRITER_LANES`, into the thread's encoder of that lane.
-pub const WRITER_LANES: usize = 2;
 
 /// Most worst-case payload bytes of one chunk's raw buffers: [`chunk_buffers`] stays below it
 /// (but is at least one buffer).
@@ -160,6 +175,9 @@ pub struct ThreadState {
     busy: AtomicBool,
     /// Whether a live thread owns this state.
     in_use: AtomicBool,
+    /// The writer's worker of the state's lane 0; lane `i` is `first_lane + i` modulo the
+    /// workers ([`writer::lane_of`]). Fixed when the state is made.
+    first_lane: usize,
     thread: AtomicU32,
     /// The open chunk's sequence number: chunks handed over (or written without the writer) so
     /// far. Advanced under `busy` when a chunk closes.
@@ -190,7 +208,7 @@ pub struct ThreadState {
     worker: Cell<bool>,
     /// Whether the owner is an OpenMP worker between regions (counted in `registry::IDLE`).
     idle: Cell<bool>,
-    /// The chunk encoders, one per writer lane ([`WRITER_LANES`]; one without the writer):
+    /// The chunk encoders, one per lane (one without the writer):
     /// chunk `seq` is built in `encoders[seq % len]`.
     encoders: Box<[UnsafeCell<ChunkEncoder>]>,
     /// Compressor for closing chunks on this thread when there is no writer thread.

@@ -2,17 +2,23 @@
 //! writes each finished chunk, on threads of its own, so traced threads neither encode nor
 //! compress nor make system calls per buffer (encoding and compression off the hot path).
 //!
-//! [`WRITER_LANES`] workers (`rdtrace-writer-N`) share the work by chunk: the owner of a thread
-//! numbers its chunks at hand-off, and worker `seq % WRITER_LANES` takes chunk `seq`'s jobs from
-//! its own FIFO queue, encodes them into the thread's encoder of that lane, then compresses and
-//! writes the chunk. Every chunk starts the predictor afresh, so a thread's consecutive chunks
-//! are encoded at once: one encoder had been the traced run's critical path (the program and
-//! zstd waited for it more than half the run). One worker takes a thread's jobs of its lane in
-//! order, so each chunk is whole and in order; chunks of one thread may reach the file out of
-//! sequence order (readers order them by `seq`).
+//! `RDTRACE_WRITERS` workers (`rdtrace-writer-N`; by default one per CPU, 2 to 8:
+//! `config::default_writers`) share the work by chunk: the owner of a thread numbers its chunks
+//! at hand-off, and chunk `seq` goes to the thread's lane `seq % lanes`, whose worker
+//! ([`lane_of`]) takes the chunk's jobs from its own FIFO queue, encodes them into the thread's
+//! encoder of that lane, then compresses and writes the chunk. Every chunk starts the predictor
+//! afresh, so a thread's consecutive chunks are encoded at once: one encoder had been the traced
+//! run's critical path (the program and zstd waited for it more than half the run). A thread
+//! gets its lanes when its state is made ([`lanes_for_new_thread`], [`claim_lanes`]): up to
+//! four while the workers outnumber the threads, and consecutive workers after the previous
+//! thread's, so the threads of a parallel program have workers of their own where the machine
+//! has the CPUs: encoding and compressing cost the writer about three times what recording
+//! costs the program. One worker takes a lane's jobs in order, so each chunk is whole and in
+//! order; chunks of one thread may reach the file out of sequence order (readers order them by
+//! `seq`).
 //!
-//! Memory is bounded: each thread has [`super::RAW_BUFFERS`] raw buffers, so at most
-//! that many minus one per thread are queued; a thread with none free waits for the writer to
+//! Memory is bounded: each thread has [`super::RAW_BUFFERS_PER_LANE`] raw buffers per lane,
+//! so at most all of them but one are queued; a thread with none free waits for the writer to
 //! give one back (back-pressure). Each worker keeps one spare payload buffer and its slot owns
 //! one, swapped with the payload of each chunk it ends.
 //!
@@ -26,7 +32,9 @@
 //! the queue lock (the queues are sized for every buffer at start-up), so the handler can get
 //! that lock.
 
-use super::{ThreadState, WRITER_LANES};
+use super::registry::LIVE;
+use super::{ThreadState, MAX_LANES_PER_THREAD, MIN_LANES_PER_THREAD, RAW_BUFFERS_PER_LANE};
+use crate::config::MAX_WRITERS;
 use crate::flusher::{write_raw_chunk, Compressor};
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
@@ -44,17 +52,56 @@ pub struct Job {
     pub n: usize,
     /// Close the chunk after these records (full, thread end, exit, parking).
     pub close: bool,
-    /// Sequence number of the thread's chunk the records belong to; its worker is
-    /// `seq % WRITER_LANES`.
+    /// Sequence number of the thread's chunk the records belong to.
     pub seq: u32,
+    /// The worker that takes the job: [`lane_of`] the thread and `seq`.
+    pub lane: usize,
 }
 
-impl Job {
-    /// The writer worker that takes this job.
-    fn lane(&self) -> usize {
-        self.seq as usize % WRITER_LANES
-    }
+/// The worker of chunk `seq` of a thread whose lane 0 is worker `first_lane` and that has
+/// `lanes` lanes: its lane `seq % lanes`, lane `i` being worker `first_lane + i` modulo the
+/// workers. Fixed for a (thread state, lane) pair, so one worker takes all of a lane's jobs,
+/// in order.
+pub fn lane_of(first_lane: usize, lanes: usize, seq: u32) -> usize {
+    let workers = WORKERS.load(Ordering::Relaxed).max(1);
+    (first_lane + seq as usize % lanes.max(1)) % workers
 }
+
+/// Lanes for a thread state being made now: the workers over the threads expected to record at
+/// once, from [`MIN_LANES_PER_THREAD`] to [`MAX_LANES_PER_THREAD`] (and no more than the
+/// workers, but two). The threads expected: those live now and this one, and in a program
+/// with OpenMP regions at least the first number of `OMP_NUM_THREADS`, or as many as the
+/// workers when it is not set (libomp then starts a thread per CPU). So a sequential run's one
+/// thread (SASMM's input) gets up to four lanes, and the threads of a parallel region two each.
+/// A thread keeps its lanes: the first thread of a program without regions that starts threads
+/// of its own shares some of its four workers with them.
+pub fn lanes_for_new_thread() -> usize {
+    let workers = WORKERS.load(Ordering::Relaxed).max(1);
+    let mut threads = LIVE.load(Ordering::Relaxed) + 1;
+    if crate::has_parallel_regions() {
+        threads = threads.max(crate::config::get().omp_threads.unwrap_or(workers));
+    }
+    (workers / threads.max(1))
+        .clamp(MIN_LANES_PER_THREAD, MAX_LANES_PER_THREAD)
+        .min(workers.max(MIN_LANES_PER_THREAD))
+}
+
+/// The worker of the lane 0 of a thread state taking `lanes` lanes: the one after the previous
+/// state's last lane, so the states' lanes take the workers in turn.
+pub fn claim_lanes(lanes: usize) -> usize {
+    let workers = WORKERS.load(Ordering::Relaxed).max(1);
+    NEXT_LANE.fetch_add(lanes, Ordering::Relaxed) % workers
+}
+
+/// Threads that may live while each fills all its raw buffers (see
+/// `ThreadState::usable_buffers`): as many as the workers give two lanes of their own, and at
+/// least two (with two workers, two threads sharing them kept them busier with all eight).
+pub fn own_lanes() -> usize {
+    (WORKERS.load(Ordering::Relaxed) / MIN_LANES_PER_THREAD).max(2)
+}
+
+/// The next lane [`claim_lanes`] hands out (modulo the workers).
+static NEXT_LANE: AtomicUsize = AtomicUsize::new(0);
 
 // Safety: the state pointer is never freed, and the buffer it names is not written by its owner
 // until the writer (or the signal handler) has encoded it and set its free bit.
@@ -62,17 +109,19 @@ unsafe impl Send for Job {}
 
 struct Shared {
     /// Each worker's jobs.
-    queues: [VecDeque<Job>; WRITER_LANES],
+    queues: [VecDeque<Job>; MAX_WRITERS],
     /// The worker waits for a job.
-    idle: [bool; WRITER_LANES],
+    idle: [bool; MAX_WRITERS],
 }
 
 static SHARED: Mutex<Shared> = Mutex::new(Shared {
-    queues: [const { VecDeque::new() }; WRITER_LANES],
-    idle: [false; WRITER_LANES],
+    queues: [const { VecDeque::new() }; MAX_WRITERS],
+    idle: [false; MAX_WRITERS],
 });
+/// The workers started (0 before [`start`]).
+static WORKERS: AtomicUsize = AtomicUsize::new(0);
 /// Signalled for a worker when its queue has jobs for it.
-static READY: [Condvar; WRITER_LANES] = [const { Condvar::new() }; WRITER_LANES];
+static READY: [Condvar; MAX_WRITERS] = [const { Condvar::new() }; MAX_WRITERS];
 /// Signalled when the writer gives a buffer back or finishes a job, if anyone waits.
 static PROGRESS: Condvar = Condvar::new();
 /// Threads waiting on [`PROGRESS`].
@@ -81,7 +130,7 @@ static WAITERS: AtomicUsize = AtomicUsize::new(0);
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 static RUNNING: AtomicBool = AtomicBool::new(false);
 /// What each worker is doing: [`IDLE`] or [`ENCODING`].
-static STAGES: [AtomicU8; WRITER_LANES] = [const { AtomicU8::new(IDLE) }; WRITER_LANES];
+static STAGES: [AtomicU8; MAX_WRITERS] = [const { AtomicU8::new(IDLE) }; MAX_WRITERS];
 /// Not encoding (waiting, or compressing and writing a chunk it published in its slot).
 const IDLE: u8 = 0;
 /// The worker took a job and encodes its records (no allocation, no lock, no wait: bounded
@@ -148,15 +197,16 @@ const WRITING: u32 = 3;
 const CLAIMED: u32 = 4;
 
 /// Each worker's slot.
-static SLOTS: [Slot; WRITER_LANES] = [const { Slot::new() }; WRITER_LANES];
+static SLOTS: [Slot; MAX_WRITERS] = [const { Slot::new() }; MAX_WRITERS];
 
-/// Queued buffers that wake a waiting worker. A thread short of free buffers has
-/// `RAW_BUFFERS - 1` in flight, so one of its lanes has at least this many queued or its
-/// worker is encoding one: it always has a worker working for it.
+/// Queued buffers that wake a waiting worker. A thread with k lanes short of free buffers has
+/// all its usable buffers but one in flight (at least `RAW_BUFFERS_PER_LANE / 2` per lane, less
+/// one), so one of its lanes has at least this many queued or its worker is encoding one: it
+/// always has a worker working for it.
 const WAKE_AT: usize = 2;
-const _: () = assert!(WAKE_AT >= 1 && (super::RAW_BUFFERS - 1).div_ceil(WRITER_LANES) >= WAKE_AT);
-/// Most jobs ever queued on one lane: every thread's buffers (a queue never needs to grow).
-const MAX_JOBS: usize = super::RAW_BUFFERS * super::MAX_THREADS + 4;
+const _: () = assert!(WAKE_AT >= 1 && RAW_BUFFERS_PER_LANE / 2 >= WAKE_AT);
+/// Most jobs ever queued on one worker: every thread's buffers (a queue never needs to grow).
+const MAX_JOBS: usize = RAW_BUFFERS_PER_LANE * MAX_LANES_PER_THREAD * super::MAX_THREADS + 4;
 
 /// Whether buffers go to the background writer.
 pub fn running() -> bool {
@@ -170,14 +220,16 @@ pub fn taken_over() -> bool {
 
 /// Starts the writer's threads; false (inline encoding) when they cannot be started.
 pub fn start() -> bool {
-    for queue in &mut lock().queues {
+    let workers = crate::config::get().writers.clamp(1, MAX_WRITERS);
+    for queue in &mut lock().queues[..workers] {
         queue.reserve(MAX_JOBS);
     }
-    for slot in &SLOTS {
+    for slot in &SLOTS[..workers] {
         // Safety: no writer thread runs yet; nothing else touches the slots.
         unsafe { *slot.buf.get() = Vec::with_capacity(super::payload_capacity()) };
     }
-    let ok = (0..WRITER_LANES).all(|lane| {
+    WORKERS.store(workers, Ordering::Release);
+    let ok = (0..workers).all(|lane| {
         std::thread::Builder::new()
             .name(format!("rdtrace-writer-{lane}"))
             .spawn(move || run(lane))
@@ -206,7 +258,7 @@ pub fn submit(job: Job) -> bool {
         return false;
     }
     PENDING.fetch_add(1, Ordering::AcqRel);
-    let (lane, close) = (job.lane(), job.close);
+    let (lane, close) = (job.lane, job.close);
     s.queues[lane].push_back(job);
     if s.idle[lane] && (close || s.queues[lane].len() >= WAKE_AT) {
         s.idle[lane] = false;

@@ -382,3 +382,85 @@ fn a_thread_alone_stamps_sparsely_and_densely_beside_another() {
         "worker: {stamps} stamps in {blocks} blocks"
     );
 }
+
+#[test]
+fn four_threads_on_one_two_or_five_writer_workers_record_the_same_streams() {
+    // jacobi2d on four OpenMP threads (static schedule: each thread's events are fixed), at -O0
+    // so that its loops record every access, in chunks of a few buffers: with one worker all
+    // eight lanes share it, with two each worker takes one lane of every thread, with five the
+    // threads' lanes spread over all of them and some wrap (`rdruntime`'s `writer::lane_of`).
+    // Each thread's stream must read back whole and the same, but for its stamps' times and
+    // where the heap lies (accesses compared as each instruction's address steps).
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("jacobi");
+    rdcc(
+        &[program("kernels/jacobi2d.c")],
+        &["-fopenmp", "-O0", "-DN=96", "-DTSTEPS=3"],
+        &exe,
+    );
+    let streams = |workers: &str| {
+        let tp = dir.path().join(format!("w{workers}.rdtrace"));
+        let env = [
+            ("OMP_NUM_THREADS", "4"),
+            ("RDTRACE_WRITERS", workers),
+            ("RDTRACE_CHUNK_EVENTS", "4096"),
+            ("RDTRACE_BUFFER_EVENTS", "1024"),
+        ];
+        assert!(run_traced(&exe, &tp, &env).status.success());
+        let t = rdtrace::Trace::open(&tp).unwrap();
+        assert!(t.warnings().is_empty(), "{:?}", t.warnings());
+        assert_eq!(t.threads.len(), 4);
+        assert!(
+            t.event_chunks().len() > 40,
+            "{} chunks",
+            t.event_chunks().len()
+        );
+        // By OpenMP thread number (trace threads are numbered as they register).
+        let mut streams = (0..4u32)
+            .map(|thread| {
+                let mut ev = Vec::new();
+                t.visit_thread(thread, &mut ev).unwrap();
+                let omp_thread = ev.iter().find_map(|e| match e {
+                    Event::RegionEnter { omp_thread, .. } => Some(*omp_thread),
+                    _ => None,
+                });
+                let mut last = std::collections::HashMap::new();
+                let ev = ev
+                    .into_iter()
+                    .filter(|e| !matches!(e, Event::Stamp { .. }))
+                    .map(|e| match e {
+                        Event::Access { mi, addr, len } => {
+                            let step = addr.wrapping_sub(last.insert(mi, addr).unwrap_or(addr));
+                            format!("access {mi} {step} {len}")
+                        }
+                        e => format!("{e:?}"),
+                    })
+                    .collect::<Vec<_>>();
+                (omp_thread, ev)
+            })
+            .collect::<Vec<_>>();
+        streams.sort_by_key(|s| s.0);
+        assert_eq!(
+            streams.iter().map(|s| s.0).collect::<Vec<_>>(),
+            [0, 1, 2, 3].map(Some)
+        );
+        streams.into_iter().map(|s| s.1).collect::<Vec<_>>()
+    };
+    let two = streams("2");
+    assert!(two.iter().all(|s| s.len() > 10_000));
+    for workers in ["1", "5"] {
+        let other = streams(workers);
+        for (thread, (a, b)) in two.iter().zip(&other).enumerate() {
+            let first = a.iter().zip(b).position(|(x, y)| x != y);
+            assert!(
+                a == b,
+                "OpenMP thread {thread}: {workers} workers record another stream: {} against {} \
+                 events, first difference at {first:?}: {:?} against {:?}",
+                a.len(),
+                b.len(),
+                first.map(|i| &a[i.saturating_sub(2)..(i + 3).min(a.len())]),
+                first.map(|i| &b[i.saturating_sub(2)..(i + 3).min(b.len())]),
+            );
+        }
+    }
+}
