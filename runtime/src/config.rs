@@ -23,7 +23,8 @@
 //!   another thread may record, every [`STAMP_EVERY_ALONE`] while the thread is the only one
 //!   (its stamps then order it against nothing, and they cost the traced run a fifth of its
 //!   time on branchy code); a value given is kept whatever the threads.
-//! - `RDTRACE_QUIET=1`: no start/finish line on stderr.
+//! - `RDTRACE_QUIET=1`: no start/finish lines on stderr (the finish lines give the events
+//!   written and where the CPU time went: `crate::cputime`).
 //! - `RDTRACE_WRITER=0`: encode and compress on the traced threads instead of on the
 //!   background writer's threads.
 //! - `RDTRACE_WRITERS=n`: the background writer's workers (1 to [`MAX_WRITERS`]); default one

@@ -15,6 +15,7 @@
 mod abi_check;
 mod clock;
 mod config;
+mod cputime;
 mod endframe;
 mod flusher;
 mod output;
@@ -189,6 +190,11 @@ pub(crate) fn finish(reason: ExitReason, from_signal: bool) {
                 "{total} events from {threads} threads written to {}",
                 config::get().path
             ));
+            if thread::writer::running() {
+                if let Some(split) = cputime::busiest_threads() {
+                    diag(&cputime::describe(&split));
+                }
+            }
         }
     }
 }

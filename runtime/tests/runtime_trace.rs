@@ -70,6 +70,38 @@ fn chunks_on_one_to_five_writer_workers_give_the_same_streams() {
 }
 
 #[test]
+fn the_exit_line_says_where_the_cpu_time_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.rdtrace");
+    let out = Command::new(example())
+        .args(["3", "20000"])
+        .env("RDTRACE", &path)
+        .env("RDTRACE_WRITERS", "3")
+        .env_remove("RDTRACE_QUIET")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("rdtrace: CPU s: busiest program thread "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(line.contains(", busiest of 3 writer workers "), "{line}");
+    // Quiet: no such line.
+    let out = Command::new(example())
+        .args(["1", "100"])
+        .env("RDTRACE", &path)
+        .env("RDTRACE_QUIET", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn an_invalid_writer_count_is_named_and_the_default_used() {
     for bad in ["0", "33", "many"] {
         let dir = tempfile::tempdir().unwrap();

@@ -10,6 +10,14 @@
 //! `--rd-no-loop-runs`, so the table shows what recording constant-stride loops in runs saves,
 //! side by side in the same run.
 //!
+//!
+//! A second table says where each traced run's CPU time went, from the runtime's exit line
+//! (`/proc/self/task` at exit): the busiest program thread and the busiest of the background
+//! writer's workers, with the default workers (one per CPU, 2 to 8) and with eight. On a
+//! machine with a CPU for every thread a traced run lasts about as long as its busiest thread,
+//! so the larger of the two is what the run would take there ("bound"), measured on a machine
+//! with fewer CPUs too (where the wall time is the total CPU time over the CPUs instead).
+//!
 //! `cargo bench -p rdtools-e2e --bench trace_overhead`; `RD_BENCH_QUICK=1` shrinks the inputs
 //! (about 10x) for a smoke run.
 
@@ -117,6 +125,35 @@ fn time_run(cmd: &mut Command) -> (Duration, Vec<u8>) {
     (d, out.stdout)
 }
 
+/// CPU seconds of the busiest program thread and the busiest writer worker of one traced run
+/// of `exe` with `RDTRACE_WRITERS=writers` (`None`: the default), and the workers, from the
+/// runtime's exit line ("CPU s: busiest program thread P, busiest of N writer workers W").
+fn busiest_threads(
+    exe: &std::path::Path,
+    trace: &std::path::Path,
+    writers: Option<&str>,
+) -> (f64, f64, usize) {
+    let mut cmd = Command::new(exe);
+    cmd.env("RDTRACE", trace).env_remove("RDTRACE_QUIET");
+    if let Some(w) = writers {
+        cmd.env("RDTRACE_WRITERS", w);
+    }
+    let out = cmd.output().expect("program runs");
+    assert!(out.status.success(), "{cmd:?} failed");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find_map(|l| l.strip_prefix("rdtrace: CPU s: busiest program thread "))
+        .unwrap_or_else(|| panic!("no CPU line from the runtime in {err}"));
+    let words: Vec<&str> = line
+        .split([' ', ',', ';'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    // "P busiest of N writer workers W ..."
+    let number = |i: usize| words[i].parse::<f64>().unwrap_or_else(|_| panic!("{line}"));
+    (number(0), number(6), number(3) as usize)
+}
+
 fn best_of(n: usize, mut f: impl FnMut() -> (Duration, Vec<u8>)) -> (Duration, Vec<u8>) {
     (0..n).map(|_| f()).min_by_key(|r| r.0).unwrap()
 }
@@ -138,6 +175,7 @@ fn main() {
         "B/access",
         "B/event"
     );
+    let mut cpu_rows = Vec::new();
     for case in CASES {
         let defines = if quick { case.quick } else { case.defines };
         let src = program(case.source);
@@ -197,6 +235,11 @@ fn main() {
             trace.visit_thread(t, &mut c).unwrap();
         }
         let events = trace.total_events();
+        cpu_rows.push((
+            case.name,
+            busiest_threads(&traced, &trace_path, None),
+            busiest_threads(&traced, &trace_path, Some("8")),
+        ));
         println!(
             "{:<26} {:>12} {:>9.3} {:>9.3} {:>8.1}x {:>10.3} {:>9.1}x {:>10.1} {:>11.3} {:>10.3}",
             case.name,
@@ -213,5 +256,26 @@ fn main() {
     }
     println!(
         "(targets: slowdown <= 10x on every program and <= 5x on stencil, <= 2 bytes per access on the regular programs)"
+    );
+    println!();
+    println!(
+        "{:<26} {:>8} {:>10} {:>10} {:>8} {:>8} {:>10} {:>10} {:>8}",
+        "CPU s of busiest threads",
+        "workers",
+        "program",
+        "writer",
+        "bound",
+        "workers",
+        "program",
+        "writer",
+        "bound"
+    );
+    for (name, default, eight) in cpu_rows {
+        let cells =
+            |(p, w, n): (f64, f64, usize)| format!("{n:>8} {p:>10.2} {w:>10.2} {:>8.2}", p.max(w));
+        println!("{name:<26} {} {}", cells(default), cells(eight));
+    }
+    println!(
+        "(default workers, then RDTRACE_WRITERS=8; bound: the busiest thread, what the traced run would take with a CPU for every thread)"
     );
 }
