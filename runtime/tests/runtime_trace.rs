@@ -69,36 +69,44 @@ fn chunks_on_one_to_five_writer_workers_give_the_same_streams() {
     }
 }
 
+/// Runs the synthetic program with `args` and `env` (the runtime quiet unless `quiet` is
+/// false), tracing to `trace`; returns its exit status and stderr.
+fn run_for_stderr(
+    args: &[&str],
+    env: &[(&str, &str)],
+    quiet: bool,
+    trace: &std::path::Path,
+) -> (std::process::ExitStatus, String) {
+    let mut cmd = Command::new(example());
+    cmd.args(args)
+        .env("RDTRACE", trace)
+        .envs(env.iter().copied());
+    if quiet {
+        cmd.env("RDTRACE_QUIET", "1");
+    } else {
+        cmd.env_remove("RDTRACE_QUIET");
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn the_exit_line_says_where_the_cpu_time_went() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.rdtrace");
-    let out = Command::new(example())
-        .args(["3", "20000"])
-        .env("RDTRACE", &path)
-        .env("RDTRACE_WRITERS", "3")
-        .env_remove("RDTRACE_QUIET")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (status, err) = run_for_stderr(&["3", "20000"], &[("RDTRACE_WRITERS", "3")], false, &path);
+    assert!(status.success());
     let line = err
         .lines()
         .find(|l| l.starts_with("rdtrace: CPU s: busiest program thread "))
         .unwrap_or_else(|| panic!("{err}"));
     assert!(line.contains(", busiest of 3 writer workers "), "{line}");
     // Quiet: no such line.
-    let out = Command::new(example())
-        .args(["1", "100"])
-        .env("RDTRACE", &path)
-        .env("RDTRACE_QUIET", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (status, err) = run_for_stderr(&["1", "100"], &[], true, &path);
+    assert!(status.success() && err.is_empty(), "{err}");
 }
 
 #[test]
@@ -106,15 +114,8 @@ fn an_invalid_writer_count_is_named_and_the_default_used() {
     for bad in ["0", "33", "many"] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.rdtrace");
-        let out = Command::new(example())
-            .args(["3", "500"])
-            .env("RDTRACE", &path)
-            .env("RDTRACE_QUIET", "1")
-            .env("RDTRACE_WRITERS", bad)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
+        let (status, err) = run_for_stderr(&["3", "500"], &[("RDTRACE_WRITERS", bad)], true, &path);
+        assert!(status.success());
         assert!(
             err.contains(&format!("ignoring invalid RDTRACE_WRITERS={bad}")),
             "{err}"
