@@ -54,7 +54,7 @@ pub struct Job {
     pub close: bool,
     /// Sequence number of the thread's chunk the records belong to.
     pub seq: u32,
-    /// The worker that takes the job: [`lane_of`] the thread and `seq`.
+    /// The worker that takes the job: [`lane_of`] the thread state's lanes and `seq`.
     pub lane: usize,
 }
 
