@@ -506,4 +506,59 @@ mod tests {
             assert!(cursor.read(&mut Vec::new()).unwrap().is_none());
         }
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+        /// Any accesses round-trip: instructions in and beyond the table (up to `u32::MAX`),
+        /// any address and length, windows of any size, sections of any number of windows.
+        #[test]
+        fn any_accesses_round_trip(
+            sections in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::collection::vec(
+                        (
+                            proptest::prop_oneof![0u32..6, proptest::prelude::any::<u32>()],
+                            proptest::prop_oneof![0u64..4096, proptest::prelude::any::<u64>()],
+                            proptest::prop_oneof![0u32..3, proptest::prelude::any::<u32>()],
+                        ),
+                        0..8,
+                    ),
+                    1..6,
+                ),
+                1..4,
+            ),
+        ) {
+            let sections: Vec<Vec<Vec<Access>>> = sections
+                .into_iter()
+                .map(|windows| {
+                    windows
+                        .into_iter()
+                        .map(|acc| {
+                            acc.into_iter()
+                                .map(|(mi, addr, len)| Access { addr, len, mi })
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut w = SpillWriter::new(4).unwrap();
+            for windows in &sections {
+                for accesses in windows {
+                    let tag = Tag::Final(Placement::Serial);
+                    w.put_window(1, false, tag, NOT_RECORDED, accesses);
+                }
+                w.close_section(false);
+            }
+            let fragment = w.finish(SequentialTrace::default()).unwrap();
+            for (s, windows) in fragment.sections.iter().zip(&sections) {
+                let mut cursor = Cursor::new(&fragment, s, Seen::default(), None);
+                for accesses in windows {
+                    let mut read = Vec::new();
+                    cursor.read(&mut read).unwrap().unwrap();
+                    proptest::prop_assert_eq!(&read, accesses);
+                }
+            }
+        }
+    }
 }
