@@ -39,7 +39,7 @@ use stats::SimulatedCounts;
 pub use stats::{Annotation, Counts, FunctionStats, LineStats};
 
 use distances::Distances;
-use rdcachesim::{CoherentHierarchy, SharingRecorder};
+use rdcachesim::{CoherentHierarchy, Served, SharingRecorder};
 use rdengines::batched::Batched;
 use rdengines::Histogram;
 use rdtrace::meta::ProgramMeta;
@@ -216,7 +216,7 @@ impl Annotator {
             if let Some(r) = recorder.as_mut() {
                 r.record(core, mi, first, addr, hi, read, write, None);
             }
-            counts.references += 1;
+            counts.outcome(Served::L1, None);
             return;
         }
         // The hierarchy reports the L1 lines in address order, from the first.

@@ -134,14 +134,14 @@ impl ThreadState {
     }
 
     /// The raw buffers the owner may fill next, as a mask of `free`: all of them while each
-    /// thread's lanes are workers of its own ([`writer::own_lanes`]: a thread's consecutive
+    /// thread's lanes are workers of its own ([`writer::threads_with_all_buffers`]: a thread's consecutive
     /// chunks then keep all of its workers busy), else the first half, so that a program with
     /// many threads does not hold twice the raw memory for no gain (bfs on four threads: 4.19 s
     /// with four buffers a thread, 4.07 s with eight, 20 MiB more). Buffers beyond them still
     /// in flight come back and stay free.
     fn usable_buffers(&self) -> u32 {
         let all = (1u32 << self.bufs.len()) - 1;
-        if LIVE.load(Ordering::Relaxed) <= writer::own_lanes() {
+        if LIVE.load(Ordering::Relaxed) <= writer::threads_with_all_buffers() {
             all
         } else {
             all >> (self.bufs.len() / 2)

@@ -86,7 +86,7 @@ pub const MAX_THREADS: usize = 4096;
 /// consecutive chunks (four buffers each by default) to be in flight at once, so that all its
 /// lanes' workers encode while the program runs (with two lanes and four buffers, the second
 /// lane mostly waited: traced bfs and Lua's interpreter ran 13-14 % slower). Only while each
-/// thread's lanes are workers of its own, though ([`writer::own_lanes`]): with more threads,
+/// thread's lanes are workers of its own, though ([`writer::threads_with_all_buffers`]): with more threads,
 /// other threads' chunks keep the workers busy, and each thread uses the first half
 /// ([`ThreadState::usable_buffers`]). The lowest free buffer is filled next, so a thread whose
 /// writer keeps up touches only the first few.

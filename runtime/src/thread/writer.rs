@@ -96,7 +96,7 @@ pub fn claim_lanes(lanes: usize) -> usize {
 /// Threads that may live while each fills all its raw buffers (see
 /// `ThreadState::usable_buffers`): as many as the workers give two lanes of their own, and at
 /// least two (with two workers, two threads sharing them kept them busier with all eight).
-pub fn own_lanes() -> usize {
+pub fn threads_with_all_buffers() -> usize {
     (WORKERS.load(Ordering::Relaxed) / MIN_LANES_PER_THREAD).max(2)
 }
 
