@@ -18,7 +18,7 @@ use inkwell::AddressSpace;
 use rdtrace::abi;
 
 use crate::error::PassError;
-use crate::hooks::Hooks;
+use crate::hooks::{Hooks, HEAD_KINDS};
 
 /// Name of LLVM's constructor list.
 const GLOBAL_CTORS: &str = "llvm.global_ctors";
@@ -60,9 +60,46 @@ pub(crate) fn embed_metadata<'ctx>(
             hooks.bases.as_pointer_value().into(),
         ],
     )?;
+    fill_record_heads(&ctx, builder, hooks)?;
     builder.build_return(None)?;
 
     append_global_ctor(module, ctor.as_global_value().as_pointer_value())
+}
+
+/// Stores each inline record kind's tagged base, `raw::head_of(tag, base)`, into the head
+/// table (see [`Hooks::record_head`]), from the base table the runtime has just filled.
+fn fill_record_heads<'ctx>(
+    ctx: &inkwell::context::ContextRef<'ctx>,
+    builder: &Builder<'ctx>,
+    hooks: &Hooks<'ctx>,
+) -> Result<(), PassError> {
+    let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
+    let bases_ty = i32t.array_type(abi::IdKind::COUNT as u32);
+    let heads_ty = i64t.array_type(HEAD_KINDS.len() as u32);
+    for (at, &(kind, tag)) in HEAD_KINDS.iter().enumerate() {
+        // Safety: both indexes are in bounds of their tables (`kind < IdKind::COUNT`,
+        // `at < HEAD_KINDS.len()`).
+        let (base_slot, head_slot) = unsafe {
+            (
+                hooks.bases.as_pointer_value().const_in_bounds_gep(
+                    bases_ty,
+                    &[i32t.const_zero(), i32t.const_int(kind as u64, false)],
+                ),
+                hooks.heads.as_pointer_value().const_in_bounds_gep(
+                    heads_ty,
+                    &[i64t.const_zero(), i64t.const_int(at as u64, false)],
+                ),
+            )
+        };
+        let base = builder
+            .build_load(i32t, base_slot, "base")?
+            .into_int_value();
+        let wide = builder.build_int_z_extend(base, i64t, "basew")?;
+        let tagged = i64t.const_int(rdtrace::raw::head_of(tag, 0), false);
+        let head = builder.build_or(wide, tagged, "head")?;
+        builder.build_store(head_slot, head)?;
+    }
+    Ok(())
 }
 
 /// Appends `{ priority, ctor, null }` to `llvm.global_ctors`, keeping existing entries.

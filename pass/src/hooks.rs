@@ -60,6 +60,8 @@ pub(crate) struct Hooks<'ctx> {
     ctx: ContextRef<'ctx>,
     /// `[7 x i32]` base table.
     pub bases: GlobalValue<'ctx>,
+    /// `[3 x i64]` table of inline record heads (see [`Hooks::record_head`]).
+    pub heads: GlobalValue<'ctx>,
     /// The hooks, one field per entry of the ABI table (also reachable through `Deref`).
     pub fns: HookFns<'ctx>,
     /// `omp_get_thread_num` (declared when absent).
@@ -67,6 +69,15 @@ pub(crate) struct Hooks<'ctx> {
     /// `omp_get_num_threads` (declared when absent).
     pub omp_get_num_threads: FunctionValue<'ctx>,
 }
+
+/// The id kinds of inline records and their tags, in the order of the module's head table
+/// ([`abi::RECORD_HEADS_GLOBAL`]): entry k is `raw::head_of(tag, base of kind)`, filled by the
+/// module constructor right after the runtime filled the base table (see `crate::embed`).
+pub(crate) const HEAD_KINDS: [(IdKind, u8); 3] = [
+    (IdKind::Block, rdtrace::raw::TAG_BLOCK),
+    (IdKind::MemInstr, rdtrace::raw::TAG_ACCESS),
+    (IdKind::Branch, rdtrace::raw::TAG_BRANCH),
+];
 
 impl<'ctx> Hooks<'ctx> {
     /// Declares every hook with its C signature and `nounwind`, and creates the base table.
@@ -90,11 +101,17 @@ impl<'ctx> Hooks<'ctx> {
         bases.set_linkage(Linkage::Internal);
         bases.set_initializer(&bases_ty.const_zero());
         bases.set_alignment(4);
+        let heads_ty = ctx.i64_type().array_type(HEAD_KINDS.len() as u32);
+        let heads = module.add_global(heads_ty, None, abi::RECORD_HEADS_GLOBAL);
+        heads.set_linkage(Linkage::Internal);
+        heads.set_initializer(&heads_ty.const_zero());
+        heads.set_alignment(8);
 
         let thread_query = ctx.i32_type().fn_type(&[], false);
         Ok(Self {
             ctx,
             bases,
+            heads,
             fns,
             omp_get_thread_num: declare_function(
                 module,
@@ -142,13 +159,44 @@ impl<'ctx> Hooks<'ctx> {
         Ok(builder.build_int_add(base, i32t.const_int(local as u64, false), "rdt.id")?)
     }
 
+    /// Emits `load heads[kind] + local`: the first word of an inline record of `kind` (a
+    /// block, access or branch record) for the module-local id `local`, which is
+    /// `raw::head_of(tag, global id)` (see [`HEAD_KINDS`]). One load and one add, where the
+    /// global id and its tag cost the traced code a load, an add and an `or` with a 64-bit
+    /// constant per record.
+    pub(crate) fn record_head(
+        &self,
+        builder: &Builder<'ctx>,
+        kind: IdKind,
+        local: u32,
+    ) -> Result<IntValue<'ctx>, PassError> {
+        let i64t = self.ctx.i64_type();
+        let at = HEAD_KINDS
+            .iter()
+            .position(|&(k, _)| k == kind)
+            .ok_or_else(|| PassError::Build(format!("no inline record head for {kind:?}")))?;
+        let table_ty = i64t.array_type(HEAD_KINDS.len() as u32);
+        let zero = i64t.const_zero();
+        let index = i64t.const_int(at as u64, false);
+        // Safety: both indexes are in bounds of the `[3 x i64]` table (`at < HEAD_KINDS.len()`).
+        let slot = unsafe {
+            self.heads
+                .as_pointer_value()
+                .const_in_bounds_gep(table_ty, &[zero, index])
+        };
+        let head = builder
+            .build_load(i64t, slot, "rdt.hbase")?
+            .into_int_value();
+        Ok(builder.build_int_add(head, i64t.const_int(local as u64, false), "rdt.head")?)
+    }
+
     /// Declares `__thread void *__rdt_cursor` (defined by the runtime) and returns it.
     pub(crate) fn cursor_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
         let ptr = self.ctx.ptr_type(AddressSpace::default());
         tls_global(module, abi::CURSOR_TLS, ptr.into())
     }
 
-    /// Declares `__thread int32_t __rdt_countdown` (defined by the runtime) and returns it.
+    /// Declares `__thread int32_t __rdt_blocks_free` (defined by the runtime) and returns it.
     pub(crate) fn countdown_global(&self, module: &Module<'ctx>) -> GlobalValue<'ctx> {
         tls_global(module, abi::COUNTDOWN_TLS, self.ctx.i32_type().into())
     }

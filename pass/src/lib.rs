@@ -214,7 +214,7 @@ pub fn instrument_module(
     embed::embed_metadata(module, &builder, &hooks, &meta.to_blob())?;
     instrument::split_block_entries(&builder, &hooks, inline.as_ref(), &entries)?;
     if let Some(inline) = &inline {
-        instrument::coalesce_records(module, inline.cursor_global(), hooks.bases);
+        instrument::coalesce_records(module, inline.cursor_global(), [hooks.bases, hooks.heads]);
     }
     module
         .verify()

@@ -91,7 +91,7 @@ mod inline {
     extern "C" {
         // The runtime's thread-local cursor and countdown (its `tls.c`).
         fn __rdt_cursor_address() -> *mut *mut RawEvent;
-        fn __rdt_countdown_address() -> *mut i32;
+        fn __rdt_blocks_free_address() -> *mut i32;
     }
 
     fn store(record: RawEvent) {
@@ -107,9 +107,9 @@ mod inline {
     pub fn block(bb: u32) {
         // Safety: our own thread's TLS.
         let due = unsafe {
-            let countdown = __rdt_countdown_address();
+            let countdown = __rdt_blocks_free_address();
             *countdown -= 1;
-            *countdown <= 0
+            *countdown < 0
         };
         if due {
             rdruntime::__rdt_block_countdown();

@@ -7,10 +7,10 @@
  * its first block's countdown hook at the latest). */
 __thread void *__rdt_cursor;
 
-/* Blocks the thread may enter before it calls __rdt_block_countdown. 1 at a thread's start, so
- * its first block takes the hook, which registers the thread (and sets the cursor) before the
- * block's inline record is stored. */
-__thread int __rdt_countdown = 1;
+/* Block entries the thread may make without calling __rdt_block_countdown: the entry that
+ * takes it below zero calls it. 0 at a thread's start, so its first block takes the hook, which
+ * registers the thread (and sets the cursor) before the block's inline record is stored. */
+__thread int __rdt_blocks_free = 0;
 
 void **__rdt_cursor_address(void) { return &__rdt_cursor; }
 
@@ -19,6 +19,6 @@ void **__rdt_cursor_address(void) { return &__rdt_cursor; }
  * buffer's record threshold. */
 __thread long long __rdt_expanded;
 
-int *__rdt_countdown_address(void) { return &__rdt_countdown; }
+int *__rdt_blocks_free_address(void) { return &__rdt_blocks_free; }
 
 long long *__rdt_expanded_address(void) { return &__rdt_expanded; }

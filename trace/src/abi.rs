@@ -28,7 +28,7 @@ macro_rules! for_each_hook {
             /// [`BLOCK_COUNTDOWN`] calls when it runs out) and records the block.
             BASIC_BLOCK, basic_block: __rdt_bb(bb: u32);
             /// `void __rdt_block_countdown(void)`: called by inline block code, before the
-            /// block's record, when its decrement of [`COUNTDOWN_TLS`] left it at zero or below
+            /// block's record, when its decrement of [`COUNTDOWN_TLS`] left it below zero
             /// (at least once in every [`INLINE_BLOCKS_BETWEEN_HOOKS`] blocks, and at a thread's
             /// first block). Registers the thread, writes the ordering stamp that is due (every
             /// `RDTRACE_STAMP_EVERY` blocks), keeps the buffer's free-space promise and sets the
@@ -172,13 +172,16 @@ pub const RECORD_SIZE: u32 = 16;
 /// are arrays of [`crate::raw::RawEvent`], whose alignment is asserted equal to this at compile
 /// time, and the pass stores with exactly this alignment, so the promise LLVM relies on holds.
 pub const RECORD_ALIGN: u32 = 16;
-/// `__thread int32_t __rdt_countdown` (initially 1): blocks the calling thread may enter before
-/// it must call [`BLOCK_COUNTDOWN`]. Instrumented code built with inline records decrements it
-/// at every block entry, before the block's record, and calls the hook when that leaves it at
-/// zero or below; the runtime sets it again (to at most [`INLINE_BLOCKS_BETWEEN_HOOKS`]). Its
-/// initial 1 sends a thread's first block through the hook, which registers the thread (the
-/// cursor is null until then).
-pub const COUNTDOWN_TLS: &str = "__rdt_countdown";
+/// `__thread int32_t __rdt_blocks_free` (initially 0): block entries the calling thread may
+/// make without calling [`BLOCK_COUNTDOWN`]. Instrumented code built with inline records
+/// decrements it at every block entry, before the block's record, and calls the hook when that
+/// leaves it below zero (the sign of the decrement: one `dec` in memory and a jump on the sign
+/// flag, where a test for zero or below took a load, a store and a compare); the runtime sets
+/// it again (to at most [`INLINE_BLOCKS_BETWEEN_HOOKS`] - 1). Its initial 0 sends a thread's
+/// first block through the hook, which registers the thread (the cursor is null until then).
+/// Named for its meaning: it was `__rdt_countdown`, one more, tested for zero or below, so an
+/// object instrumented for that meaning fails to link instead of counting one block more.
+pub const COUNTDOWN_TLS: &str = "__rdt_blocks_free";
 /// Name of the thread-local `int64_t` that instrumented code adds to at every loop-run record
 /// (see [`LOOP_RUN_MAX_ACCESSES`]): the events its iterations stand for beyond the record
 /// itself. The runtime's countdown hook hands the thread's buffer to its writer once this
@@ -213,6 +216,10 @@ const _: () = assert!(LOOP_RUN_MAX_ACCESSES + 2 <= INLINE_RECORDS_BETWEEN_CHECKS
 
 /// Name of the module-private global `[IdKind::COUNT x i32]` that holds a module's id bases.
 pub const MODULE_BASES_GLOBAL: &str = "__rdt_module_bases";
+/// Name of the module-private global `[3 x i64]` that holds the first words of a module's
+/// inline block, access and branch records without their module-local ids (the tagged id
+/// bases), filled by the module's constructor from the base table. Private to the pass's code.
+pub const RECORD_HEADS_GLOBAL: &str = "__rdt_record_heads";
 /// Name of the module-private constant that holds a module's metadata blob.
 pub const MODULE_BLOB_GLOBAL: &str = "__rdt_module_meta";
 /// Name of the module constructor the pass adds.

@@ -1,6 +1,6 @@
 //! Fewer instructions per inline record: within each basic block, the thread-local cursor is
 //! loaded once and stored once per stretch between calls, and each entry of the module's base
-//! table is loaded once.
+//! table and of its record-head table is loaded once.
 //!
 //! [`InlineRecords::emit`](super::InlineRecords::emit) writes every record as its own
 //! load-store-advance of the cursor and loads its id's base: a block with three records carried
@@ -27,15 +27,15 @@ use std::collections::hash_map::{Entry, HashMap};
 use crate::ir::{self, ValueRef};
 
 /// Merges the cursor's and the bases' loads and stores of inline records in every block of
-/// `module` (see the module documentation); `cursor` is the thread-local cursor and `bases`
-/// the module's base table.
+/// `module` (see the module documentation); `cursor` is the thread-local cursor, `tables` the
+/// module's base table and its table of record heads.
 pub(crate) fn coalesce_records(
     module: &Module<'_>,
     cursor: GlobalValue<'_>,
-    bases: GlobalValue<'_>,
+    tables: [GlobalValue<'_>; 2],
 ) {
     let cursor = cursor.as_value_ref();
-    let bases = bases.as_value_ref();
+    let bases = tables.map(|t| t.as_value_ref());
     for function in module.get_functions() {
         for bb in function.get_basic_blocks() {
             let mut block = Block::default();
@@ -60,7 +60,7 @@ struct Block<'ctx> {
 }
 
 impl<'ctx> Block<'ctx> {
-    fn visit(&mut self, inst: InstructionValue<'ctx>, cursor: ValueRef, bases: ValueRef) {
+    fn visit(&mut self, inst: InstructionValue<'ctx>, cursor: ValueRef, bases: [ValueRef; 2]) {
         match inst.get_opcode() {
             // A call that may read or write the cursor (and, run before the module's
             // registration, see a base change).
@@ -139,12 +139,15 @@ fn is_cursor_slot(ptr: ValueRef, cursor: ValueRef) -> bool {
     ptr == cursor || is_cursor_address(ptr, cursor)
 }
 
-/// Whether `ptr` is an entry of the base table (the table itself for entry 0).
-fn is_base_slot(ptr: ValueRef, bases: ValueRef) -> bool {
-    ptr == bases
-        || (ir::opcode(ptr) == Some(inkwell::llvm_sys::LLVMOpcode::LLVMGetElementPtr)
-            && ir::value_kind(ptr) == ir::ValueKind::OtherConstant
-            && ir::operand(ptr, 0) == Some(bases))
+/// Whether `ptr` is an entry of the base table or the head table (the table itself for entry
+/// 0).
+fn is_base_slot(ptr: ValueRef, tables: [ValueRef; 2]) -> bool {
+    tables.iter().any(|&table| {
+        ptr == table
+            || (ir::opcode(ptr) == Some(inkwell::llvm_sys::LLVMOpcode::LLVMGetElementPtr)
+                && ir::value_kind(ptr) == ir::ValueKind::OtherConstant
+                && ir::operand(ptr, 0) == Some(table))
+    })
 }
 
 /// Replaces every use of `inst` with `v` and erases it.

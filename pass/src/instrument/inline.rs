@@ -8,7 +8,7 @@ use inkwell::module::Module;
 use inkwell::values::{FunctionValue, GlobalValue, InstructionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
 use rdtrace::abi::{RECORD_ALIGN, RECORD_SIZE};
-use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_EXT, TAG_LOOP_RUN};
+use rdtrace::raw::{TAG_ACCESS, TAG_EXT, TAG_LOOP_RUN};
 
 use crate::error::PassError;
 use crate::hooks::Hooks;
@@ -119,28 +119,30 @@ impl<'ctx> InlineRecords<'ctx> {
     }
 
     /// A block entry: decrements the countdown and tests whether it ran out (the branch to the
-    /// hook is added by [`split_block_entries`](super::split_block_entries)), then appends the block record unless the
-    /// block is implied (see [`crate::implied`]: its entry is recorded by its predecessors).
+    /// hook is added by [`split_block_entries`](super::split_block_entries)), then appends the
+    /// block record whose first word is `head` (see [`Hooks::record_head`]), unless the block
+    /// is implied (`None`; see [`crate::implied`]: its entry is recorded by its predecessors).
     pub(super) fn emit_block_entry(
         &self,
         builder: &Builder<'ctx>,
         hooks: &Hooks<'ctx>,
-        id: IntValue<'ctx>,
-        implied: bool,
+        head: Option<IntValue<'ctx>>,
     ) -> Result<BlockEntry<'ctx>, PassError> {
         let i32t = hooks.i32();
         let slot = self.tls_address(builder, self.countdown)?;
         let left = builder.build_load(i32t, slot, "rdt.cd")?.into_int_value();
         let left = builder.build_int_sub(left, i32t.const_int(1, false), "rdt.cd.next")?;
         builder.build_store(slot, left)?;
-        // At zero or below (a signal handler's blocks may have run between load and store).
+        // Below zero (a signal handler's blocks may have run between load and store): a test of
+        // the sign alone, so the code generator folds load, decrement, store and test into a
+        // `dec` of the variable and a jump on the sign flag (see `abi::COUNTDOWN_TLS`).
         let due =
-            builder.build_int_compare(IntPredicate::SLE, left, i32t.const_zero(), "rdt.due")?;
+            builder.build_int_compare(IntPredicate::SLT, left, i32t.const_zero(), "rdt.due")?;
         let due = due
             .as_instruction()
             .ok_or_else(|| PassError::Build("the countdown test folded to a constant".into()))?;
-        if !implied {
-            self.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
+        if let Some(head) = head {
+            self.emit(builder, hooks, head, hooks.i64().const_zero())?;
         }
         Ok(BlockEntry { due, run: None })
     }
@@ -230,19 +232,18 @@ impl<'ctx> InlineRecords<'ctx> {
         Ok(())
     }
 
-    /// Appends one raw record (`raw::head_of(tag, id)`, `value`) at the cursor and advances it:
-    /// the inline equivalent of the runtime's `record`.
+    /// Appends one raw record (`head`, `value`) at the cursor and advances it: the inline
+    /// equivalent of the runtime's `record`; `head` is `raw::head_of(tag, id)`, from
+    /// [`Hooks::record_head`].
     pub(super) fn emit(
         &self,
         builder: &Builder<'ctx>,
         hooks: &Hooks<'ctx>,
-        tag: u8,
-        id: IntValue<'ctx>,
+        head: IntValue<'ctx>,
         value: IntValue<'ctx>,
     ) -> Result<(), PassError> {
         let (i8t, i64t) = (hooks.i64().get_context().i8_type(), hooks.i64());
         let (slot, cur) = self.cursor(builder, hooks)?;
-        let head = record_head(builder, i64t, tag, 0, id)?;
         builder
             .build_store(cur, head)?
             .set_alignment(RECORD_ALIGN)

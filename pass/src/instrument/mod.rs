@@ -37,7 +37,6 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue, IntValue,
 use inkwell::{AddressSpace, IntPredicate};
 use rdtrace::abi::IdKind;
 use rdtrace::meta::BranchKind;
-use rdtrace::raw::{TAG_ACCESS, TAG_BLOCK, TAG_BRANCH};
 
 use crate::derived::DerivedAccesses;
 use crate::error::PassError;
@@ -113,11 +112,13 @@ pub(crate) fn insert_hooks<'ctx>(
         // Blocks that start with a `catchswitch` have no insertion point; C code has none.
         if let Some(anchor) = *anchor {
             position_before(builder, anchor);
-            let id = hooks.global_id(builder, IdKind::Block, block as u32)?;
             match inline {
                 Some(inline) => {
-                    let implied = implied.implied[block];
-                    let mut entry = inline.emit_block_entry(builder, hooks, id, implied)?;
+                    let head = match implied.implied[block] {
+                        true => None,
+                        false => Some(hooks.record_head(builder, IdKind::Block, block as u32)?),
+                    };
+                    let mut entry = inline.emit_block_entry(builder, hooks, head)?;
                     if let Some((br, values)) = run_values.remove(&(block as u32)) {
                         let strides = runs.by_branch[br as usize]
                             .as_ref()
@@ -127,7 +128,10 @@ pub(crate) fn insert_hooks<'ctx>(
                     }
                     entries.push(entry);
                 }
-                None => hooks.call(builder, hooks.basic_block, &[id.into()])?,
+                None => {
+                    let id = hooks.global_id(builder, IdKind::Block, block as u32)?;
+                    hooks.call(builder, hooks.basic_block, &[id.into()])?
+                }
             }
         }
     }
@@ -142,18 +146,22 @@ pub(crate) fn insert_hooks<'ctx>(
             continue; // recorded in runs (see `crate::loop_runs`)
         }
         position_before(builder, site.inst);
-        let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
         let addr = generic_pointer(builder, hooks, site.ptr)?;
         match (site.len, inline) {
             (None, Some(inline)) => {
                 if derived.check_before[mi] {
                     hooks.call(builder, hooks.check, &[])?;
                 }
+                let head = hooks.record_head(builder, IdKind::MemInstr, mi as u32)?;
                 let value = builder.build_ptr_to_int(addr, hooks.i64(), "rdt.addrw")?;
-                inline.emit(builder, hooks, TAG_ACCESS, id, value)?;
+                inline.emit(builder, hooks, head, value)?;
             }
-            (None, None) => hooks.call(builder, hooks.access, &[id.into(), addr.into()])?,
+            (None, None) => {
+                let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
+                hooks.call(builder, hooks.access, &[id.into(), addr.into()])?
+            }
             (Some(len), _) => {
+                let id = hooks.global_id(builder, IdKind::MemInstr, mi as u32)?;
                 // Safety: the length operand of a mem intrinsic is an integer value.
                 let len = unsafe { IntValue::new(len) };
                 let len = builder.build_int_z_extend_or_bit_cast(len, hooks.i64(), "rdt.len")?;
@@ -171,7 +179,6 @@ pub(crate) fn insert_hooks<'ctx>(
         }
         position_before(builder, site.inst);
         let outcome = branch_outcome(builder, hooks, site.inst, site.kind)?;
-        let id = hooks.global_id(builder, IdKind::Branch, br as u32)?;
         match inline {
             // The branch is the block's last record; a block with a full count gets a check
             // first so the branch record still fits.
@@ -179,10 +186,14 @@ pub(crate) fn insert_hooks<'ctx>(
                 if derived.full_at_end[site.block as usize] {
                     hooks.call(builder, hooks.check, &[])?;
                 }
+                let head = hooks.record_head(builder, IdKind::Branch, br as u32)?;
                 let value = builder.build_int_z_extend(outcome, hooks.i64(), "rdt.outw")?;
-                inline.emit(builder, hooks, TAG_BRANCH, id, value)?;
+                inline.emit(builder, hooks, head, value)?;
             }
-            None => hooks.call(builder, hooks.branch, &[id.into(), outcome.into()])?,
+            None => {
+                let id = hooks.global_id(builder, IdKind::Branch, br as u32)?;
+                hooks.call(builder, hooks.branch, &[id.into(), outcome.into()])?
+            }
         }
     }
     if let Some(inline) = inline {
@@ -196,8 +207,8 @@ pub(crate) fn insert_hooks<'ctx>(
             if derived.full_at_end[pred as usize] {
                 hooks.call(builder, hooks.check, &[])?;
             }
-            let id = hooks.global_id(builder, IdKind::Block, block)?;
-            inline.emit(builder, hooks, TAG_BLOCK, id, hooks.i64().const_zero())?;
+            let head = hooks.record_head(builder, IdKind::Block, block)?;
+            inline.emit(builder, hooks, head, hooks.i64().const_zero())?;
         }
         // After a call returns, the callee's last block may have used up to
         // INLINE_RECORDS_BETWEEN_CHECKS records since its last hook; a check here keeps the

@@ -164,7 +164,7 @@ fn inline_block_entries_split_blocks_soundly() {
             let [original] = successors(bb)[..] else {
                 panic!("{}: {:?}", name(bb), successors(bb));
             };
-            // Its one predecessor: the entry block, `br (countdown - 1 <= 0), hook, original`.
+            // Its one predecessor: the entry block, `br (countdown - 1 < 0), hook, original`.
             let preds: Vec<_> = f
                 .get_basic_blocks()
                 .into_iter()
@@ -181,17 +181,35 @@ fn inline_block_entries_split_blocks_soundly() {
             expect.sort_by_key(|b| name(*b));
             assert_eq!(targets, expect, "{}", name(pre));
             // The original block starts with the block record: its first store is a head
-            // word with the block tag.
-            let head = rdtrace::raw::head_of(rdtrace::raw::TAG_BLOCK, 0);
+            // word, the block kind's entry of the head table (entry 0, the table's own
+            // address) plus the block's local id.
             let first_store = original
                 .get_instructions()
                 .find(|i| i.get_opcode() == InstructionOpcode::Store)
                 .unwrap();
             let value = first_store.get_operand(0).unwrap().value().unwrap();
-            let or = inkwell::values::BasicValue::as_instruction_value(&value).unwrap();
-            assert_eq!(or.get_opcode(), InstructionOpcode::Or, "{}", name(original));
-            let tag = or.get_operand(1).unwrap().value().unwrap().into_int_value();
-            assert_eq!(tag.get_zero_extended_constant(), Some(head));
+            let add = inkwell::values::BasicValue::as_instruction_value(&value).unwrap();
+            assert_eq!(
+                add.get_opcode(),
+                InstructionOpcode::Add,
+                "{}",
+                name(original)
+            );
+            let load = add.get_operand(0).unwrap().value().unwrap();
+            let load = inkwell::values::BasicValue::as_instruction_value(&load).unwrap();
+            assert_eq!(
+                load.get_opcode(),
+                InstructionOpcode::Load,
+                "{}",
+                name(original)
+            );
+            let table = module.get_global(abi::RECORD_HEADS_GLOBAL).unwrap();
+            assert_eq!(
+                load.get_operand(0).unwrap().value().unwrap(),
+                inkwell::values::BasicValueEnum::from(table.as_pointer_value()),
+                "{}",
+                name(original)
+            );
             // PHIs and landing pads stay in front, in the entry block.
             for i in original.get_instructions() {
                 assert!(
@@ -277,4 +295,53 @@ fn inline_block_entries_split_blocks_soundly() {
     assert!(incoming.contains(&"loop".to_owned()), "{incoming:?}");
     // It compiles.
     assert_compiles(&module);
+}
+
+/// The module constructor fills the head table from the base table the runtime has just
+/// filled: entry k is `zext(bases[kind k]) | head_of(tag k, 0)` for blocks, accesses and
+/// branches, in that order, so an inline record's head (the entry plus a local id) is the
+/// record's `head_of(tag, global id)`.
+#[test]
+fn the_constructor_fills_the_record_heads_from_the_bases() {
+    use rdtrace::raw::{head_of, TAG_ACCESS, TAG_BLOCK, TAG_BRANCH};
+    let ctx = Context::create();
+    let module = load(&ctx, ALL_INPUTS[0]);
+    let cfg = rdpass::PassConfig {
+        inline_records: true,
+        ..rdpass::PassConfig::default()
+    };
+    rdpass::instrument_module(&module, &cfg).unwrap();
+    module.verify().unwrap();
+    let ctor = module.get_function(abi::MODULE_CTOR).unwrap();
+    let stores: Vec<inkwell::values::InstructionValue> = ctor
+        .get_basic_blocks()
+        .iter()
+        .flat_map(|b| b.get_instructions())
+        .filter(|i| i.get_opcode() == InstructionOpcode::Store)
+        .collect();
+    let tags = [(TAG_BLOCK, 1u64), (TAG_ACCESS, 2), (TAG_BRANCH, 3)];
+    assert_eq!(stores.len(), tags.len());
+    fn inst(v: inkwell::values::BasicValueEnum<'_>) -> inkwell::values::InstructionValue<'_> {
+        inkwell::values::BasicValue::as_instruction_value(&v).unwrap()
+    }
+    for (store, (tag, kind)) in stores.iter().zip(tags) {
+        let or = inst(store.get_operand(0).unwrap().value().unwrap());
+        assert_eq!(or.get_opcode(), InstructionOpcode::Or);
+        let bits = or.get_operand(1).unwrap().value().unwrap().into_int_value();
+        assert_eq!(bits.get_zero_extended_constant(), Some(head_of(tag, 0)));
+        let zext = inst(or.get_operand(0).unwrap().value().unwrap());
+        assert_eq!(zext.get_opcode(), InstructionOpcode::ZExt);
+        let load = inst(zext.get_operand(0).unwrap().value().unwrap());
+        assert_eq!(load.get_opcode(), InstructionOpcode::Load);
+        // The base's slot: `getelementptr ([7 x i32], @bases, 0, kind)`.
+        let slot = load
+            .get_operand(0)
+            .unwrap()
+            .value()
+            .unwrap()
+            .into_pointer_value();
+        let printed = inkwell::values::AnyValue::print_to_string(&slot).to_string();
+        assert!(printed.contains(abi::MODULE_BASES_GLOBAL), "{printed}");
+        assert!(printed.ends_with(&format!("i32 {kind})")), "{printed}");
+    }
 }

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 extern "C" {
     /// Address of the calling thread's `__rdt_cursor` (defined in `tls.c`).
     pub(super) fn __rdt_cursor_address() -> *mut AtomicPtr<RawEvent>;
-    /// Address of the calling thread's `__rdt_countdown` (defined in `tls.c`).
-    fn __rdt_countdown_address() -> *mut Cell<i32>;
+    /// Address of the calling thread's `__rdt_blocks_free` (defined in `tls.c`).
+    fn __rdt_blocks_free_address() -> *mut Countdown;
     /// Address of the calling thread's `__rdt_expanded` (defined in `tls.c`).
     fn __rdt_expanded_address() -> *mut Cell<i64>;
 }
@@ -26,10 +26,30 @@ pub(super) fn expanded_var() -> &'static Cell<i64> {
 }
 
 /// The calling thread's block countdown (`rdtrace::abi::COUNTDOWN_TLS`).
-pub(super) fn countdown_var() -> &'static Cell<i32> {
+pub(super) fn countdown_var() -> &'static Countdown {
     // Safety: the address of our own thread's TLS variable, valid for the thread's life; only
     // this thread (its instrumented code and its hooks) reads or writes it.
-    unsafe { &*__rdt_countdown_address() }
+    unsafe { &*__rdt_blocks_free_address() }
+}
+
+/// The block countdown as the runtime reasons about it: the block entries left before one
+/// must call the hook, that entry included (1: the next block entry calls it). The variable
+/// itself (`rdtrace::abi::COUNTDOWN_TLS`) holds one less, the entries that may pass without
+/// the hook, so that the inline code's test is the sign of its decrement (one `dec` of the
+/// variable in memory and a jump on the sign flag, see `rdtrace::abi::COUNTDOWN_TLS`).
+#[repr(transparent)]
+pub(super) struct Countdown(Cell<i32>);
+
+impl Countdown {
+    /// The block entries left, the one that calls the hook included.
+    pub(super) fn get(&self) -> i32 {
+        self.0.get().wrapping_add(1)
+    }
+
+    /// Sets the block entries left, the one that calls the hook included.
+    pub(super) fn set(&self, left: i32) {
+        self.0.set(left.wrapping_sub(1));
+    }
 }
 
 /// Most blocks between two countdown hooks (see `rdtrace::abi::INLINE_BLOCKS_BETWEEN_HOOKS`).

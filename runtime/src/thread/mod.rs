@@ -5,7 +5,7 @@
 //! `__rdt_cursor` (see `tls.c`) without a call; hooks append through the same cursor. After any
 //! hook returns the buffer has room for `INLINE_SLACK_RECORDS` more records, which is why the
 //! pass calls `__rdt_check` after calls and inside long blocks. Block entries are inline too:
-//! each decrements the thread-local countdown `__rdt_countdown` and calls
+//! each decrements the thread-local countdown `__rdt_blocks_free` and calls
 //! `__rdt_block_countdown` ([`countdown_zero`]) when it runs out, at most every
 //! `INLINE_BLOCKS_BETWEEN_HOOKS` blocks; that hook writes the stamps due every
 //! `RDTRACE_STAMP_EVERY` blocks (by default sparser while the thread is the only one, see
