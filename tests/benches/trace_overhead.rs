@@ -18,6 +18,10 @@
 //! so the larger of the two is what the run would take there ("bound"), measured on a machine
 //! with fewer CPUs too (where the wall time is the total CPU time over the CPUs instead).
 //!
+//! A third table times each traced build outside its region of interest (`RDTRACE_ROI` naming
+//! no function: every record goes to the thread's discard area): what a program's setup phase
+//! costs when only its kernel is analysed.
+//!
 //! `cargo bench -p rdtools-e2e --bench trace_overhead`; `RD_BENCH_QUICK=1` shrinks the inputs
 //! (about 10x) for a smoke run.
 
@@ -176,6 +180,7 @@ fn main() {
         "B/event"
     );
     let mut cpu_rows = Vec::new();
+    let mut outside_rows = Vec::new();
     for case in CASES {
         let defines = if quick { case.quick } else { case.defines };
         let src = program(case.source);
@@ -240,6 +245,16 @@ fn main() {
             busiest_threads(&traced, &trace_path, None),
             busiest_threads(&traced, &trace_path, Some("8")),
         ));
+        let (t_outside, out_outside) = best_of(2, || {
+            time_run(
+                Command::new(&traced)
+                    .env("RDTRACE", &trace_path)
+                    .env("RDTRACE_QUIET", "1")
+                    .env("RDTRACE_ROI", "rdtools_bench_no_such_function"),
+            )
+        });
+        assert_eq!(out_native, out_outside, "and the run outside the region");
+        outside_rows.push((case.name, t_native, t_outside));
         println!(
             "{:<26} {:>12} {:>9.3} {:>9.3} {:>8.1}x {:>10.3} {:>9.1}x {:>10.1} {:>11.3} {:>10.3}",
             case.name,
@@ -278,4 +293,14 @@ fn main() {
     println!(
         "(default workers, then RDTRACE_WRITERS=8; bound: the busiest thread, what the traced run would take with a CPU for every thread)"
     );
+    println!();
+    println!(
+        "{:<26} {:>9} {:>12} {:>9}",
+        "outside the region", "native s", "outside s", "slowdown"
+    );
+    for (name, native, outside) in outside_rows {
+        let (n, o) = (native.as_secs_f64(), outside.as_secs_f64());
+        println!("{name:<26} {n:>9.3} {o:>12.3} {:>8.1}x", o / n);
+    }
+    println!("(the traced build with RDTRACE_ROI naming no function: nothing recorded)");
 }
