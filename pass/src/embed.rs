@@ -74,23 +74,8 @@ fn fill_record_heads<'ctx>(
     hooks: &Hooks<'ctx>,
 ) -> Result<(), PassError> {
     let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
-    let bases_ty = i32t.array_type(abi::IdKind::COUNT as u32);
-    let heads_ty = i64t.array_type(HEAD_KINDS.len() as u32);
     for (at, &(kind, tag)) in HEAD_KINDS.iter().enumerate() {
-        // Safety: both indexes are in bounds of their tables (`kind < IdKind::COUNT`,
-        // `at < HEAD_KINDS.len()`).
-        let (base_slot, head_slot) = unsafe {
-            (
-                hooks.bases.as_pointer_value().const_in_bounds_gep(
-                    bases_ty,
-                    &[i32t.const_zero(), i32t.const_int(kind as u64, false)],
-                ),
-                hooks.heads.as_pointer_value().const_in_bounds_gep(
-                    heads_ty,
-                    &[i64t.const_zero(), i64t.const_int(at as u64, false)],
-                ),
-            )
-        };
+        let (base_slot, head_slot) = (hooks.base_slot(kind), hooks.head_slot(at));
         let base = builder
             .build_load(i32t, base_slot, "base")?
             .into_int_value();

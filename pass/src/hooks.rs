@@ -15,7 +15,7 @@ use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicTypeEnum, FunctionType};
 use inkwell::values::{
     AsValueRef, BasicMetadataValueEnum, BasicValueEnum, FunctionValue, GlobalValue,
-    InstructionValue, IntValue,
+    InstructionValue, IntValue, PointerValue,
 };
 use inkwell::AddressSpace;
 use rdtrace::abi::{self, IdKind};
@@ -146,16 +146,9 @@ impl<'ctx> Hooks<'ctx> {
         local: u32,
     ) -> Result<IntValue<'ctx>, PassError> {
         let i32t = self.ctx.i32_type();
-        let table_ty = i32t.array_type(IdKind::COUNT as u32);
-        let zero = i32t.const_zero();
-        let index = i32t.const_int(kind as u64, false);
-        // Safety: both indexes are in bounds of the `[7 x i32]` table (`kind < IdKind::COUNT`).
-        let slot = unsafe {
-            self.bases
-                .as_pointer_value()
-                .const_in_bounds_gep(table_ty, &[zero, index])
-        };
-        let base = builder.build_load(i32t, slot, "rdt.base")?.into_int_value();
+        let base = builder
+            .build_load(i32t, self.base_slot(kind), "rdt.base")?
+            .into_int_value();
         Ok(builder.build_int_add(base, i32t.const_int(local as u64, false), "rdt.id")?)
     }
 
@@ -175,19 +168,25 @@ impl<'ctx> Hooks<'ctx> {
             .iter()
             .position(|&(k, _)| k == kind)
             .ok_or_else(|| PassError::Build(format!("no inline record head for {kind:?}")))?;
-        let table_ty = i64t.array_type(HEAD_KINDS.len() as u32);
-        let zero = i64t.const_zero();
-        let index = i64t.const_int(at as u64, false);
-        // Safety: both indexes are in bounds of the `[3 x i64]` table (`at < HEAD_KINDS.len()`).
-        let slot = unsafe {
-            self.heads
-                .as_pointer_value()
-                .const_in_bounds_gep(table_ty, &[zero, index])
-        };
         let head = builder
-            .build_load(i64t, slot, "rdt.hbase")?
+            .build_load(i64t, self.head_slot(at), "rdt.hbase")?
             .into_int_value();
         Ok(builder.build_int_add(head, i64t.const_int(local as u64, false), "rdt.head")?)
+    }
+
+    /// The base table's entry for `kind` (a constant `getelementptr`).
+    pub(crate) fn base_slot(&self, kind: IdKind) -> PointerValue<'ctx> {
+        table_entry(
+            self.bases,
+            self.ctx.i32_type(),
+            IdKind::COUNT,
+            kind as usize,
+        )
+    }
+
+    /// The head table's entry `at` (the kind at `HEAD_KINDS[at]`).
+    pub(crate) fn head_slot(&self, at: usize) -> PointerValue<'ctx> {
+        table_entry(self.heads, self.ctx.i64_type(), HEAD_KINDS.len(), at)
     }
 
     /// Declares `__thread void *__rdt_cursor` (defined by the runtime) and returns it.
@@ -239,6 +238,24 @@ impl<'ctx> Hooks<'ctx> {
                 "@{name} does not return an integer"
             ))),
         }
+    }
+}
+
+/// Entry `at` of `table`, a `[len x elem]` global, as a constant `getelementptr`.
+fn table_entry<'ctx>(
+    table: GlobalValue<'ctx>,
+    elem: inkwell::types::IntType<'ctx>,
+    len: usize,
+    at: usize,
+) -> PointerValue<'ctx> {
+    assert!(at < len, "entry {at} of a table of {len}");
+    let table_ty = elem.array_type(len as u32);
+    let (zero, index) = (elem.const_zero(), elem.const_int(at as u64, false));
+    // Safety: both indexes are in bounds of the `[len x elem]` table (asserted above).
+    unsafe {
+        table
+            .as_pointer_value()
+            .const_in_bounds_gep(table_ty, &[zero, index])
     }
 }
 
