@@ -1,7 +1,7 @@
 //! The calling thread's thread-local variables: its record cursor, block countdown and loop-run
 //! expansion (defined
 //! in `tls.c`, reached through `extern` functions), which state it records into (`CURRENT`, and
-//! `PAUSED` while it is outside the region of interest), and the discard buffer that takes the
+//! `PAUSED` while it is outside the region of interest), and the discard areas that take the
 //! inline records of a thread that does not record.
 
 use super::ThreadState;
@@ -60,7 +60,7 @@ const DISCARD_RECORDS: usize = rdtrace::abi::INLINE_SLACK_RECORDS * 2;
 
 /// Discard areas: threads take them in turn (wrapping around), so that threads outside the
 /// region of interest do not all store into the same cache lines. With one shared area, bfs on
-/// four OpenMP threads outside the region of interest ran 16x slower than natively on two CPUs
+/// four OpenMP threads outside the region of interest ran 17x slower than natively on two CPUs
 /// (the cores took the area's lines from each other at every store), against 3.7x on one thread.
 const DISCARD_AREAS: usize = 64;
 
