@@ -187,16 +187,14 @@ fn inline_block_entries_split_blocks_soundly() {
                 .get_instructions()
                 .find(|i| i.get_opcode() == InstructionOpcode::Store)
                 .unwrap();
-            let value = first_store.get_operand(0).unwrap().value().unwrap();
-            let add = inkwell::values::BasicValue::as_instruction_value(&value).unwrap();
+            let add = operand_instruction(first_store, 0);
             assert_eq!(
                 add.get_opcode(),
                 InstructionOpcode::Add,
                 "{}",
                 name(original)
             );
-            let load = add.get_operand(0).unwrap().value().unwrap();
-            let load = inkwell::values::BasicValue::as_instruction_value(&load).unwrap();
+            let load = operand_instruction(add, 0);
             assert_eq!(
                 load.get_opcode(),
                 InstructionOpcode::Load,
@@ -321,17 +319,14 @@ fn the_constructor_fills_the_record_heads_from_the_bases() {
         .collect();
     let tags = [(TAG_BLOCK, 1u64), (TAG_ACCESS, 2), (TAG_BRANCH, 3)];
     assert_eq!(stores.len(), tags.len());
-    fn inst(v: inkwell::values::BasicValueEnum<'_>) -> inkwell::values::InstructionValue<'_> {
-        inkwell::values::BasicValue::as_instruction_value(&v).unwrap()
-    }
     for (store, (tag, kind)) in stores.iter().zip(tags) {
-        let or = inst(store.get_operand(0).unwrap().value().unwrap());
+        let or = operand_instruction(*store, 0);
         assert_eq!(or.get_opcode(), InstructionOpcode::Or);
         let bits = or.get_operand(1).unwrap().value().unwrap().into_int_value();
         assert_eq!(bits.get_zero_extended_constant(), Some(head_of(tag, 0)));
-        let zext = inst(or.get_operand(0).unwrap().value().unwrap());
+        let zext = operand_instruction(or, 0);
         assert_eq!(zext.get_opcode(), InstructionOpcode::ZExt);
-        let load = inst(zext.get_operand(0).unwrap().value().unwrap());
+        let load = operand_instruction(zext, 0);
         assert_eq!(load.get_opcode(), InstructionOpcode::Load);
         // The base's slot: `getelementptr ([7 x i32], @bases, 0, kind)`.
         let slot = load
@@ -344,4 +339,13 @@ fn the_constructor_fills_the_record_heads_from_the_bases() {
         assert!(printed.contains(abi::MODULE_BASES_GLOBAL), "{printed}");
         assert!(printed.ends_with(&format!("i32 {kind})")), "{printed}");
     }
+}
+
+/// The instruction that computes operand `n` of `inst` (panics if it is not one).
+fn operand_instruction(
+    inst: inkwell::values::InstructionValue<'_>,
+    n: u32,
+) -> inkwell::values::InstructionValue<'_> {
+    let value = inst.get_operand(n).unwrap().value().unwrap();
+    inkwell::values::BasicValue::as_instruction_value(&value).unwrap()
 }
